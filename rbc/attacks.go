@@ -105,7 +105,9 @@ func initMagic(m *magic, s Square, dirs [4][2]int, seed *uint64) {
 	table := make([]Bitboard, size)
 	epoch := make([]int, size)
 	for try := 1; ; try++ {
-		factor := rand64(seed) & rand64(seed) & rand64(seed)
+		// A sparse candidate (few bits set) makes a good magic far more often.
+		r1, r2, r3 := rand64(seed), rand64(seed), rand64(seed)
+		factor := r1 & r2 & r3
 		if Bitboard((uint64(m.mask)*factor)>>56).Count() < 6 {
 			continue
 		}

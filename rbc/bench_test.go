@@ -1,0 +1,128 @@
+package rbc
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// recordedFENs returns every board before and after a move in the recorded
+// games under testdata/histories.
+func recordedFENs(tb testing.TB) []string {
+	tb.Helper()
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "histories", "*.json"))
+	if len(files) == 0 {
+		tb.Fatal("no recorded games in testdata/histories")
+	}
+	var fens []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var h struct {
+			Before map[string][]string `json:"fens_before_move"`
+			After  map[string][]string `json:"fens_after_move"`
+		}
+		if err := json.Unmarshal(data, &h); err != nil {
+			tb.Fatalf("%s: %v", f, err)
+		}
+		for _, side := range []string{"true", "false"} {
+			fens = append(fens, h.Before[side]...)
+			fens = append(fens, h.After[side]...)
+		}
+	}
+	return fens
+}
+
+// benchBoards returns n varied boards: recorded positions and their children,
+// the kind of boards a belief set holds.
+func benchBoards(tb testing.TB, n int) []Board {
+	var boards []Board
+	var buf []Move
+	for _, fen := range recordedFENs(tb) {
+		b := MustParseFEN(fen)
+		if b.KingMissing(White) || b.KingMissing(Black) {
+			continue
+		}
+		boards = append(boards, b)
+		buf = b.AppendOptions(buf[:0])
+		for _, m := range buf {
+			c := b
+			c.Apply(m)
+			boards = append(boards, c)
+		}
+		if len(boards) >= n {
+			break
+		}
+	}
+	for len(boards) < n {
+		boards = append(boards, boards[:min(len(boards), n-len(boards))]...)
+	}
+	return boards[:n]
+}
+
+// BenchmarkMoveActions generates the move actions of 100k boards per iteration.
+func BenchmarkMoveActions(b *testing.B) {
+	boards := benchBoards(b, 100_000)
+	buf := make([]Move, 0, 256)
+	moves := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := range boards {
+			buf = boards[j].AppendMoveActions(buf[:0])
+			moves += len(buf)
+		}
+	}
+	b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
+	b.ReportMetric(float64(len(boards)*b.N)/b.Elapsed().Seconds(), "boards/s")
+}
+
+// BenchmarkExpandOptions expands 100k boards by every opponent option per
+// iteration: generate, copy, apply, and read the child's key and capture
+// square, as belief expansion does.
+func BenchmarkExpandOptions(b *testing.B) {
+	boards := benchBoards(b, 100_000)
+	buf := make([]Move, 0, 256)
+	children := 0
+	var sink uint64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := range boards {
+			buf = boards[j].AppendOptions(buf[:0])
+			for _, m := range buf {
+				c := boards[j]
+				capture := c.Apply(m)
+				sink ^= c.Key() + uint64(capture)
+			}
+			children += len(buf)
+		}
+	}
+	if sink == 42 {
+		b.Log(sink)
+	}
+	b.ReportMetric(float64(children)/b.Elapsed().Seconds(), "children/s")
+	b.ReportMetric(float64(children)/float64(b.N*len(boards)), "children/board")
+}
+
+// BenchmarkResolve resolves every move action of 100k boards.
+func BenchmarkResolve(b *testing.B) {
+	boards := benchBoards(b, 100_000)
+	buf := make([]Move, 0, 256)
+	n := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := range boards {
+			buf = boards[j].AppendMoveActions(buf[:0])
+			for _, m := range buf {
+				boards[j].Resolve(boards[j].WithQueenDefault(m))
+			}
+			n += len(buf)
+		}
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "resolutions/s")
+}
