@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -86,6 +87,28 @@ func checkHarnessPositions(t *testing.T, name string) {
 				t.Errorf("%s: %s resolves to %s ×%v, harness %s ×%v", p.FEN, req, gotTaken, capture, w, wc)
 			}
 		}
+		for center, want := range p.Sense {
+			c, err := strconv.Atoi(center)
+			if err != nil {
+				t.Fatalf("bad sense square %q", center)
+			}
+			got := b.Sense(Square(c))
+			if len(got) != len(want) {
+				t.Errorf("%s: sense %s: %d squares, harness %d", p.FEN, center, len(got), len(want))
+				continue
+			}
+			for i, w := range want {
+				var sym *string
+				_ = json.Unmarshal(w[1], &sym)
+				wantPiece := "."
+				if sym != nil {
+					wantPiece = *sym
+				}
+				if sq := squareFromJSON(t, w[0]); got[i].Square != sq || got[i].Piece.String() != wantPiece {
+					t.Errorf("%s: sense %s item %d: %v %v, harness %v %s", p.FEN, center, i, got[i].Square, got[i].Piece, sq, wantPiece)
+				}
+			}
+		}
 		if p.PseudoLegal != nil {
 			var opts []string
 			for _, m := range b.AppendOptions(nil) {
@@ -145,4 +168,11 @@ func squareFromJSON(t *testing.T, raw json.RawMessage) Square {
 	}
 	t.Fatalf("bad square %s", raw)
 	return NoSquare
+}
+
+// TestHarnessPositionsMatch checks move actions, resolution, options and sense
+// results on 3,000 positions drawn from random harness games, rich in en
+// passant, castling through pieces, promotions and capturable kings.
+func TestHarnessPositionsMatch(t *testing.T) {
+	checkHarnessPositions(t, "harness-positions.jsonl")
 }
