@@ -1,0 +1,594 @@
+package rbc
+
+// The harness's GameHistory JSON: the one game-record format of the field.
+// Its tools (replay viewers, training scripts) read only this, so we write it
+// exactly as the harness's json.dump does: same key order, Python's default
+// separators (", " and ": "), non-ASCII escaped, no trailing newline.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+)
+
+// HistoryError says where a game record is wrong, so that a broken file can be
+// found and fixed by hand: the JSON path of the bad value and what is wrong.
+type HistoryError struct {
+	// Path locates the value, e.g. `taken_moves["false"][3]` (black's 4th
+	// turn); it is empty for errors in the JSON syntax itself.
+	Path string
+	Err  error
+}
+
+func (e *HistoryError) Error() string {
+	if e.Path == "" {
+		return "rbc: bad game history: " + e.Err.Error()
+	}
+	return "rbc: bad game history: " + e.Path + ": " + e.Err.Error()
+}
+
+func (e *HistoryError) Unwrap() error { return e.Err }
+
+// detailKey is our extra key: the harness has no name for a loss by an
+// illegal request, nor a place for why a player resigned.
+const detailKey = "blindfish_detail"
+
+// historyKeys are the harness's keys, in the order it writes them.
+var historyKeys = [...]string{"type", "white_name", "black_name", "senses", "sense_results",
+	"requested_moves", "taken_moves", "capture_squares", "fens_before_move", "fens_after_move",
+	"winner_color", "win_reason"}
+
+// colorKeys are the JSON keys of each colour's list, in the harness's order.
+var colorKeys = [2]string{White: "true", Black: "false"}
+
+// ReadHistory reads a game record in the harness's GameHistory JSON. Every key
+// of the format is required; errors are *HistoryError values naming the key,
+// colour and turn at fault.
+func ReadHistory(r io.Reader) (*History, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("rbc: read game history: %w", err)
+	}
+	return ParseHistory(data)
+}
+
+// LoadHistoryFile reads the game record in the file at path.
+func LoadHistoryFile(path string) (*History, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("rbc: load game history: %w", err)
+	}
+	h, err := ParseHistory(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, nil
+}
+
+// SaveHistoryFile writes h to the file at path in the harness's format. It
+// writes a temporary file first and renames it, so that a crash or a Ctrl-C
+// never leaves a half-written record behind.
+func SaveHistoryFile(path string, h *History) (err error) {
+	var buf bytes.Buffer
+	if err := h.WriteJSON(&buf); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("rbc: save game history: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("rbc: save game history: %w", err)
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return fmt.Errorf("rbc: save game history: %w", err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("rbc: save game history: %w", err)
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("rbc: save game history: %w", err)
+	}
+	return nil
+}
+
+// MarshalJSON returns the record in the harness's format, so that a History
+// can sit inside other JSON (the server API sends it that way).
+func (h *History) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	if err := h.WriteJSON(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// UnmarshalJSON reads the record in the harness's format (see ReadHistory).
+func (h *History) UnmarshalJSON(data []byte) error {
+	got, err := ParseHistory(data)
+	if err != nil {
+		return err
+	}
+	*h = *got
+	return nil
+}
+
+// ParseHistory reads a game record from data (see ReadHistory).
+func ParseHistory(data []byte) (*History, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var top map[string]json.RawMessage
+	if err := dec.Decode(&top); err != nil {
+		return nil, &HistoryError{Err: fmt.Errorf("not a JSON object: %w", err)}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, &HistoryError{Err: errors.New("extra data after the history object")}
+	}
+	if top == nil {
+		return nil, &HistoryError{Err: errors.New("not a JSON object: null")}
+	}
+	for _, k := range historyKeys {
+		if _, ok := top[k]; !ok {
+			return nil, &HistoryError{Path: k, Err: errors.New("missing key")}
+		}
+	}
+	var typ string
+	if err := json.Unmarshal(top["type"], &typ); err != nil || typ != "GameHistory" {
+		return nil, &HistoryError{Path: "type", Err: fmt.Errorf("want \"GameHistory\", got %s", clip(top["type"]))}
+	}
+	h := &History{}
+	var err error
+	if h.WhiteName, err = decodeString(top, "white_name"); err != nil {
+		return nil, err
+	}
+	if h.BlackName, err = decodeString(top, "black_name"); err != nil {
+		return nil, err
+	}
+
+	// Every per-turn key maps "true" and "false" to a list.
+	lists := make(map[string][2][]json.RawMessage)
+	for _, k := range historyKeys[3:10] {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(top[k], &m); err != nil || m == nil {
+			return nil, &HistoryError{Path: k, Err: fmt.Errorf("want an object with keys \"true\" and \"false\", got %s", clip(top[k]))}
+		}
+		var pair [2][]json.RawMessage
+		for c, ck := range colorKeys {
+			raw, ok := m[ck]
+			path := fmt.Sprintf("%s[%q]", k, ck)
+			if !ok {
+				return nil, &HistoryError{Path: path, Err: errors.New("missing key")}
+			}
+			if err := json.Unmarshal(raw, &pair[c]); err != nil || pair[c] == nil {
+				return nil, &HistoryError{Path: path, Err: fmt.Errorf("want a list, got %s", clip(raw))}
+			}
+		}
+		lists[k] = pair
+	}
+
+	// Turns alternate, White first, and only the game's last turn may stop
+	// after its sense (a loss on time in the middle of a turn).
+	senses := lists["senses"]
+	nw, nb := len(senses[White]), len(senses[Black])
+	if nw != nb && nw != nb+1 {
+		return nil, &HistoryError{Path: "senses", Err: fmt.Errorf("white has %d turns and black %d; turns alternate, white first", nw, nb)}
+	}
+	last := Black
+	if nw > nb {
+		last = White
+	}
+	for c := White; c <= Black; c++ {
+		n := len(senses[c])
+		if got := len(lists["sense_results"][c]); got != n {
+			return nil, &HistoryError{Path: fmt.Sprintf("sense_results[%q]", colorKeys[c]),
+				Err: fmt.Errorf("%d entries, but senses[%q] has %d", got, colorKeys[c], n)}
+		}
+		moves := len(lists["requested_moves"][c])
+		for _, k := range historyKeys[6:10] {
+			if got := len(lists[k][c]); got != moves {
+				return nil, &HistoryError{Path: fmt.Sprintf("%s[%q]", k, colorKeys[c]),
+					Err: fmt.Errorf("%d entries, but requested_moves[%q] has %d", got, colorKeys[c], moves)}
+			}
+		}
+		if moves != n && !(moves == n-1 && c == last) {
+			return nil, &HistoryError{Path: fmt.Sprintf("requested_moves[%q]", colorKeys[c]),
+				Err: fmt.Errorf("%d moves for %d senses; only the game's last turn may lack a move", moves, n)}
+		}
+	}
+
+	for c := White; c <= Black; c++ {
+		turns := make([]TurnRecord, len(senses[c]))
+		for i := range turns {
+			t := &turns[i]
+			at := func(k string) string { return fmt.Sprintf("%s[%q][%d]", k, colorKeys[c], i) }
+			if t.Sense, err = decodeSquare(senses[c][i], at("senses")); err != nil {
+				return nil, err
+			}
+			if t.SenseResult, err = decodeSenseResult(lists["sense_results"][c][i], at("sense_results")); err != nil {
+				return nil, err
+			}
+			t.Capture = NoSquare
+			if i >= len(lists["requested_moves"][c]) {
+				continue
+			}
+			t.HasMove = true
+			if t.Requested, err = decodeMove(lists["requested_moves"][c][i], at("requested_moves")); err != nil {
+				return nil, err
+			}
+			if t.Taken, err = decodeMove(lists["taken_moves"][c][i], at("taken_moves")); err != nil {
+				return nil, err
+			}
+			if t.Capture, err = decodeSquare(lists["capture_squares"][c][i], at("capture_squares")); err != nil {
+				return nil, err
+			}
+			if t.FENBefore, err = decodeFEN(lists["fens_before_move"][c][i], at("fens_before_move")); err != nil {
+				return nil, err
+			}
+			if t.FENAfter, err = decodeFEN(lists["fens_after_move"][c][i], at("fens_after_move")); err != nil {
+				return nil, err
+			}
+		}
+		h.Turns[c] = turns
+	}
+
+	if err := decodeOutcome(top, &h.Outcome); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+func decodeString(top map[string]json.RawMessage, key string) (string, error) {
+	var s *string
+	if err := json.Unmarshal(top[key], &s); err != nil || s == nil {
+		return "", &HistoryError{Path: key, Err: fmt.Errorf("want a string, got %s", clip(top[key]))}
+	}
+	return *s, nil
+}
+
+func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+// decodeSquare reads a square number, or null for NoSquare.
+func decodeSquare(raw json.RawMessage, path string) (Square, error) {
+	if isNull(raw) {
+		return NoSquare, nil
+	}
+	var n int
+	if err := json.Unmarshal(raw, &n); err != nil || n < 0 || n > 63 {
+		return NoSquare, &HistoryError{Path: path, Err: fmt.Errorf("want a square number 0..63 or null, got %s", clip(raw))}
+	}
+	return Square(n), nil
+}
+
+// wrapped is the harness's typed value: {"type": "Move", "value": "e2e4"}.
+type wrapped struct {
+	Type  *string `json:"type"`
+	Value *string `json:"value"`
+}
+
+// decodeWrapped reads a typed value of the given type and returns its value.
+func decodeWrapped(raw json.RawMessage, typ, path string) (string, error) {
+	var w *wrapped
+	if err := json.Unmarshal(raw, &w); err != nil || w == nil || w.Type == nil || *w.Type != typ || w.Value == nil {
+		return "", &HistoryError{Path: path, Err: fmt.Errorf("want {\"type\": %q, \"value\": ...}, got %s", typ, clip(raw))}
+	}
+	return *w.Value, nil
+}
+
+func decodeMove(raw json.RawMessage, path string) (Move, error) {
+	if isNull(raw) {
+		return Move{}, nil
+	}
+	v, err := decodeWrapped(raw, "Move", path)
+	if err != nil {
+		return Move{}, err
+	}
+	m, err := ParseMove(v)
+	if err != nil {
+		return Move{}, &HistoryError{Path: path, Err: err}
+	}
+	return m, nil
+}
+
+func decodePiece(raw json.RawMessage, path string) (Piece, error) {
+	if isNull(raw) {
+		return NoPiece, nil
+	}
+	v, err := decodeWrapped(raw, "Piece", path)
+	if err != nil {
+		return NoPiece, err
+	}
+	if len(v) != 1 {
+		return NoPiece, &HistoryError{Path: path, Err: fmt.Errorf("bad piece %q: want one of PNBRQKpnbrqk", v)}
+	}
+	p, err := ParsePiece(v[0])
+	if err != nil {
+		return NoPiece, &HistoryError{Path: path, Err: err}
+	}
+	return p, nil
+}
+
+func decodeSenseResult(raw json.RawMessage, path string) ([]SquarePiece, error) {
+	var entries []json.RawMessage
+	if err := json.Unmarshal(raw, &entries); err != nil || entries == nil {
+		return nil, &HistoryError{Path: path, Err: fmt.Errorf("want a list of [square, piece] pairs, got %s", clip(raw))}
+	}
+	if len(entries) > 9 {
+		return nil, &HistoryError{Path: path, Err: fmt.Errorf("%d squares; a sense shows at most 9", len(entries))}
+	}
+	out := make([]SquarePiece, len(entries))
+	for j, e := range entries {
+		at := fmt.Sprintf("%s[%d]", path, j)
+		var pair []json.RawMessage
+		if err := json.Unmarshal(e, &pair); err != nil || len(pair) != 2 {
+			return nil, &HistoryError{Path: at, Err: fmt.Errorf("want [square, piece or null], got %s", clip(e))}
+		}
+		sq, err := decodeSquare(pair[0], at+"[0]")
+		if err != nil {
+			return nil, err
+		}
+		if sq == NoSquare {
+			return nil, &HistoryError{Path: at + "[0]", Err: errors.New("want a square number 0..63, got null")}
+		}
+		p, err := decodePiece(pair[1], at+"[1]")
+		if err != nil {
+			return nil, err
+		}
+		out[j] = SquarePiece{Square: sq, Piece: p}
+	}
+	return out, nil
+}
+
+func decodeFEN(raw json.RawMessage, path string) (string, error) {
+	var s *string
+	if err := json.Unmarshal(raw, &s); err != nil || s == nil {
+		return "", &HistoryError{Path: path, Err: fmt.Errorf("want a FEN string, got %s", clip(raw))}
+	}
+	if _, err := ParseFEN(*s); err != nil {
+		return "", &HistoryError{Path: path, Err: err}
+	}
+	return *s, nil
+}
+
+// decodeOutcome reads winner_color, win_reason and our optional detail key.
+func decodeOutcome(top map[string]json.RawMessage, o *Outcome) error {
+	if !isNull(top["winner_color"]) {
+		var w bool
+		if err := json.Unmarshal(top["winner_color"], &w); err != nil {
+			return &HistoryError{Path: "winner_color", Err: fmt.Errorf("want true, false or null, got %s", clip(top["winner_color"]))}
+		}
+		o.HasWinner = true
+		o.Winner = Black
+		if w {
+			o.Winner = White
+		}
+	}
+	if !isNull(top["win_reason"]) {
+		v, err := decodeWrapped(top["win_reason"], "WinReason", "win_reason")
+		if err != nil {
+			return err
+		}
+		r, err := ParseWinReason(v)
+		if err != nil || r == IllegalAction { // the harness has no ILLEGAL_ACTION
+			return &HistoryError{Path: "win_reason", Err: fmt.Errorf("unknown reason %q", v)}
+		}
+		o.Reason = r
+	}
+	raw, ok := top[detailKey]
+	if !ok || isNull(raw) {
+		return nil
+	}
+	var d struct {
+		Reason *string `json:"reason"`
+		Detail *string `json:"detail"`
+	}
+	if err := json.Unmarshal(raw, &d); err != nil || d.Reason == nil || d.Detail == nil {
+		return &HistoryError{Path: detailKey, Err: fmt.Errorf("want {\"reason\": ..., \"detail\": ...}, got %s", clip(raw))}
+	}
+	r := NoReason
+	if *d.Reason != "" {
+		var err error
+		if r, err = ParseWinReason(*d.Reason); err != nil {
+			return &HistoryError{Path: detailKey + ".reason", Err: err}
+		}
+	}
+	// ILLEGAL_ACTION is written as RESIGN for the harness's sake; any other
+	// reason must agree with win_reason.
+	if r != o.Reason && !(r == IllegalAction && o.Reason == Resign) {
+		return &HistoryError{Path: detailKey + ".reason", Err: fmt.Errorf("%s does not agree with win_reason %s", r, o.Reason)}
+	}
+	o.Reason = r
+	o.Detail = *d.Detail
+	return nil
+}
+
+// clip shortens a raw value for an error message.
+func clip(raw json.RawMessage) string {
+	s := string(bytes.TrimSpace(raw))
+	if s == "" {
+		return "nothing"
+	}
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	q := strconv.QuoteToASCII(s)
+	return q[1 : len(q)-1]
+}
+
+// WriteJSON writes the record in the harness's GameHistory JSON, byte for byte
+// as the harness's json.dump would. A loss by IllegalAction, which the harness
+// cannot name, is written as RESIGN, with the true reason and the detail under
+// the extra key "blindfish_detail" (the harness's reader ignores it).
+func (h *History) WriteJSON(w io.Writer) error {
+	var b []byte
+	b = append(b, `{"type": "GameHistory", "white_name": `...)
+	b = appendPyString(b, h.WhiteName)
+	b = append(b, `, "black_name": `...)
+	b = appendPyString(b, h.BlackName)
+
+	perColor := func(key string, hasMove bool, item func(b []byte, t *TurnRecord) []byte) {
+		b = append(b, ", \""+key+"\": {"...)
+		for c := White; c <= Black; c++ {
+			if c == Black {
+				b = append(b, ", "...)
+			}
+			b = append(b, '"')
+			b = append(b, colorKeys[c]...)
+			b = append(b, `": [`...)
+			first := true
+			for i := range h.Turns[c] {
+				t := &h.Turns[c][i]
+				if hasMove && !t.HasMove {
+					continue
+				}
+				if !first {
+					b = append(b, ", "...)
+				}
+				first = false
+				b = item(b, t)
+			}
+			b = append(b, ']')
+		}
+		b = append(b, '}')
+	}
+	perColor("senses", false, func(b []byte, t *TurnRecord) []byte { return appendSquare(b, t.Sense) })
+	perColor("sense_results", false, func(b []byte, t *TurnRecord) []byte {
+		b = append(b, '[')
+		for j, sp := range t.SenseResult {
+			if j > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(b, '[')
+			b = appendSquare(b, sp.Square)
+			b = append(b, ", "...)
+			if sp.Piece == NoPiece {
+				b = append(b, "null"...)
+			} else {
+				b = append(b, `{"type": "Piece", "value": "`...)
+				b = append(b, sp.Piece.Symbol())
+				b = append(b, `"}`...)
+			}
+			b = append(b, ']')
+		}
+		return append(b, ']')
+	})
+	perColor("requested_moves", true, func(b []byte, t *TurnRecord) []byte { return appendMove(b, t.Requested) })
+	perColor("taken_moves", true, func(b []byte, t *TurnRecord) []byte { return appendMove(b, t.Taken) })
+	perColor("capture_squares", true, func(b []byte, t *TurnRecord) []byte { return appendSquare(b, t.Capture) })
+	perColor("fens_before_move", true, func(b []byte, t *TurnRecord) []byte { return appendPyString(b, t.FENBefore) })
+	perColor("fens_after_move", true, func(b []byte, t *TurnRecord) []byte { return appendPyString(b, t.FENAfter) })
+
+	o := h.Outcome
+	b = append(b, `, "winner_color": `...)
+	switch {
+	case !o.HasWinner:
+		b = append(b, "null"...)
+	case o.Winner == White:
+		b = append(b, "true"...)
+	default:
+		b = append(b, "false"...)
+	}
+	b = append(b, `, "win_reason": `...)
+	switch o.Reason {
+	case NoReason:
+		b = append(b, "null"...)
+	case IllegalAction:
+		b = append(b, `{"type": "WinReason", "value": "RESIGN"}`...)
+	default:
+		if int(o.Reason) >= len(winReasonNames) {
+			return fmt.Errorf("rbc: write game history: unknown win reason %d", o.Reason)
+		}
+		b = append(b, `{"type": "WinReason", "value": "`...)
+		b = append(b, o.Reason.String()...)
+		b = append(b, `"}`...)
+	}
+	if o.Detail != "" || o.Reason == IllegalAction {
+		b = append(b, `, "`+detailKey+`": {"reason": `...)
+		b = appendPyString(b, o.Reason.String())
+		b = append(b, `, "detail": `...)
+		b = appendPyString(b, o.Detail)
+		b = append(b, '}')
+	}
+	b = append(b, '}')
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("rbc: write game history: %w", err)
+	}
+	return nil
+}
+
+func appendSquare(b []byte, s Square) []byte {
+	if !s.Valid() {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, int64(s), 10)
+}
+
+func appendMove(b []byte, m Move) []byte {
+	if m.IsNull() {
+		return append(b, "null"...)
+	}
+	b = append(b, `{"type": "Move", "value": "`...)
+	b = append(b, m.String()...)
+	return append(b, `"}`...)
+}
+
+// appendPyString appends s as a JSON string the way Python's json module
+// writes it by default (ensure_ascii): every character outside printable
+// ASCII as \uXXXX with lower-case hex, characters beyond the BMP as
+// surrogate pairs, and the short escapes for \" \\ \n \r \t \b \f.
+func appendPyString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	u4 := func(b []byte, r rune) []byte {
+		return append(b, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+	}
+	b = append(b, '"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b = append(b, '\\', '"')
+		case r == '\\':
+			b = append(b, '\\', '\\')
+		case r == '\n':
+			b = append(b, '\\', 'n')
+		case r == '\r':
+			b = append(b, '\\', 'r')
+		case r == '\t':
+			b = append(b, '\\', 't')
+		case r == '\b':
+			b = append(b, '\\', 'b')
+		case r == '\f':
+			b = append(b, '\\', 'f')
+		case r >= 0x20 && r <= 0x7e:
+			b = append(b, byte(r))
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			b = u4(u4(b, r1), r2)
+		default:
+			b = u4(b, r)
+		}
+	}
+	return append(b, '"')
+}
+
+// Clone returns a deep copy of h, so that a player handed the record cannot
+// change the referee's copy (or the other player's).
+func (h *History) Clone() *History {
+	c := *h
+	for col := range c.Turns {
+		c.Turns[col] = slices.Clone(h.Turns[col])
+		for i := range c.Turns[col] {
+			c.Turns[col][i].SenseResult = slices.Clone(h.Turns[col][i].SenseResult)
+		}
+	}
+	return &c
+}

@@ -1,0 +1,668 @@
+package rbc
+
+// The referee: a local game between two Players under chess clocks, played
+// turn for turn as the reference harness's play_local_game and LocalGame do,
+// so that games we play locally mean what tournament games mean.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+	"sync/atomic"
+	"time"
+)
+
+// Options configure a local game. Start from DefaultOptions: the zero value
+// has no time on the clocks.
+type Options struct {
+	// InitialTime is each player's clock at the start (harness: 900 s).
+	InitialTime time.Duration
+	// Increment is added to a player's clock after each of its turns (harness: 5 s).
+	Increment time.Duration
+	// MoveLimit draws the game when the half-move clock reaches it
+	// (harness: 100); 0 means no limit.
+	MoveLimit int
+	// TurnLimit draws the game when the full-move number exceeds it; 0 (the
+	// harness's default) means no limit.
+	TurnLimit int
+	// WhiteName and BlackName go into the record and to the opponent.
+	WhiteName, BlackName string
+	// Clock is the time source; nil means the system clock.
+	Clock Clock
+	// GameEndTimeout bounds HandleGameEnd, and the wait for a callback that
+	// overran its clock to return before HandleGameEnd is called; 0 means 10 s.
+	GameEndTimeout time.Duration
+	// Logger receives warnings about misbehaving players; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// DefaultOptions returns the harness's settings: 900 s + 5 s per turn, draw
+// at 100 half-moves without capture or pawn move, no turn limit.
+func DefaultOptions() Options {
+	return Options{InitialTime: 900 * time.Second, Increment: 5 * time.Second, MoveLimit: 100}
+}
+
+// GameResult is what a local game leaves behind.
+type GameResult struct {
+	// History is the full record; History.Outcome is the result.
+	History *History
+	// Used is the clock time charged to each colour over the game.
+	Used [2]time.Duration
+	// Left is each colour's clock at the end.
+	Left [2]time.Duration
+}
+
+// ErrAborted is returned (wrapped with the context's error) when the context
+// of PlayLocalGame is done before the game is over.
+var ErrAborted = errors.New("rbc: game aborted")
+
+// PlayLocalGame plays one game between white and black and returns its record.
+//
+// The turn order is the harness's: the opponent's capture notice, then the
+// sense (ChooseSense, HandleSenseResult), then the move (ChooseMove, the move
+// resolved on the true board, HandleMoveResult); the whole turn, notice and
+// move result included, is charged to the mover's clock, then the increment
+// is added. Between turns the game ends, in this precedence, by resignation,
+// time, king capture, the turn limit (full-move number above it) or the move
+// limit (half-move clock at it), with the winner as the harness names it.
+//
+// Every callback gets a context whose deadline is the player's clock. A
+// callback still running at that deadline loses on TIMEOUT, and the referee
+// does not wait for it: a bot that ignores its context cannot hang a game.
+// (The harness's local games are laxer: they look at the clock only after
+// the turn, increment added; a tournament bot must not rely on that.) A
+// callback that returns an error or panics resigns (RESIGN, the error in
+// Outcome.Detail). A sense outside the board, or a move request that is not a
+// move action (after the queen default), loses by IllegalAction, where the
+// harness would stop with an error.
+//
+// HandleGameEnd is called on both players with the outcome and a copy of the
+// record, except on a player whose callback overran its clock and has not
+// returned within GameEndTimeout (calling it then would race with the bot).
+// The error is non-nil only for bad options, nil players or an aborted game
+// (ctx done: ErrAborted; HandleGameEnd is not called).
+func PlayLocalGame(ctx context.Context, white, black Player, opts Options) (*GameResult, error) {
+	switch {
+	case white == nil || black == nil:
+		return nil, errors.New("rbc: PlayLocalGame: nil player")
+	case opts.InitialTime <= 0:
+		return nil, fmt.Errorf("rbc: PlayLocalGame: initial time %v is not positive", opts.InitialTime)
+	case opts.Increment < 0:
+		return nil, fmt.Errorf("rbc: PlayLocalGame: negative increment %v", opts.Increment)
+	case opts.MoveLimit < 0 || opts.TurnLimit < 0:
+		return nil, fmt.Errorf("rbc: PlayLocalGame: negative move limit %d or turn limit %d", opts.MoveLimit, opts.TurnLimit)
+	}
+	r := &referee{
+		opts:        opts,
+		clock:       opts.Clock,
+		log:         opts.Logger,
+		board:       StartBoard(),
+		lastCapture: NoSquare,
+		hist:        &History{WhiteName: opts.WhiteName, BlackName: opts.BlackName},
+	}
+	if r.clock == nil {
+		r.clock = SystemClock{}
+	}
+	if r.log == nil {
+		r.log = slog.Default()
+	}
+	if r.opts.GameEndTimeout <= 0 {
+		r.opts.GameEndTimeout = 10 * time.Second
+	}
+	r.hist.Turns = [2][]TurnRecord{{}, {}}
+	r.seats[White] = &seat{p: white, color: White, log: r.log}
+	r.seats[Black] = &seat{p: black, color: Black, log: r.log}
+	r.clocks = [2]time.Duration{opts.InitialTime, opts.InitialTime}
+
+	if err := r.play(ctx); err != nil {
+		return nil, err
+	}
+	r.hist.Outcome = r.outcome
+	r.endGame(ctx)
+	return &GameResult{History: r.hist, Used: r.used, Left: r.clocks}, nil
+}
+
+// referee holds the state of one game.
+type referee struct {
+	opts        Options
+	clock       Clock
+	log         *slog.Logger
+	board       Board
+	seats       [2]*seat
+	clocks      [2]time.Duration // time left on each clock
+	used        [2]time.Duration
+	lastCapture Square // the square of the piece the last move captured
+	hist        *History
+	outcome     Outcome
+	over        bool
+}
+
+// play runs the game until it is over; it fails only when ctx is done.
+func (r *referee) play(ctx context.Context) error {
+	names := [2]string{r.opts.WhiteName, r.opts.BlackName}
+	for c := White; c <= Black; c++ {
+		s := r.seats[c]
+		board := r.board
+		// Game start is not charged (the harness starts the clocks after
+		// it), but it may not outlast the player's clock either.
+		deadline := r.clock.Now().Add(r.clocks[c])
+		ok, err := r.run(ctx, c, deadline, "HandleGameStart", func(ctx context.Context) error {
+			return s.p.HandleGameStart(ctx, c, board, names[c.Other()])
+		})
+		if !ok {
+			if r.over && r.outcome.Reason == Timeout {
+				r.clocks[c] = 0
+			}
+			return err
+		}
+	}
+	for {
+		if r.checkOver(); r.over {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%w: %w", ErrAborted, err)
+		}
+		if err := r.playTurn(ctx); err != nil {
+			return err
+		}
+		if r.over {
+			return nil
+		}
+	}
+}
+
+// checkOver applies the harness's end-of-game rules between turns.
+func (r *referee) checkOver() {
+	switch {
+	case r.clocks[White] <= 0:
+		r.finish(Outcome{Winner: Black, HasWinner: true, Reason: Timeout})
+	case r.clocks[Black] <= 0:
+		r.finish(Outcome{Winner: White, HasWinner: true, Reason: Timeout})
+	case r.board.KingMissing(White):
+		r.finish(Outcome{Winner: Black, HasWinner: true, Reason: KingCapture})
+	case r.board.KingMissing(Black):
+		r.finish(Outcome{Winner: White, HasWinner: true, Reason: KingCapture})
+	case r.opts.TurnLimit > 0 && r.board.FullmoveNumber() > r.opts.TurnLimit:
+		r.finish(Outcome{Reason: TurnLimit})
+	case r.opts.MoveLimit > 0 && r.board.HalfmoveClock() >= r.opts.MoveLimit:
+		r.finish(Outcome{Reason: MoveLimit})
+	}
+}
+
+func (r *referee) finish(o Outcome) {
+	r.outcome = o
+	r.over = true
+}
+
+// run calls a callback of colour c (see seat.call). It reports whether the
+// game goes on; when it does not, the game is over (r.over) or aborted (the
+// error).
+func (r *referee) run(ctx context.Context, c Color, deadline time.Time, name string, fn func(context.Context) error) (bool, error) {
+	err := r.seats[c].call(ctx, r.clock, deadline, name, fn)
+	if err == nil {
+		return true, nil
+	}
+	var stop *stopError
+	if !errors.As(err, &stop) {
+		return false, err
+	}
+	r.finish(Outcome{Winner: c.Other(), HasWinner: true, Reason: stop.reason, Detail: stop.detail})
+	return false, nil
+}
+
+// playTurn plays one turn of the side to move. It returns an error only when
+// ctx is done; a turn that ends the game early sets r.over.
+func (r *referee) playTurn(ctx context.Context) error {
+	c := r.board.Turn()
+	s := r.seats[c]
+	start := r.clock.Now()
+	deadline := start.Add(r.clocks[c])
+	defer func() {
+		elapsed := r.clock.Now().Sub(start)
+		r.used[c] += elapsed
+		r.clocks[c] -= elapsed
+		if !r.over || r.outcome.Reason != Timeout {
+			r.clocks[c] += r.opts.Increment
+		}
+	}()
+	moveActions := r.board.MoveActions()
+
+	// 1. The opponent's capture, if any.
+	captured := r.lastCapture
+	if ok, err := r.run(ctx, c, deadline, "HandleOpponentMoveResult", func(ctx context.Context) error {
+		return s.p.HandleOpponentMoveResult(ctx, captured != NoSquare, captured)
+	}); !ok {
+		return err
+	}
+
+	// 2. The sense.
+	var sense Square
+	left := deadline.Sub(r.clock.Now())
+	senseActions, senseMoves := allSquares(), slices.Clone(moveActions)
+	if ok, err := r.run(ctx, c, deadline, "ChooseSense", func(ctx context.Context) (err error) {
+		sense, err = s.p.ChooseSense(ctx, senseActions, senseMoves, left)
+		return err
+	}); !ok {
+		return err
+	}
+	if sense != NoSquare && !sense.Valid() {
+		r.finish(Outcome{Winner: c.Other(), HasWinner: true, Reason: IllegalAction,
+			Detail: fmt.Sprintf("%s sensed square %d, which is not on the board", c, sense)})
+		return nil
+	}
+	result := []SquarePiece{}
+	if sense != NoSquare {
+		result = r.board.AppendSense(make([]SquarePiece, 0, 9), sense)
+	}
+	r.hist.Turns[c] = append(r.hist.Turns[c], TurnRecord{Sense: sense, SenseResult: result, Capture: NoSquare})
+	rec := &r.hist.Turns[c][len(r.hist.Turns[c])-1]
+	shown := slices.Clone(result)
+	if ok, err := r.run(ctx, c, deadline, "HandleSenseResult", func(ctx context.Context) error {
+		return s.p.HandleSenseResult(ctx, shown)
+	}); !ok {
+		return err
+	}
+
+	// 3. The move.
+	var req Move
+	left = deadline.Sub(r.clock.Now())
+	moveMoves := slices.Clone(moveActions)
+	if ok, err := r.run(ctx, c, deadline, "ChooseMove", func(ctx context.Context) (err error) {
+		req, err = s.p.ChooseMove(ctx, moveMoves, left)
+		return err
+	}); !ok {
+		return err
+	}
+	if !req.IsNull() && !r.board.IsMoveAction(r.board.WithQueenDefault(req)) {
+		r.finish(Outcome{Winner: c.Other(), HasWinner: true, Reason: IllegalAction,
+			Detail: fmt.Sprintf("%s requested %s, which is not one of its %d move actions", c, moveString(req), len(moveActions))})
+		return nil
+	}
+	if req.IsNull() {
+		req = Move{} // a pass, however the player spelled it
+	}
+	rec.HasMove = true
+	rec.Requested = req
+	rec.FENBefore = r.board.FEN()
+	rec.Taken, rec.Capture = r.board.Play(req)
+	rec.FENAfter = r.board.FEN()
+	r.lastCapture = rec.Capture
+	taken, capture := rec.Taken, rec.Capture
+	_, err := r.run(ctx, c, deadline, "HandleMoveResult", func(ctx context.Context) error {
+		return s.p.HandleMoveResult(ctx, req, taken, capture != NoSquare, capture)
+	})
+	return err
+}
+
+// endGame calls HandleGameEnd on both players.
+func (r *referee) endGame(ctx context.Context) {
+	for c := White; c <= Black; c++ {
+		s := r.seats[c]
+		if !s.waitIdle(r.opts.GameEndTimeout) {
+			r.log.Warn("rbc: a callback overran its clock and has not returned; HandleGameEnd not called",
+				"color", c.String(), "callback", s.pendingName)
+			continue
+		}
+		hist := r.hist.Clone()
+		outcome := r.outcome
+		deadline := r.clock.Now().Add(r.opts.GameEndTimeout)
+		err := s.call(context.WithoutCancel(ctx), r.clock, deadline, "HandleGameEnd", func(ctx context.Context) error {
+			return s.p.HandleGameEnd(ctx, outcome, hist)
+		})
+		if err != nil {
+			r.log.Warn("rbc: HandleGameEnd failed", "color", c.String(), "err", err)
+		}
+	}
+}
+
+// moveString shows a request, even one with squares off the board.
+func moveString(m Move) string {
+	if m.From.Valid() && m.To.Valid() && m.Promotion <= King {
+		return m.String()
+	}
+	return fmt.Sprintf("Move{From: %d, To: %d, Promotion: %d}", m.From, m.To, m.Promotion)
+}
+
+// allSquares returns the sense actions: every square.
+func allSquares() []Square {
+	s := make([]Square, 64)
+	for i := range s {
+		s[i] = Square(i)
+	}
+	return s
+}
+
+// stopError is a callback failure that ends the game: the player resigns
+// (an error or a panic) or loses on time.
+type stopError struct {
+	reason WinReason
+	detail string
+}
+
+func (e *stopError) Error() string { return e.reason.String() + ": " + e.detail }
+
+// seat is one player at the board and the state of its callbacks.
+type seat struct {
+	p     Player
+	color Color
+	log   *slog.Logger
+	// pending receives the result of a callback the referee stopped waiting
+	// for (it overran its clock); nil when no callback is running.
+	pending     chan error
+	pendingName string
+}
+
+// call runs fn (a callback of the seat's player) in its own goroutine with a
+// context done at deadline, and waits for it until then. It returns nil, a
+// *stopError (the callback failed, panicked or overran its clock) or, when
+// ctx is done, ErrAborted.
+func (s *seat) call(ctx context.Context, clock Clock, deadline time.Time, name string, fn func(context.Context) error) error {
+	cctx, cancel := clock.WithDeadline(ctx, deadline)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				s.log.Error("rbc: player panicked", "color", s.color.String(), "callback", name,
+					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				done <- fmt.Errorf("panic: %v", v)
+			}
+		}()
+		done <- fn(cctx)
+	}()
+	var err error
+	select {
+	case err = <-done:
+	case <-cctx.Done():
+		select {
+		case err = <-done: // it returned just as the deadline passed
+		default:
+			if ctx.Err() != nil {
+				s.pending, s.pendingName = done, name
+				return fmt.Errorf("%w: %w", ErrAborted, ctx.Err())
+			}
+			s.pending, s.pendingName = done, name
+			return &stopError{Timeout, fmt.Sprintf("%s's %s was still running when its clock ran out", s.color, name)}
+		}
+	}
+	if !clock.Now().Before(deadline) {
+		return &stopError{Timeout, fmt.Sprintf("%s's %s returned after its clock ran out", s.color, name)}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w: %w", ErrAborted, ctx.Err())
+		}
+		return &stopError{Resign, fmt.Sprintf("%s's %s failed: %v", s.color, name, err)}
+	}
+	return nil
+}
+
+// waitIdle waits up to d for a callback that overran its clock to return.
+func (s *seat) waitIdle(d time.Duration) bool {
+	if s.pending == nil {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.pending:
+		s.pending = nil
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// ErrScriptEnded is what a ScriptedPlayer returns when the referee asks it for
+// a turn its record does not hold.
+var ErrScriptEnded = errors.New("rbc: the record holds no more of this player's turns")
+
+// ScriptedPlayer plays one colour of a recorded game: it senses and requests
+// exactly what the record says, so the referee can re-play a record and show
+// that it produces the same sense results, moves and result.
+type ScriptedPlayer struct {
+	turns []TurnRecord
+	next  int
+	ended atomic.Bool
+}
+
+// NewScriptedPlayer returns a player that replays turns (one colour's turns
+// of a History).
+func NewScriptedPlayer(turns []TurnRecord) *ScriptedPlayer { return &ScriptedPlayer{turns: turns} }
+
+// Exhausted reports whether the referee asked for a turn beyond the record:
+// the recorded game stopped there without the rules ending it.
+func (p *ScriptedPlayer) Exhausted() bool { return p.ended.Load() }
+
+// HandleGameStart does nothing: the script needs no set-up.
+func (p *ScriptedPlayer) HandleGameStart(context.Context, Color, Board, string) error { return nil }
+
+// HandleOpponentMoveResult does nothing: the script does not look.
+func (p *ScriptedPlayer) HandleOpponentMoveResult(context.Context, bool, Square) error { return nil }
+
+// ChooseSense returns the recorded sense of the next turn.
+func (p *ScriptedPlayer) ChooseSense(context.Context, []Square, []Move, time.Duration) (Square, error) {
+	if p.next >= len(p.turns) {
+		p.ended.Store(true)
+		return NoSquare, ErrScriptEnded
+	}
+	return p.turns[p.next].Sense, nil
+}
+
+// HandleSenseResult does nothing: the referee compares results afterwards.
+func (p *ScriptedPlayer) HandleSenseResult(context.Context, []SquarePiece) error { return nil }
+
+// ChooseMove returns the recorded request of the turn.
+func (p *ScriptedPlayer) ChooseMove(context.Context, []Move, time.Duration) (Move, error) {
+	t := p.turns[p.next]
+	if !t.HasMove {
+		p.ended.Store(true)
+		return Move{}, ErrScriptEnded
+	}
+	p.next++
+	return t.Requested, nil
+}
+
+// HandleMoveResult does nothing: the referee compares results afterwards.
+func (p *ScriptedPlayer) HandleMoveResult(context.Context, Move, Move, bool, Square) error {
+	return nil
+}
+
+// HandleGameEnd does nothing.
+func (p *ScriptedPlayer) HandleGameEnd(context.Context, Outcome, *History) error { return nil }
+
+// Replay is the verdict on a recorded game played again by the referee.
+type Replay struct {
+	// Replayed is the record the referee produced.
+	Replayed *History
+	// Divergence is the first difference from the record; nil when the game
+	// reproduces.
+	Divergence *Divergence
+	// Unchecked explains, for a game that reproduces, a result the replay
+	// cannot re-check (a loss on time, a resignation, an illegal request);
+	// it is empty when the result was checked too.
+	Unchecked string
+}
+
+// Divergence is the first place where a replay differs from its record.
+type Divergence struct {
+	Color Color
+	// Turn is the colour's turn index, from 0 (the harness's turn number);
+	// -1 when only the result differs.
+	Turn int
+	// What names the value: "sense", "sense result", "requested move",
+	// "FEN before move", "taken move", "capture square", "FEN after move",
+	// "move", "turn" or "result".
+	What               string
+	Recorded, Replayed string
+}
+
+// String shows the divergence, numbering turns from 1 (White's turn n and
+// Black's turn n have full-move number n).
+func (d *Divergence) String() string {
+	if d.Turn < 0 {
+		return fmt.Sprintf("%s: recorded %s, replayed %s", d.What, d.Recorded, d.Replayed)
+	}
+	return fmt.Sprintf("turn %d (%s): %s: recorded %s, replayed %s", d.Turn+1, d.Color, d.What, d.Recorded, d.Replayed)
+}
+
+// ReplayHistory re-referees a recorded game: scripted players send the
+// recorded senses and requests through PlayLocalGame (under a clock that
+// never runs), and the new record is compared with the old one turn by turn,
+// then the result. The move limit is the harness's 100 half-moves; a game
+// drawn by TURN_LIMIT is replayed with the limit its last board shows.
+// The error is non-nil only when ctx is done.
+func ReplayHistory(ctx context.Context, rec *History) (*Replay, error) {
+	opts := DefaultOptions()
+	opts.WhiteName, opts.BlackName = rec.WhiteName, rec.BlackName
+	opts.Clock = NewManualClock(time.Unix(0, 0))
+	if rec.Outcome.Reason == TurnLimit {
+		if b, ok := lastBoard(rec); ok {
+			opts.TurnLimit = max(b.FullmoveNumber()-1, 1)
+		}
+	}
+	white, black := NewScriptedPlayer(rec.Turns[White]), NewScriptedPlayer(rec.Turns[Black])
+	res, err := PlayLocalGame(ctx, white, black, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := &Replay{Replayed: res.History}
+	if out.Divergence = CompareTurns(rec, res.History); out.Divergence != nil {
+		return out, nil
+	}
+	scriptEnded := white.Exhausted() || black.Exhausted()
+	got := res.History.Outcome
+	replayed := got.String()
+	if scriptEnded {
+		replayed = "a game not over after the recorded turns"
+	}
+	switch rec.Outcome.Reason {
+	case Timeout, Resign, IllegalAction:
+		// These precede every rule, and the record holds neither the clocks
+		// nor the illegal request: only the turns can be checked.
+		out.Unchecked = fmt.Sprintf("the record ends by %s, which a replay cannot re-check; all its turns match", rec.Outcome.Reason)
+	case NoReason:
+		if !scriptEnded {
+			out.Divergence = &Divergence{Turn: -1, What: "result", Recorded: "none (game not over)", Replayed: replayed}
+		} else {
+			out.Unchecked = "the record has no result"
+		}
+	default:
+		if scriptEnded || got.HasWinner != rec.Outcome.HasWinner || got.Reason != rec.Outcome.Reason ||
+			(got.HasWinner && got.Winner != rec.Outcome.Winner) {
+			out.Divergence = &Divergence{Turn: -1, What: "result", Recorded: rec.Outcome.String(), Replayed: replayed}
+		}
+	}
+	return out, nil
+}
+
+// lastBoard returns the board after the record's last move.
+func lastBoard(h *History) (Board, bool) {
+	fen := ""
+	for i := range h.Turns[White] { // White has at least as many turns as Black
+		for c := White; c <= Black; c++ {
+			if i < len(h.Turns[c]) && h.Turns[c][i].HasMove {
+				fen = h.Turns[c][i].FENAfter
+			}
+		}
+	}
+	b, err := ParseFEN(fen)
+	return b, err == nil
+}
+
+// CompareTurns returns the first difference between the turns of two records
+// of a game, in the order they were played, or nil when every turn matches.
+// It does not compare the results.
+func CompareTurns(rec, got *History) *Divergence {
+	n := max(len(rec.Turns[White]), len(rec.Turns[Black]), len(got.Turns[White]), len(got.Turns[Black]))
+	for i := 0; i < n; i++ {
+		for c := White; c <= Black; c++ {
+			var a, b *TurnRecord
+			if i < len(rec.Turns[c]) {
+				a = &rec.Turns[c][i]
+			}
+			if i < len(got.Turns[c]) {
+				b = &got.Turns[c][i]
+			}
+			if d := compareTurn(c, i, a, b, got.Outcome); d != nil {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+func compareTurn(c Color, i int, a, b *TurnRecord, gotOutcome Outcome) *Divergence {
+	div := func(what, rec, got string) *Divergence {
+		return &Divergence{Color: c, Turn: i, What: what, Recorded: rec, Replayed: got}
+	}
+	switch {
+	case a == nil && b == nil:
+		return nil
+	case a == nil:
+		return div("turn", "none", describeTurn(b))
+	case b == nil:
+		return div("turn", describeTurn(a), "none (the game was over: "+gotOutcome.String()+")")
+	case a.Sense != b.Sense:
+		return div("sense", senseString(a.Sense), senseString(b.Sense))
+	case !slices.Equal(a.SenseResult, b.SenseResult):
+		return div("sense result", senseResultString(a.SenseResult), senseResultString(b.SenseResult))
+	case a.HasMove != b.HasMove:
+		if a.HasMove {
+			return div("move", a.Requested.String(), "none ("+gotOutcome.String()+")")
+		}
+		return div("move", "none", b.Requested.String())
+	case !a.HasMove:
+		return nil
+	case a.Requested != b.Requested:
+		return div("requested move", a.Requested.String(), b.Requested.String())
+	case a.FENBefore != b.FENBefore:
+		return div("FEN before move", a.FENBefore, b.FENBefore)
+	case a.Taken != b.Taken:
+		return div("taken move", a.Taken.String(), b.Taken.String())
+	case a.Capture != b.Capture:
+		return div("capture square", a.Capture.String(), b.Capture.String())
+	case a.FENAfter != b.FENAfter:
+		return div("FEN after move", a.FENAfter, b.FENAfter)
+	}
+	return nil
+}
+
+func senseString(s Square) string {
+	if s == NoSquare {
+		return "pass"
+	}
+	return s.String()
+}
+
+// senseResultString shows a sense result as "a8=r b8=n a7=- …".
+func senseResultString(r []SquarePiece) string {
+	if len(r) == 0 {
+		return "[]"
+	}
+	b := []byte{'['}
+	for i, sp := range r {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, sp.Square.String()...)
+		b = append(b, '=')
+		if sp.Piece == NoPiece {
+			b = append(b, '-')
+		} else {
+			b = append(b, sp.Piece.Symbol())
+		}
+	}
+	return string(append(b, ']'))
+}
+
+func describeTurn(t *TurnRecord) string {
+	if !t.HasMove {
+		return "sense " + senseString(t.Sense) + ", no move"
+	}
+	return "sense " + senseString(t.Sense) + ", move " + t.Requested.String()
+}
