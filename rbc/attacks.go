@@ -56,8 +56,8 @@ func init() {
 	slideTable = make([]Bitboard, 0, 107648)
 	seed := uint64(0x9E3779B97F4A7C15)
 	for s := Square(0); s < 64; s++ {
-		initMagic(&rookMagics[s], s, rookDirs, &seed)
-		initMagic(&bishopMagics[s], s, bishopDirs, &seed)
+		initMagic(&rookMagics[s], s, rookDirs, rookFactors[s], &seed)
+		initMagic(&bishopMagics[s], s, bishopDirs, bishopFactors[s], &seed)
 	}
 }
 
@@ -84,9 +84,10 @@ func slidingAttacks(s Square, occ Bitboard, dirs [4][2]int) Bitboard {
 	return att
 }
 
-// initMagic finds a magic factor for square s by trial with a fixed-seed
-// generator, so the tables are the same on every run.
-func initMagic(m *magic, s Square, dirs [4][2]int, seed *uint64) {
+// initMagic fills square s's part of the slide table. It tries the stored
+// factor first and, should that ever fail, finds one by trial with a
+// fixed-seed generator, so the tables are the same on every run.
+func initMagic(m *magic, s Square, dirs [4][2]int, stored uint64, seed *uint64) {
 	edges := ((rank1 | rank8) &^ rankMask(s)) | ((fileA | fileH) &^ fileMask(s))
 	m.mask = slidingAttacks(s, 0, dirs) &^ edges
 	bitsN := m.mask.Count()
@@ -105,9 +106,12 @@ func initMagic(m *magic, s Square, dirs [4][2]int, seed *uint64) {
 	table := make([]Bitboard, size)
 	epoch := make([]int, size)
 	for try := 1; ; try++ {
-		// A sparse candidate (few bits set) makes a good magic far more often.
-		r1, r2, r3 := rand64(seed), rand64(seed), rand64(seed)
-		factor := r1 & r2 & r3
+		factor := stored
+		if try > 1 {
+			// A sparse candidate (few bits set) makes a good magic far more often.
+			r1, r2, r3 := rand64(seed), rand64(seed), rand64(seed)
+			factor = r1 & r2 & r3
+		}
 		if Bitboard((uint64(m.mask)*factor)>>56).Count() < 6 {
 			continue
 		}
