@@ -2,11 +2,340 @@ package main
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
-// runBelief is being written; see the open issue for the command.
+// beliefConfig is the parsed command line of `blindfish belief`.
+type beliefConfig struct {
+	samplers []string
+	colors   []rbc.Color
+	json     bool
+	perTurn  bool
+	opts     sampler.Options
+	sense    senseChooser
+	files    []string
+}
+
+// senseChooser picks the square a replayed turn senses. The recorded choice
+// is the default; a sense strategy run on recorded games plugs in here (the
+// result is then read off the true board).
+type senseChooser func(ctx context.Context, s sampler.Sampler, t *sampler.Turn) (rbc.Square, error)
+
+// recordedSense senses what the player sensed in the game.
+func recordedSense(_ context.Context, _ sampler.Sampler, t *sampler.Turn) (rbc.Square, error) {
+	return t.Sense, nil
+}
+
+// beliefTurn is one replayed turn's report.
+type beliefTurn struct {
+	Turn int `json:"turn"` // 1-based
+	// SizeBefore and SizeAfter are the belief's size after the capture notice
+	// (before the sense) and after the sense.
+	SizeBefore int     `json:"size_before"`
+	SizeAfter  int     `json:"size_after"`
+	Reduction  float64 `json:"reduction"` // 1 − after/before
+	Entropy    float64 `json:"entropy_bits"`
+	Deferred   int     `json:"deferred"` // exact's backlog after the turn
+	// Present is true when the true board was in the belief at every check of
+	// the turn (after the notice, after the sense, after the move).
+	Present       bool    `json:"present"`
+	PresentNotice bool    `json:"present_after_notice"`
+	PresentSense  bool    `json:"present_after_sense"`
+	PresentMove   bool    `json:"present_after_move"`
+	UpdateMillis  float64 `json:"update_ms"` // notice + sense + move, waits included
+	Recoveries    int     `json:"recoveries"`
+}
+
+// beliefGame is one game replayed from one side through one sampler.
+type beliefGame struct {
+	File    string       `json:"file"`
+	Color   string       `json:"color"`
+	Sampler string       `json:"sampler"`
+	Turns   []beliefTurn `json:"turns"`
+	Stats   struct {
+		MaxBoards  int   `json:"max_boards"`
+		Recoveries int   `json:"recoveries"`
+		PeakBytes  int64 `json:"peak_bytes,omitempty"`
+		Dropped    int64 `json:"dropped,omitempty"` // exact: deferred boards dropped over the backlog budget
+	} `json:"stats"`
+}
+
+// beliefTotals sums one sampler's games.
+type beliefTotals struct {
+	Sampler       string  `json:"sampler"`
+	Games         int     `json:"games"`
+	Turns         int     `json:"turns"`
+	Present       int     `json:"present"`
+	Recall        float64 `json:"recall"` // percent
+	MeanBefore    float64 `json:"mean_size_before"`
+	MeanAfter     float64 `json:"mean_size_after"`
+	MeanReduction float64 `json:"mean_reduction"`
+	MeanEntropy   float64 `json:"mean_entropy_bits"`
+	MeanMillis    float64 `json:"mean_update_ms"`
+	MaxMillis     float64 `json:"max_update_ms"`
+	MaxBoards     int     `json:"max_boards"`
+	Recoveries    int     `json:"recoveries"`
+	Dropped       int64   `json:"dropped"`
+}
+
+type beliefReport struct {
+	Games    []*beliefGame  `json:"games"`
+	Samplers []beliefTotals `json:"samplers"`
+	Turns    int            `json:"turns"`
+	Recall   float64        `json:"recall"` // percent, over all samplers' turns
+}
+
+// runBelief replays recorded games through belief samplers from one side's
+// point of view and reports, turn by turn and in total, how well each
+// sampler tracked the true board.
 func runBelief(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("belief: not built yet")
+	if hasSenseFlag(args) {
+		return runSenseBench(ctx, args, stdout, stderr) // the offline sense benchmark: sensebench.go
+	}
+	cfg, err := parseBeliefFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	rep := &beliefReport{}
+	for _, file := range cfg.files {
+		h, err := rbc.LoadHistoryFile(file)
+		if err != nil {
+			return fmt.Errorf("belief: %w", err)
+		}
+		for _, name := range cfg.samplers {
+			for _, c := range cfg.colors {
+				g, err := replayBelief(ctx, cfg, h, file, name, c)
+				if err != nil {
+					return fmt.Errorf("belief: %s as %v with %s: %w", filepath.Base(file), c, name, err)
+				}
+				rep.Games = append(rep.Games, g)
+			}
+		}
+	}
+	rep.total(cfg.samplers)
+	if cfg.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return fmt.Errorf("belief: %w", err)
+		}
+		return nil
+	}
+	return rep.print(stdout, cfg.perTurn)
+}
+
+func parseBeliefFlags(args []string, stderr io.Writer) (*beliefConfig, error) {
+	fs := newFlagSet("belief", "[flags] FILE...", stderr)
+	samplers := fs.String("sampler", "exact", "sampler `name`s, comma-separated, or all ("+strings.Join(sampler.Names(), ", ")+")")
+	color := fs.String("color", "both", "replay from the point of view of white, black or both")
+	asJSON := fs.Bool("json", false, "write the report as JSON")
+	perTurn := fs.Bool("turns", true, "list every turn (the totals are always printed)")
+	budget := fs.Int64("budget", sampler.DefaultMemoryBudget>>20, "exact's memory budget in `MiB`")
+	pool := fs.Int("pool", sampler.DefaultPoolSize, "pool size of the sampling beliefs (and particles)")
+	seed := fs.Uint64("seed", 1, "seed of the samplers' randomness")
+	workers := fs.Int("workers", 0, "goroutines for parallel work (0: all cores)")
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	cfg := &beliefConfig{json: *asJSON, perTurn: *perTurn, sense: recordedSense, files: fs.Args()}
+	if len(cfg.files) == 0 {
+		return nil, usageError{"no game records given"}
+	}
+	if *samplers == "all" {
+		cfg.samplers = sampler.Names()
+	} else {
+		for _, n := range strings.Split(*samplers, ",") {
+			n = strings.TrimSpace(n)
+			if !slices.Contains(sampler.Names(), n) {
+				return nil, usageError{fmt.Sprintf("unknown sampler %q (have %s)", n, strings.Join(sampler.Names(), ", "))}
+			}
+			cfg.samplers = append(cfg.samplers, n)
+		}
+	}
+	switch *color {
+	case "both":
+		cfg.colors = []rbc.Color{rbc.White, rbc.Black}
+	case "white", "black":
+		c, _ := rbc.ParseColor(*color)
+		cfg.colors = []rbc.Color{c}
+	default:
+		return nil, usageError{fmt.Sprintf("--color must be white, black or both, not %q", *color)}
+	}
+	if *budget <= 0 || *pool <= 0 || *workers < 0 {
+		return nil, usageError{"--budget and --pool must be positive, --workers not negative"}
+	}
+	cfg.opts = sampler.Options{
+		MemoryBudget: *budget << 20, PoolSize: *pool, Seed: *seed, Workers: *workers,
+		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	}
+	return cfg, nil
+}
+
+// replayBelief feeds one game to a fresh sampler from colour c's point of view.
+func replayBelief(ctx context.Context, cfg *beliefConfig, h *rbc.History, file, name string, c rbc.Color) (*beliefGame, error) {
+	start, turns, err := sampler.Observations(h, c)
+	if err != nil {
+		return nil, err
+	}
+	s, err := sampler.New(name, cfg.opts)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	g := &beliefGame{File: filepath.Base(file), Color: c.String(), Sampler: name}
+	if err := s.HandleGameStart(ctx, c, start); err != nil {
+		return nil, err
+	}
+	// path holds the true board after every observation, for exact's backlog.
+	path := []rbc.Board{start}
+	present := func(truth rbc.Board) bool {
+		path = append(path, truth)
+		return sampler.Present(s, path)
+	}
+	for i := range turns {
+		t := &turns[i]
+		var bt beliefTurn
+		bt.Turn = i + 1
+		var spent time.Duration
+		timed := func(f func() error) error {
+			t0 := time.Now()
+			err := f()
+			spent += time.Since(t0)
+			return err
+		}
+		if err := timed(func() error { return t.Notice(ctx, s) }); err != nil {
+			return nil, err
+		}
+		bt.SizeBefore = s.Size().Boards
+		bt.PresentNotice = present(t.Before)
+		square, err := cfg.sense(ctx, s, t)
+		if err != nil {
+			return nil, err
+		}
+		if err := timed(func() error { return t.SenseWith(ctx, s, square) }); err != nil {
+			return nil, err
+		}
+		bt.SizeAfter = s.Size().Boards
+		bt.Entropy = s.Entropy()
+		bt.PresentSense = present(t.Before)
+		if bt.SizeBefore > 0 {
+			bt.Reduction = 1 - float64(bt.SizeAfter)/float64(bt.SizeBefore)
+		}
+		bt.PresentMove = true
+		if t.HasMove {
+			if err := timed(func() error { return t.Move(ctx, s) }); err != nil {
+				return nil, err
+			}
+			bt.PresentMove = present(t.After)
+		}
+		bt.Present = bt.PresentNotice && bt.PresentSense && bt.PresentMove
+		bt.Deferred = s.Size().Deferred
+		bt.UpdateMillis = float64(spent.Microseconds()) / 1000
+		bt.Recoveries = s.Stats().Recoveries
+		g.Turns = append(g.Turns, bt)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	st := s.Stats()
+	g.Stats.MaxBoards, g.Stats.Recoveries, g.Stats.PeakBytes = st.MaxBoards, st.Recoveries, st.PeakBytes
+	g.Stats.Dropped = st.Dropped
+	return g, nil
+}
+
+// total fills the per-sampler totals and the overall recall.
+func (r *beliefReport) total(names []string) {
+	present := 0
+	for _, name := range names {
+		tot := beliefTotals{Sampler: name}
+		var before, after, red, ent, ms float64
+		for _, g := range r.Games {
+			if g.Sampler != name {
+				continue
+			}
+			tot.Games++
+			tot.Recoveries += g.Stats.Recoveries
+			tot.Dropped += g.Stats.Dropped
+			tot.MaxBoards = max(tot.MaxBoards, g.Stats.MaxBoards)
+			for _, t := range g.Turns {
+				tot.Turns++
+				if t.Present {
+					tot.Present++
+				}
+				before += float64(t.SizeBefore)
+				after += float64(t.SizeAfter)
+				red += t.Reduction
+				ent += t.Entropy
+				ms += t.UpdateMillis
+				tot.MaxMillis = max(tot.MaxMillis, t.UpdateMillis)
+			}
+		}
+		if n := float64(tot.Turns); n > 0 {
+			tot.Recall = 100 * float64(tot.Present) / n
+			tot.MeanBefore, tot.MeanAfter, tot.MeanReduction = before/n, after/n, red/n
+			tot.MeanEntropy, tot.MeanMillis = ent/n, ms/n
+		}
+		r.Samplers = append(r.Samplers, tot)
+		r.Turns += tot.Turns
+		present += tot.Present
+	}
+	if r.Turns > 0 {
+		r.Recall = 100 * float64(present) / float64(r.Turns)
+	}
+}
+
+func (r *beliefReport) print(w io.Writer, perTurn bool) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	if perTurn && len(r.Games) > 0 {
+		fmt.Fprintln(tw, "game\tside\tsampler\tturn\tbefore\tafter\treduce\tH(bits)\tdeferred\ttrue\tms\trec\t")
+		for _, g := range r.Games {
+			for _, t := range g.Turns {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%.1f%%\t%.2f\t%d\t%s\t%.1f\t%d\t\n",
+					g.File, g.Color, g.Sampler, t.Turn, t.SizeBefore, t.SizeAfter, 100*t.Reduction,
+					t.Entropy, t.Deferred, yesNo(t.Present), t.UpdateMillis, t.Recoveries)
+			}
+		}
+		fmt.Fprintln(tw, "\t\t\t\t\t\t\t\t\t\t\t\t")
+	}
+	fmt.Fprintln(tw, "sampler\tgames\tturns\trecall\tmean before\tmean after\tmean reduce\tmean H\tmean ms\tmax ms\tmax size\trecoveries\tdropped\t")
+	for _, t := range r.Samplers {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%s\t%s\t%.1f%%\t%.2f\t%.1f\t%.1f\t%d\t%d\t%d\t\n",
+			t.Sampler, t.Games, t.Turns, t.Recall, compact(t.MeanBefore), compact(t.MeanAfter),
+			100*t.MeanReduction, t.MeanEntropy, t.MeanMillis, t.MaxMillis, t.MaxBoards, t.Recoveries, t.Dropped)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "recall %.1f%% over %d turns\n", r.Recall, r.Turns)
+	return err
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "NO"
+}
+
+// compact prints a mean size with few digits: 12.3, 4567, 1.2M.
+func compact(x float64) string {
+	switch {
+	case x >= 1e6:
+		return fmt.Sprintf("%.1fM", x/1e6)
+	case x >= 100 || x == math.Trunc(x):
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.1f", x)
 }

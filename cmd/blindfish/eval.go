@@ -2,11 +2,148 @@ package main
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/evaluator"
+	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
-// runEval is being written; see the open issue for the command.
+// runEval scores one position for its side to move, and optionally one
+// requested move, exactly as the player would: the guard first, then
+// Stockfish or the embedded search, and for a move the harness's resolution
+// on this board followed by the RBC move score. It accepts every board RBC
+// can produce, including those that crash Stockfish.
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("eval: not built yet")
+	fs := newFlagSet("eval", "--fen FEN [--depth N | --nodes N | --movetime D] [--move UCI] [--engine auto|stockfish|embedded]", stderr)
+	fen := fs.String("fen", "", "the position (FEN; the move counters may be left out)")
+	depth := fs.Int("depth", 0, "search depth in plies (default: the evaluator's own, Stockfish 8, embedded 3)")
+	nodes := fs.Int64("nodes", 0, "search node limit")
+	movetime := fs.Duration("movetime", 0, "search time limit, e.g. 200ms")
+	moveFlag := fs.String("move", "", "a requested move in UCI form (e.g. e2e4, a7a8q; 0000 to pass): print its RBC move score")
+	engine := fs.String("engine", "auto", "evaluator: auto (Stockfish if found, else embedded), stockfish or embedded")
+	verbose := fs.Bool("v", false, "log the evaluator's decisions to stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	if *fen == "" {
+		return usageError{"--fen is required"}
+	}
+	set := 0
+	for _, on := range []bool{*depth != 0, *nodes != 0, *movetime != 0} {
+		if on {
+			set++
+		}
+	}
+	if set > 1 {
+		return usageError{"give at most one of --depth, --nodes and --movetime"}
+	}
+	if *depth < 0 || *nodes < 0 || *movetime < 0 {
+		return usageError{"--depth, --nodes and --movetime must not be negative"}
+	}
+	kind, err := evaluator.ParseKind(*engine)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+
+	board, err := rbc.ParseFEN(*fen)
+	if err != nil {
+		return err
+	}
+	var requested rbc.Move
+	if *moveFlag != "" {
+		if requested, err = rbc.ParseMove(*moveFlag); err != nil {
+			return err
+		}
+		if req := board.WithQueenDefault(requested); !req.IsNull() && !board.IsMoveAction(req) {
+			return fmt.Errorf("%v is not a move action of %s on this board (the harness would reject it)", requested, board.Turn())
+		}
+	}
+
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ev, err := evaluator.Open(ctx, kind, evaluator.OpenConfig{Engines: 1, Logger: log})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := ev.Close(); cerr != nil {
+			log.Warn("closing the evaluator", "err", cerr)
+		}
+	}()
+	lim := evaluator.Limits{Depth: *depth, Nodes: *nodes, MoveTime: *movetime}
+
+	fmt.Fprintf(stdout, "evaluator: %s\n", ev.Name())
+	fmt.Fprintf(stdout, "position:  %s\n", board.FEN())
+	fmt.Fprintf(stdout, "guard:     %s\n", describeGuard(&board))
+	fmt.Fprintf(stdout, "limits:    %s\n", lim)
+
+	start := time.Now()
+	score, err := ev.Evaluate(ctx, board, lim)
+	if err != nil {
+		return fmt.Errorf("evaluating the position: %w", err)
+	}
+	fmt.Fprintf(stdout, "score:     %s (%s to move; value %d; %s)\n", score, board.Turn(), score.Value(), describeSource(score, time.Since(start)))
+
+	if *moveFlag == "" {
+		return nil
+	}
+	scorer := evaluator.NewMoveScorer(ev, evaluator.DefaultMoveTerms(), 16)
+	start = time.Now()
+	ms, err := scorer.ScoreRequest(ctx, board, requested, lim)
+	if err != nil {
+		return fmt.Errorf("scoring %v: %w", requested, err)
+	}
+	taken := ms.Taken.String()
+	if ms.Taken.IsNull() {
+		taken = "no move (pass)"
+	}
+	if ms.Capture != rbc.NoSquare {
+		taken += fmt.Sprintf(", captures on %s", ms.Capture)
+	}
+	fmt.Fprintf(stdout, "move:      %s requested, taken: %s\n", *moveFlag, taken)
+	detail := ms.Kind.String()
+	if ms.Kind == evaluator.MoveEngine || ms.Kind == evaluator.MoveMates || ms.Kind == evaluator.MoveMated {
+		detail += fmt.Sprintf("; after it, %s to move: %s, %s", board.Turn().Other(), ms.After, describeSource(ms.After, time.Since(start)))
+	}
+	fmt.Fprintf(stdout, "move score: %+d for %s (%s)\n", ms.Value, board.Turn(), detail)
+	return nil
+}
+
+// describeGuard says what the guard does with the board.
+func describeGuard(b *rbc.Board) string {
+	g := evaluator.Guard(b)
+	switch g.Route {
+	case evaluator.RouteTerminal:
+		return "terminal: " + g.Rule.String()
+	case evaluator.RouteEmbedded:
+		return "embedded search: " + g.Rule.String()
+	}
+	s := "engine-safe"
+	if g.Fixes != 0 {
+		s += " after dropping " + strings.ReplaceAll(g.Fixes.String(), ",", " and ")
+	}
+	return s + " (" + g.FEN + ")"
+}
+
+// describeSource says who produced a score and how.
+func describeSource(s evaluator.Score, took time.Duration) string {
+	parts := []string{"by " + s.Source.String()}
+	if s.Source != evaluator.FromGuard {
+		parts = append(parts, fmt.Sprintf("depth %d", s.Depth))
+		if s.Nodes > 0 {
+			parts = append(parts, fmt.Sprintf("%d nodes", s.Nodes))
+		}
+	}
+	parts = append(parts, took.Round(10*time.Microsecond).String())
+	return strings.Join(parts, ", ")
 }

@@ -32,8 +32,11 @@ func commands() []command {
 	return []command{
 		{"replay", "re-referee recorded games and check them against the record", runReplay},
 		{"match", "play games between bots and tabulate the results", runMatch},
+		{"play", "play a game against a bot in the terminal", runPlay},
 		{"belief", "replay recorded games through a belief sampler and report its accuracy", runBelief},
 		{"eval", "score a position (and a move) as the player would", runEval},
+		{"engine", "serve a bot over the rbcp line protocol on stdin/stdout", runEngine},
+		{"connect", "play on a reconchess tournament server (rc-connect, natively)", runConnect},
 	}
 }
 
@@ -64,6 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 0
 		case errors.Is(err, flag.ErrHelp):
 			return 0
+		case errors.As(err, new(reportedError)):
+			return 1
 		case errors.As(err, new(usageError)):
 			fmt.Fprintf(stderr, "blindfish %s: %v\n", c.name, err)
 			return 2
@@ -90,6 +95,12 @@ func usage(w io.Writer) {
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
+
+// reportedError is a failure the command has already reported on its own
+// output (exit code 1, nothing more printed).
+type reportedError struct{ msg string }
+
+func (e reportedError) Error() string { return e.msg }
 
 // newFlagSet returns a flag set for a subcommand that reports errors instead
 // of exiting, and prints its usage to stderr.

@@ -3,10 +3,121 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
-// runReplay is being written; see the open issue for the command.
+// runReplay re-referees recorded games (harness GameHistory JSON) from their
+// recorded senses and requests and checks every sense result, taken move,
+// capture square, board before and after each move, and the result. It is
+// how we know our rules agree with the harness's on real games.
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errors.New("replay: not built yet")
+	fs := newFlagSet("replay", "--check [-q] FILE|DIR...", stderr)
+	check := fs.Bool("check", false, "re-referee each game and compare it with its record (required; the only mode so far)")
+	quiet := fs.Bool("q", false, "print only games that fail, and the summary")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage: blindfish replay --check [-q] FILE|DIR...
+
+Re-referees each recorded game (a directory stands for its *.json files) and
+prints one line per game: ok, the first divergence (turn, colour, recorded
+and replayed value), or why the file could not be read. Turns are numbered
+from 1 for each colour (the full-move number). A game that ended by TIMEOUT
+or RESIGN cannot be re-timed: it passes when all its turns match, with a note.
+The last line is "N/M games reproduced"; the exit status is 1 unless all are.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if !*check {
+		return usageError{"--check is required"}
+	}
+	if fs.NArg() == 0 {
+		return usageError{"no game records given"}
+	}
+	files, err := expandRecords(fs.Args())
+	if err != nil {
+		return err
+	}
+	reproduced := 0
+	for _, f := range files {
+		ok, err := replayFile(ctx, f, stdout, *quiet)
+		if err != nil {
+			fmt.Fprintf(stdout, "%d/%d games reproduced\n", reproduced, len(files))
+			return err
+		}
+		if ok {
+			reproduced++
+		}
+	}
+	fmt.Fprintf(stdout, "%d/%d games reproduced\n", reproduced, len(files))
+	if reproduced < len(files) {
+		return reportedError{fmt.Sprintf("%d of %d games did not reproduce", len(files)-reproduced, len(files))}
+	}
+	return nil
+}
+
+// replayFile checks one record and prints its line. The error is non-nil
+// only when ctx is done.
+func replayFile(ctx context.Context, path string, stdout io.Writer, quiet bool) (bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stdout, "%s: unreadable: %v\n", path, err)
+		return false, nil
+	}
+	rec, err := rbc.ParseHistory(data)
+	if err != nil {
+		fmt.Fprintf(stdout, "%s: unreadable: %v\n", path, err)
+		return false, nil
+	}
+	rp, err := rbc.ReplayHistory(ctx, rec)
+	if err != nil {
+		return false, fmt.Errorf("replay %s: %w", path, err)
+	}
+	if rp.Divergence != nil {
+		fmt.Fprintf(stdout, "%s: diverges at %s\n", path, rp.Divergence)
+		return false, nil
+	}
+	if quiet {
+		return true, nil
+	}
+	turns := len(rec.Turns[rbc.White]) + len(rec.Turns[rbc.Black])
+	if rp.Unchecked != "" {
+		fmt.Fprintf(stdout, "%s: ok, %d turns, %s (note: %s)\n", path, turns, rec.Outcome, rp.Unchecked)
+	} else {
+		fmt.Fprintf(stdout, "%s: ok, %d turns, %s\n", path, turns, rec.Outcome)
+	}
+	return true, nil
+}
+
+// expandRecords replaces each directory among args by the *.json files in it
+// (sorted); files are kept as given, existing or not (a missing file is
+// reported like an unreadable one).
+func expandRecords(args []string) ([]string, error) {
+	var files []string
+	for _, a := range args {
+		fi, err := os.Stat(a)
+		if err != nil || !fi.IsDir() {
+			files = append(files, a)
+			continue
+		}
+		matches, err := filepath.Glob(filepath.Join(a, "*.json"))
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", a, err)
+		}
+		if len(matches) == 0 {
+			return nil, errors.New(a + ": no *.json game records in this directory")
+		}
+		sort.Strings(matches)
+		files = append(files, matches...)
+	}
+	return files, nil
 }

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/protocol/server"
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// defaultServer is the public tournament server the reference client uses.
+const defaultServer = "https://rbc.jhuapl.edu"
+
+// runConnect plays on a reconchess tournament server as one user, the way
+// the reference rc-connect does, but natively: Blindfish (or any bot spec)
+// accepts the server's invitations and plays them, several at once.
+func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("connect", "--username NAME [--server URL] [--password-env VAR] [--ranked] [--max-games N] [--bot SPEC] [--out DIR]", stderr)
+	serverURL := fs.String("server", defaultServer, "the tournament server's URL")
+	username := fs.String("username", "", "the account's username (required)")
+	passwordEnv := fs.String("password-env", "RBC_PASSWORD", "the environment variable holding the account's password")
+	ranked := fs.Bool("ranked", false, "take part in ranked games (otherwise only games we are invited to by name)")
+	newVersion := fs.Bool("new-version", false, "with --ranked: start a new version of the bot on the server's ranking")
+	maxGames := fs.Int("max-games", 4, "games played at once")
+	games := fs.Int("games", 0, "stop after this many games (0: play until interrupted)")
+	bot := fs.String("bot", defaultEngineBot, `the bot that plays: a bot spec, or "cmd:PROGRAM ARGS" for an external engine`)
+	out := fs.String("out", "games", `directory for the game records ("" saves nothing)`)
+	poll := fs.Duration("poll", 5*time.Second, "pause between polls for invitations")
+	anyVersion := fs.Bool("any-version", false, "play even if the server's reconchess version is not "+server.HarnessVersion)
+	verbose := fs.Bool("v", false, "log every call and retry")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	case *username == "":
+		return usageError{"--username is required"}
+	case *maxGames < 1 || *games < 0 || *poll <= 0:
+		return usageError{"--max-games must be at least 1, --games not negative, --poll positive"}
+	}
+	password := os.Getenv(*passwordEnv)
+	if password == "" {
+		return usageError{fmt.Sprintf("set the password in the environment variable %s (or name another with --password-env)", *passwordEnv)}
+	}
+	if err := probeBot(ctx, *bot); err != nil {
+		return usageError{err.Error()}
+	}
+
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	client, err := server.NewClient(server.Config{URL: *serverURL, Username: *username, Password: password, Logger: log})
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return fmt.Errorf("create the records directory: %w", err)
+		}
+	}
+
+	// The first SIGINT/SIGTERM ends ctx (main's handler): no new games, the
+	// running ones finish. A second one abandons them (they are error-resigned).
+	gameCtx, abandon := context.WithCancel(context.WithoutCancel(ctx))
+	defer abandon()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-gameCtx.Done():
+			return
+		}
+		log.Info("shutting down: setting unranked, finishing the running games (interrupt again to resign them)")
+		seen := 0
+		for {
+			select {
+			case <-sigs:
+				if seen++; seen >= 2 { // the first was the one that ended ctx
+					log.Warn("abandoning the running games")
+					abandon()
+					return
+				}
+			case <-gameCtx.Done():
+				return
+			}
+		}
+	}()
+
+	tally := &connectTally{out: *out, stdout: stdout, log: log}
+	err = server.Listen(ctx, server.ListenConfig{
+		Client: client,
+		NewPlayer: func() (rbc.Player, error) {
+			return newBot(*bot, rand.Int64())
+		},
+		Ranked:       *ranked,
+		NewVersion:   *newVersion,
+		AnyVersion:   *anyVersion,
+		MaxGames:     *maxGames,
+		StopAfter:    *games,
+		PollInterval: *poll,
+		GameContext:  gameCtx,
+		OnGame:       tally.record,
+		Logger:       log,
+	})
+	tally.summary()
+	if err != nil && ctx.Err() != nil {
+		fmt.Fprintln(stderr, "blindfish connect: interrupted before connecting")
+		return nil
+	}
+	return err
+}
+
+func closePlayerQuietly(p rbc.Player) {
+	if c, ok := p.(io.Closer); ok {
+		c.Close()
+	}
+}
+
+// connectTally saves and reports each game as it ends.
+type connectTally struct {
+	out    string
+	stdout io.Writer
+	log    *slog.Logger
+
+	mu               sync.Mutex
+	won, drew, lost  int
+	failed, unplayed int
+}
+
+func (t *connectTally) record(inv int, res *server.Result, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if res == nil {
+		t.unplayed++
+		fmt.Fprintf(t.stdout, "invitation %d: not played: %v\n", inv, err)
+		return
+	}
+	o := res.Outcome
+	verdict := "draw"
+	switch {
+	case err != nil:
+		t.failed++
+		verdict = "error-resigned"
+	case !o.HasWinner:
+		t.drew++
+	case o.Winner == res.Color:
+		t.won++
+		verdict = "won"
+	default:
+		t.lost++
+		verdict = "lost"
+	}
+	line := fmt.Sprintf("game %d as %s vs %s: %s", res.GameID, res.Color, res.Opponent, verdict)
+	if err != nil {
+		line += ": " + err.Error()
+	} else {
+		line += " (" + o.String() + ")"
+	}
+	if t.out != "" && len(res.HistoryJSON) > 0 {
+		path, serr := t.save(res)
+		if serr != nil {
+			t.log.Warn("could not save the game record", "game", res.GameID, "err", serr)
+		} else {
+			line += ", saved " + path
+		}
+	}
+	fmt.Fprintln(t.stdout, line)
+}
+
+// save writes the record in the harness's format: the parsed record through
+// rbc.SaveHistoryFile (atomically), or the server's bytes if it did not parse.
+func (t *connectTally) save(res *server.Result) (string, error) {
+	white, black := "us", "us"
+	if res.History != nil {
+		white, black = res.History.WhiteName, res.History.BlackName
+	}
+	name := fmt.Sprintf("%s-game%d-%s-%s.json", time.Now().Format("20060102-150405"), res.GameID, safeName(white), safeName(black))
+	path := filepath.Join(t.out, name)
+	if res.History != nil {
+		return path, rbc.SaveHistoryFile(path, res.History)
+	}
+	return path, os.WriteFile(path, res.HistoryJSON, 0o644)
+}
+
+func (t *connectTally) summary() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := t.won + t.drew + t.lost + t.failed
+	if n == 0 && t.unplayed == 0 {
+		return
+	}
+	fmt.Fprintf(t.stdout, "%d games: %d won, %d drawn, %d lost", n, t.won, t.drew, t.lost)
+	if t.failed > 0 {
+		fmt.Fprintf(t.stdout, ", %d error-resigned", t.failed)
+	}
+	if t.unplayed > 0 {
+		fmt.Fprintf(t.stdout, "; %d invitations not played", t.unplayed)
+	}
+	fmt.Fprintln(t.stdout)
+}
+
+// safeName keeps a name fit for a file name.
+func safeName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, s)
+	if s == "" {
+		return "_"
+	}
+	return s
+}

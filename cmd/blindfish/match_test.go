@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// tableRow returns the fields of the table row for colour as ("white", …).
+func tableRow(t *testing.T, out, as string) []string {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 3 && f[2] == as && f[0] != "bot" {
+			return f
+		}
+	}
+	t.Fatalf("no %q row in:\n%s", as, out)
+	return nil
+}
+
+// TestMatchRandomVsAttackerTable plays ten games at a short clock and checks
+// the saved records and the table against each other.
+func TestMatchRandomVsAttackerTable(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runBlindfish(t, context.Background(), "match", "--white", "random", "--black", "attacker",
+		"--games", "10", "--clock", "5+0.1", "--seed", "3", "--out", dir, "--concurrency", "2", "--alternate=false")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	if errs != "" {
+		t.Errorf("stderr not empty (no terminal, no progress bar): %q", errs)
+	}
+	var wins, draws, losses, turns int
+	reasons := map[string]int{}
+	for i := range 10 {
+		name := filepath.Join(dir, fmt.Sprintf("random-attacker-3-%03d.json", i))
+		h, err := rbc.LoadHistoryFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.WhiteName != "random" || h.BlackName != "attacker" {
+			t.Errorf("%s: names %q %q", name, h.WhiteName, h.BlackName)
+		}
+		switch {
+		case !h.Outcome.HasWinner:
+			draws++
+		case h.Outcome.Winner == rbc.White:
+			wins++
+		default:
+			losses++
+		}
+		reasons[h.Outcome.Reason.String()]++
+		turns += len(h.Turns[rbc.White]) + len(h.Turns[rbc.Black])
+		if h.Outcome.Reason != rbc.KingCapture && h.Outcome.Reason != rbc.MoveLimit {
+			t.Errorf("%s: %v", name, h.Outcome)
+		}
+	}
+	if !strings.HasPrefix(out, "random vs attacker: 10 games, clock 5+0.1 s, seed 3, records in "+dir+"\n") {
+		t.Errorf("header: %s", out)
+	}
+	row := tableRow(t, out, "white")
+	score := 100 * (float64(wins) + float64(draws)/2) / 10
+	want := []string{"random", "attacker", "white", "10", strconv.Itoa(wins), strconv.Itoa(draws), strconv.Itoa(losses),
+		strconv.FormatFloat(score, 'f', 1, 64) + "%"}
+	e := estimateElo(wins, draws, losses)
+	want = append(want, formatElo(e.Elo), e.interval(), strconv.FormatFloat(float64(turns)/10, 'f', 1, 64))
+	for i, w := range want {
+		if row[i] != w {
+			t.Errorf("column %d: %q, want %q\n%s", i, row[i], w, out)
+		}
+	}
+	var rs []string
+	for _, r := range []string{"KING_CAPTURE", "MOVE_LIMIT"} {
+		if reasons[r] > 0 {
+			rs = append(rs, r+" "+strconv.Itoa(reasons[r]))
+		}
+	}
+	if got := strings.Join(row[15:], " "); got != strings.Join(rs, ", ") {
+		t.Errorf("reasons %q, want %q", got, strings.Join(rs, ", "))
+	}
+	if strings.Contains(out, "both") {
+		t.Errorf("a 'both' row without --alternate")
+	}
+}
+
+// TestMatchSameSeedSameGames: a seed replays its games exactly.
+func TestMatchSameSeedSameGames(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	for _, dir := range []string{a, b} {
+		if code, out, errs := runBlindfish(t, context.Background(), "match", "--white", "attacker", "--black", "random",
+			"--games", "4", "--seed", "11", "--out", dir, "--concurrency", "2", "--alternate=false"); code != 0 {
+			t.Fatalf("exit %d %s %s", code, out, errs)
+		}
+	}
+	for i := range 4 {
+		name := fmt.Sprintf("attacker-random-11-%03d.json", i)
+		x, _ := os.ReadFile(filepath.Join(a, name))
+		y, _ := os.ReadFile(filepath.Join(b, name))
+		if len(x) == 0 || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between runs with one seed", name)
+		}
+	}
+}
+
+// TestMatchAlternateSwapsColours: every other game swaps colours; the table
+// has a row per colour and one for both.
+func TestMatchAlternateSwapsColours(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runBlindfish(t, context.Background(), "match", "--white", "random", "--black", "attacker",
+		"--games", "4", "--alternate", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d %s %s", code, out, errs)
+	}
+	for _, name := range []string{"random-attacker-1-000.json", "attacker-random-1-001.json", "random-attacker-1-002.json", "attacker-random-1-003.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+	w, b, both := tableRow(t, out, "white"), tableRow(t, out, "black"), tableRow(t, out, "both")
+	if w[3] != "2" || b[3] != "2" || both[3] != "4" {
+		t.Errorf("games per row %s %s %s", w[3], b[3], both[3])
+	}
+	for col := 4; col <= 6; col++ {
+		x, _ := strconv.Atoi(w[col])
+		y, _ := strconv.Atoi(b[col])
+		z, _ := strconv.Atoi(both[col])
+		if x+y != z {
+			t.Errorf("column %d: %d + %d != %d", col, x, y, z)
+		}
+	}
+}
+
+// TestMatchInterruptKeepsFinishedGames: a cancelled match stops, prints the
+// table of the games it finished (the records on disk) and exits 1.
+func TestMatchInterruptKeepsFinishedGames(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			if files, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(files) >= 3 {
+				cancel()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	code, out, errs := runBlindfish(t, ctx, "match", "--white", "random", "--black", "random", "--games", "5000", "--out", dir)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if code != 1 || !strings.Contains(errs, fmt.Sprintf("interrupted after %d of 5000 games", len(files))) {
+		t.Errorf("exit %d, stderr %q, %d records", code, errs, len(files))
+	}
+	if row := tableRow(t, out, "white"); row[3] != strconv.Itoa(len(files)) {
+		t.Errorf("table counts %s games, %d records saved\n%s", row[3], len(files), out)
+	}
+	if !strings.Contains(out, fmt.Sprintf("%d of 5000 games finished", len(files))) {
+		t.Errorf("header: %s", out)
+	}
+}
+
+// TestMatchCommandLineErrors: bad flags are usage errors (exit 2) that say why.
+func TestMatchCommandLineErrors(t *testing.T) {
+	cases := map[string][]string{
+		"--white and --black are required":    {"match", "--white", "random"},
+		`unknown bot "trout2" (known: random`: {"match", "--white", "trout2", "--black", "random"},
+		`bad --clock "abc"`:                   {"match", "--white", "random", "--black", "random", "--clock", "abc"},
+		"--games and --concurrency":           {"match", "--white", "random", "--black", "random", "--games", "0"},
+	}
+	for want, args := range cases {
+		if code, _, errs := runBlindfish(t, context.Background(), args...); code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
+
+// TestParseClock reads seconds and Go durations.
+func TestParseClock(t *testing.T) {
+	cases := []struct {
+		in         string
+		init, incr time.Duration
+		ok         bool
+	}{
+		{"900+5", 900 * time.Second, 5 * time.Second, true},
+		{"0.5+0", 500 * time.Millisecond, 0, true},
+		{"60", time.Minute, 0, true},
+		{"2s+100ms", 2 * time.Second, 100 * time.Millisecond, true},
+		{"0+5", 0, 0, false},
+		{"10+-1", 0, 0, false},
+		{"+5", 0, 0, false},
+		{"1e30+0", 0, 0, false},
+	}
+	for _, c := range cases {
+		i, n, err := parseClock(c.in)
+		if (err == nil) != c.ok || (c.ok && (i != c.init || n != c.incr)) {
+			t.Errorf("%q: %v %v %v", c.in, i, n, err)
+		}
+	}
+}
+
+// TestTableAlignsColumns: text left, numbers right, no trailing blanks.
+func TestTableAlignsColumns(t *testing.T) {
+	tb := newTable([]string{"name", "n", "note"}, 1)
+	tb.add("a", "100", "")
+	tb.add("long name", "7", "µs")
+	var buf bytes.Buffer
+	tb.write(&buf)
+	want := "name         n  note\na          100\nlong name    7  µs\n"
+	if buf.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", buf.String(), want)
+	}
+}
+
+// TestProgressLine renders the bar, the count and an estimate.
+func TestProgressLine(t *testing.T) {
+	got := progressLine(5, 10, 10, 20*time.Second, "x: +1 =0 -4")
+	if want := "[#####.....] 5/10  20s (about 20s left)  x: +1 =0 -4"; got != want {
+		t.Errorf("got %q want %q", got, want)
+	}
+	if newProgressBar(&bytes.Buffer{}, 3) != nil {
+		t.Error("a progress bar on a buffer")
+	}
+}

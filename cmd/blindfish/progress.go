@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// progressBar draws a one-line progress bar that redraws itself in place. It
+// is only for terminals: piped into a file the carriage returns would be
+// garbage, so newProgressBar returns nil there, and a nil bar does nothing.
+type progressBar struct {
+	w     io.Writer
+	total int
+	start time.Time
+	width int // of the bar itself, in characters
+	last  int // length of the last line drawn, to blank leftovers
+	drawn time.Time
+}
+
+// newProgressBar returns a bar for total steps on w, or nil when w is not a
+// terminal (checked without a terminal library: a character device).
+func newProgressBar(w io.Writer, total int) *progressBar {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	return &progressBar{w: w, total: total, start: time.Now(), width: 30}
+}
+
+// update redraws the bar at done steps with a status text after it, at most
+// ten times a second (fast games would flood a slow terminal) and always at
+// the last step.
+func (p *progressBar) update(done int, status string) {
+	if p == nil {
+		return
+	}
+	now := time.Now()
+	if done < p.total && done > 0 && now.Sub(p.drawn) < 100*time.Millisecond {
+		return
+	}
+	p.drawn = now
+	p.draw(progressLine(done, p.total, p.width, time.Since(p.start), status))
+}
+
+func (p *progressBar) draw(line string) {
+	pad := max(p.last-len(line), 0)
+	fmt.Fprintf(p.w, "\r%s%s", line, strings.Repeat(" ", pad))
+	p.last = len(line)
+}
+
+// finish clears the bar so that what follows starts on a clean line.
+func (p *progressBar) finish() {
+	if p == nil {
+		return
+	}
+	p.draw("")
+	fmt.Fprint(p.w, "\r")
+}
+
+// progressLine renders "[#####.....] 5/10  12s  status", with an estimate of
+// the time left once a step is done.
+func progressLine(done, total, width int, elapsed time.Duration, status string) string {
+	filled := 0
+	if total > 0 {
+		filled = min(done*width/total, width)
+	}
+	s := fmt.Sprintf("[%s%s] %d/%d  %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled),
+		done, total, elapsed.Round(time.Second))
+	if done > 0 && done < total {
+		left := time.Duration(float64(elapsed) / float64(done) * float64(total-done))
+		s += fmt.Sprintf(" (about %s left)", left.Round(time.Second))
+	}
+	if status != "" {
+		s += "  " + status
+	}
+	return s
+}

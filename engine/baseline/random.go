@@ -1,0 +1,63 @@
+// Package baseline holds the reference harness's two scripted bots,
+// re-implemented in Go: Random and Attacker. They are the floor every real
+// bot must beat and the cheapest opponents for testing the referee and tools.
+package baseline
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// Random plays as the harness's random_bot: it senses a square drawn
+// uniformly from the sense actions and requests a move drawn uniformly from
+// the move actions plus the pass (each of the n+1 choices with chance
+// 1/(n+1)). Its draws come from its own generator, so a seed replays a game.
+type Random struct {
+	rng *rand.Rand
+}
+
+// NewRandom returns a Random bot drawing from rng. The bot owns rng from then
+// on; games run concurrently need one generator each.
+func NewRandom(rng *rand.Rand) *Random { return &Random{rng: rng} }
+
+// HandleGameStart does nothing: the bot keeps no state.
+func (b *Random) HandleGameStart(context.Context, rbc.Color, rbc.Board, string) error { return nil }
+
+// HandleOpponentMoveResult does nothing.
+func (b *Random) HandleOpponentMoveResult(context.Context, bool, rbc.Square) error { return nil }
+
+// ChooseSense returns a uniformly random sense action.
+func (b *Random) ChooseSense(_ context.Context, senseActions []rbc.Square, _ []rbc.Move, _ time.Duration) (rbc.Square, error) {
+	return randomSense(b.rng, senseActions), nil
+}
+
+// HandleSenseResult does nothing.
+func (b *Random) HandleSenseResult(context.Context, []rbc.SquarePiece) error { return nil }
+
+// ChooseMove returns a uniformly random move action or the pass.
+func (b *Random) ChooseMove(_ context.Context, moveActions []rbc.Move, _ time.Duration) (rbc.Move, error) {
+	i := b.rng.IntN(len(moveActions) + 1)
+	if i == len(moveActions) {
+		return rbc.Move{}, nil
+	}
+	return moveActions[i], nil
+}
+
+// HandleMoveResult does nothing.
+func (b *Random) HandleMoveResult(context.Context, rbc.Move, rbc.Move, bool, rbc.Square) error {
+	return nil
+}
+
+// HandleGameEnd does nothing.
+func (b *Random) HandleGameEnd(context.Context, rbc.Outcome, *rbc.History) error { return nil }
+
+// randomSense draws a sense action uniformly; with none offered it passes.
+func randomSense(rng *rand.Rand, senseActions []rbc.Square) rbc.Square {
+	if len(senseActions) == 0 {
+		return rbc.NoSquare
+	}
+	return senseActions[rng.IntN(len(senseActions))]
+}

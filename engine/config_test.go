@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestParseConfigDefaults: no settings give the defaults, and the defaults
+// print as the bare bot name.
+func TestParseConfigDefaults(t *testing.T) {
+	c, err := ParseConfig(Params{})
+	if err != nil || c != DefaultConfig() {
+		t.Fatalf("got %+v, %v", c, err)
+	}
+	if c.String() != "blindfish" {
+		t.Errorf("String() = %q", c.String())
+	}
+}
+
+// TestParseConfigSettings: settings land in their fields and print back as
+// a spec that parses to the same config.
+func TestParseConfigSettings(t *testing.T) {
+	p := Params{"sampler": "hybrid", "sense": "entropy", "depth": "6", "mean": "0.8", "reserve": "3s", "seek": "0"}
+	c, err := ParseConfig(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Sampler != "hybrid" || c.Sense != "entropy" || c.Depth != 6 || c.Mean != 0.8 || c.Reserve != 3*time.Second || c.Seek != 0 {
+		t.Errorf("got %+v", c)
+	}
+	_, back, err := ParseSpec(c.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c2, err := ParseConfig(back); err != nil || c2 != c {
+		t.Errorf("round trip of %q: %+v, %v", c.String(), c2, err)
+	}
+}
+
+// TestParseConfigErrors: every error names the setting and lists what is
+// valid.
+func TestParseConfigErrors(t *testing.T) {
+	for _, c := range []struct {
+		p    Params
+		want []string
+	}{
+		{Params{"detph": "8"}, []string{`no setting "detph"`, "valid: sampler, sense, move, eval", "depth"}},
+		{Params{"sense": "psychic"}, []string{`sense="psychic"`, "unknown the sense strategy", "random, size, entropy, hsuc, voi"}},
+		{Params{"move": "x"}, []string{`move="x"`, "meanmin, static"}},
+		{Params{"sampler": "x"}, []string{`sampler="x"`, "exact, aosp"}},
+		{Params{"eval": "gpu"}, []string{`eval="gpu"`, "auto, stockfish, embedded"}},
+		{Params{"depth": "deep"}, []string{`depth="deep"`, "not an integer", "from 1 to 30"}},
+		{Params{"depth": "0"}, []string{"0 is out of range", "from 1 to 30"}},
+		{Params{"mean": "1.5"}, []string{"1.5 is out of range", "from 0 to 1"}},
+		{Params{"mean": "NaN"}, []string{"out of range"}},
+		{Params{"reserve": "-1s"}, []string{"out of range"}},
+		{Params{"inc": "5"}, []string{"not a duration", `"2s"`}},
+	} {
+		_, err := ParseConfig(c.p)
+		if err == nil {
+			t.Errorf("%v: no error", c.p)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: error %q lacks %q", c.p, err, w)
+			}
+		}
+	}
+}
+
+// TestRegistryBuildsBlindfish: the registry's spec reaches the player.
+func TestRegistryBuildsBlindfish(t *testing.T) {
+	p, err := NewPlayer("blindfish:sense=size,depth=6", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bf, ok := p.(*Player)
+	if !ok || bf.Config().Sense != "size" || bf.Config().Depth != 6 {
+		t.Errorf("got %T %+v", p, bf)
+	}
+	if _, err := NewPlayer("blindfish:sense=nope", 7); err == nil || !strings.Contains(err.Error(), "voi") {
+		t.Errorf("bad spec: %v", err)
+	}
+}
+
+// TestConfigKeysDocumented: every key has help, values and a default.
+func TestConfigKeysDocumented(t *testing.T) {
+	for _, k := range ConfigKeys() {
+		if k.Help == "" || k.Values == "" || k.Default == "" {
+			t.Errorf("key %+v is not documented", k)
+		}
+	}
+}

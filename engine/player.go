@@ -1,0 +1,645 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/evaluator"
+	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/sampler"
+)
+
+// Options are what a Blindfish player takes besides its Config.
+type Options struct {
+	// Seed seeds every random choice of the player and of its belief.
+	Seed int64
+	// Evaluator, if set, is used (and not closed) by the player; otherwise
+	// the player opens the one Config.Eval names at game start and closes
+	// it at game end (or Close).
+	Evaluator evaluator.Evaluator
+	// Logger receives the player's logs; nil means slog.Default().
+	Logger *slog.Logger
+	// Now is the time source of the clock manager; nil means time.Now.
+	Now func() time.Time
+}
+
+// Player is the Blindfish bot: a belief (a sampler by name), an evaluator,
+// a sense strategy, a move strategy and a clock manager, composed as a
+// Config says. It implements rbc.Player for one game.
+//
+// It is built never to lose by misbehaving: every callback recovers from a
+// panic with a safe choice, all work runs under deadlines from the clock
+// manager (a belief update that overruns is retried later rather than
+// waited for), every sense is one of the sense actions or a pass, and every
+// move is one of the move actions or a pass.
+type Player struct {
+	cfg  Config
+	opts Options
+	log  *slog.Logger
+	rng  *rand.Rand
+
+	sense SenseStrategy
+	move  MoveStrategy
+
+	clock  *ClockManager
+	belief sampler.Sampler
+	eval   evaluator.Evaluator
+	owned  bool // the player opened eval and closes it
+	scorer *evaluator.MoveScorer
+	rate   rateMeter
+
+	color   rbc.Color
+	turn    int
+	depth   int // the adaptive engine depth
+	pending []pendingObservation
+	// inflight is the update at the head of pending while it runs in the
+	// background; bg is its context, cancelled by Close.
+	inflight *inflight
+	bg       context.Context
+	stopBG   context.CancelFunc
+	// history holds every observation of the game, so that a belief that
+	// falls behind can be replaced by a cheaper one fed the same game.
+	history    []pendingObservation
+	lateStreak int // consecutive belief updates that missed their deadline
+	closed     bool
+	// memoryMB is the exact belief's memory budget, set when it is made.
+	memoryMB int
+	// carry holds the boards the sense decision scored this turn, filtered
+	// by the sense result, for the move decision.
+	carry []sampler.Weighted
+
+	stats Stats
+}
+
+// Stats counts what a player did over its game, for logs and match reports.
+type Stats struct {
+	Turns        int
+	FastTurns    int
+	Emergencies  int
+	Panics       int
+	Fallbacks    int // decisions that fell back to a safe choice
+	LateUpdates  int // belief updates that missed their deadline
+	Failovers    int // beliefs replaced by a cheaper one
+	BoardsScored int // fully scored boards over all move decisions
+	Depth        int // the engine depth at the end
+}
+
+// pendingObservation is a belief update not applied yet.
+type pendingObservation struct {
+	name  string
+	apply func(ctx context.Context, s sampler.Sampler) error
+}
+
+// NewBlindfish returns a player configured by cfg. It checks the
+// composition (strategy and sampler names) but starts nothing: the evaluator
+// is opened at game start and the belief made at the first decision, once
+// the clock is known.
+func NewBlindfish(cfg Config, opts Options) (*Player, error) {
+	if !slices.Contains(sampler.Names(), cfg.Sampler) {
+		return nil, fmt.Errorf("engine: unknown sampler %q", cfg.Sampler)
+	}
+	sense, err := NewSenseStrategy(cfg.Sense, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	move, err := NewMoveStrategy(cfg.Move, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	p := &Player{
+		cfg:   cfg,
+		opts:  opts,
+		log:   log.With("bot", "blindfish"),
+		rng:   NewRand(opts.Seed),
+		sense: sense,
+		move:  move,
+		clock: NewClockManager(ClockConfig{Split: cfg.Split, Turns: cfg.Turns, Reserve: cfg.Reserve, Inc: cfg.Inc}, opts.Now),
+		depth: cfg.Depth,
+	}
+	p.bg, p.stopBG = context.WithCancel(context.Background())
+	return p, nil
+}
+
+// newBlindfishBot builds the registry's "blindfish" bot from a spec's settings.
+func newBlindfishBot(p Params, seed int64) (rbc.Player, error) {
+	cfg, err := ParseConfig(p)
+	if err != nil {
+		return nil, err
+	}
+	return NewBlindfish(cfg, Options{Seed: seed})
+}
+
+// Config returns the player's configuration.
+func (p *Player) Config() Config { return p.cfg }
+
+// Stats returns the player's counters so far.
+func (p *Player) Stats() Stats {
+	s := p.stats
+	s.Depth = p.depth
+	return s
+}
+
+// recoverTo turns a panic in a callback into a logged, counted fallback.
+func (p *Player) recoverTo(name string, fallback func()) {
+	if v := recover(); v != nil {
+		p.stats.Panics++
+		p.log.Error("panic in callback; falling back to a safe choice", "callback", name,
+			"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		fallback()
+	}
+}
+
+// HandleGameStart opens the evaluator and queues the start for the belief.
+func (p *Player) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.Board, opponentName string) (err error) {
+	defer p.recoverTo("HandleGameStart", func() { err = nil })
+	p.color = color
+	p.log = p.log.With("color", color.String())
+	p.log.Info("game start", "opponent", opponentName, "config", p.cfg.String())
+
+	// The belief is made at our first decision, when the clock is known
+	// (its memory budget follows the clock); until then observations queue.
+	p.enqueue("game start", func(ctx context.Context, s sampler.Sampler) error {
+		return s.HandleGameStart(ctx, color, board)
+	})
+
+	if p.opts.Evaluator != nil {
+		p.eval = p.opts.Evaluator
+	} else {
+		e, err := evaluator.Open(ctx, p.cfg.Eval, evaluator.OpenConfig{Engines: p.cfg.Engines, Logger: p.log})
+		if err != nil {
+			// A missing Stockfish must not cost the game: play on the
+			// embedded search and say so.
+			p.log.Warn("evaluator unavailable; using the embedded one", "want", string(p.cfg.Eval), "err", err)
+			e = evaluator.NewEmbedded()
+		}
+		p.eval, p.owned = e, true
+	}
+	p.scorer = evaluator.NewMoveScorer(p.eval, evaluator.DefaultMoveTerms(), 1<<18)
+	return nil
+}
+
+// HandleOpponentMoveResult feeds the capture notice to the belief.
+func (p *Player) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece bool, captureSquare rbc.Square) (err error) {
+	start := time.Now()
+	defer func() { p.clock.Charge(time.Since(start)) }()
+	defer p.recoverTo("HandleOpponentMoveResult", func() { err = nil })
+	p.turn++
+	p.stats.Turns++
+	p.carry = nil
+	sq := captureSquare
+	if !capturedMyPiece {
+		sq = rbc.NoSquare
+	}
+	p.observe(ctx, "capture notice", func(ctx context.Context, s sampler.Sampler) error {
+		return s.HandleOpponentMoveResult(ctx, capturedMyPiece, sq)
+	})
+	return nil
+}
+
+// ChooseSense picks a window with the configured sense strategy within the
+// clock manager's sense budget.
+func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, moveActions []rbc.Move, secondsLeft time.Duration) (sq rbc.Square, err error) {
+	start := time.Now()
+	budget := p.clock.StartSense(secondsLeft)
+	defer func() { p.clock.Charge(time.Since(start)) }()
+	defer p.recoverTo("ChooseSense", func() { sq, err = p.fallbackSense(senseActions), nil })
+	p.countMode(budget.Mode)
+
+	dctx, cancel := context.WithTimeout(ctx, budget.Time)
+	defer cancel()
+	p.ensureBelief(secondsLeft)
+	if !p.flush(dctx, budget.Time) {
+		p.stats.Fallbacks++
+		return p.fallbackSense(senseActions), nil
+	}
+	if size := p.belief.Size(); size.Exact && size.Boards == 1 && size.Deferred == 0 {
+		return rbc.NoSquare, nil // the board is known: nothing to learn
+	}
+	t := p.newTurn(budget, senseActions, moveActions)
+	t.keep = func(ws []sampler.Weighted) { p.carry = ws }
+	sq, err = p.sense.ChooseSense(dctx, t)
+	if err != nil {
+		p.log.Warn("sense strategy failed; sensing at random", "turn", p.turn, "err", err)
+		p.stats.Fallbacks++
+		return p.fallbackSense(senseActions), nil
+	}
+	if sq != rbc.NoSquare && !slices.Contains(senseActions, sq) {
+		p.log.Error("sense strategy chose a square outside the sense actions", "square", sq)
+		p.stats.Fallbacks++
+		return p.fallbackSense(senseActions), nil
+	}
+	p.log.Debug("sensed", "turn", p.turn, "square", sq.String(), "mode", budget.Mode.String(),
+		"budget", budget.Time, "took", time.Since(start), "belief", p.belief.Size().Boards)
+	return sq, nil
+}
+
+// HandleSenseResult feeds the sense result to the belief.
+func (p *Player) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece) (err error) {
+	start := time.Now()
+	defer func() { p.clock.Charge(time.Since(start)) }()
+	defer p.recoverTo("HandleSenseResult", func() { err = nil })
+	res := slices.Clone(result)
+	p.carry = consistentWith(p.carry, res)
+	p.observe(ctx, "sense result", func(ctx context.Context, s sampler.Sampler) error {
+		return s.HandleSenseResult(ctx, res)
+	})
+	return nil
+}
+
+// ChooseMove picks a move with the configured move strategy within the clock
+// manager's move budget. The answer is always one of moveActions or a pass.
+func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, secondsLeft time.Duration) (mv rbc.Move, err error) {
+	start := time.Now()
+	budget := p.clock.StartMove(secondsLeft)
+	defer func() { p.clock.Charge(time.Since(start)) }()
+	defer p.recoverTo("ChooseMove", func() { mv, err = rbc.Move{}, nil })
+
+	dctx, cancel := context.WithTimeout(ctx, budget.Time)
+	defer cancel()
+	p.ensureBelief(secondsLeft)
+	if !p.flush(dctx, budget.Time) {
+		p.stats.Fallbacks++
+		return rbc.Move{}, nil
+	}
+	t := p.newTurn(budget, nil, moveActions)
+	t.Prior, p.carry = p.carry, nil
+	mv, err = p.move.ChooseMove(dctx, t)
+	if err != nil {
+		// The strategy could not even sample the belief in time (its own
+		// fallbacks cover slow engines): pass rather than spend more.
+		p.log.Warn("move strategy failed; passing", "turn", p.turn, "err", err)
+		p.stats.Fallbacks++
+		return rbc.Move{}, nil
+	}
+	if !mv.IsNull() && !slices.Contains(moveActions, mv) {
+		p.log.Error("move strategy chose a move outside the move actions; passing", "move", mv)
+		p.stats.Fallbacks++
+		return rbc.Move{}, nil
+	}
+	took := time.Since(start)
+	p.adaptDepth(t.Scoring, budget, took)
+	p.log.Debug("moved", "turn", p.turn, "move", mv.String(), "mode", budget.Mode.String(),
+		"budget", budget.Time, "took", took, "depth", t.Scoring.lim.Depth)
+	return mv, nil
+}
+
+// HandleMoveResult feeds our move result to the belief (which then expands
+// in the background while the opponent thinks).
+func (p *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move, capturedOpponentPiece bool, captureSquare rbc.Square) (err error) {
+	start := time.Now()
+	defer func() {
+		p.clock.Charge(time.Since(start))
+		p.clock.EndTurn()
+	}()
+	defer p.recoverTo("HandleMoveResult", func() { err = nil })
+	sq := captureSquare
+	if !capturedOpponentPiece {
+		sq = rbc.NoSquare
+	}
+	p.observe(ctx, "move result", func(ctx context.Context, s sampler.Sampler) error {
+		return s.HandleMoveResult(ctx, requested, taken, capturedOpponentPiece, sq)
+	})
+	return nil
+}
+
+// HandleGameEnd logs the game's summary and releases the belief and the
+// evaluator.
+func (p *Player) HandleGameEnd(ctx context.Context, outcome rbc.Outcome, history *rbc.History) (err error) {
+	defer p.recoverTo("HandleGameEnd", func() { err = nil })
+	s := p.Stats()
+	p.log.Info("game end", "outcome", outcome.String(), "turns", s.Turns, "fast", s.FastTurns,
+		"emergency", s.Emergencies, "fallbacks", s.Fallbacks, "late updates", s.LateUpdates, "failovers", s.Failovers,
+		"panics", s.Panics, "depth", s.Depth)
+	return p.Close()
+}
+
+// Close releases the belief and, if the player opened it, the evaluator. It
+// is called by HandleGameEnd; call it yourself when a game is abandoned.
+func (p *Player) Close() error {
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	p.stopBG()
+	var errs []error
+	if p.inflight != nil {
+		// An update still running must end before its belief is closed; it
+		// has been cancelled and returns promptly, but a wedged one is left
+		// to finish alone rather than hang the caller.
+		select {
+		case <-p.inflight.done:
+		case <-time.After(5 * time.Second):
+			p.log.Warn("a belief update did not stop; the belief is left open", "update", p.inflight.name)
+			p.belief = nil
+		}
+		p.inflight = nil
+	}
+	if p.belief != nil {
+		if err := p.belief.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("engine: closing the belief: %w", err))
+		}
+	}
+	if p.owned && p.eval != nil {
+		if err := p.eval.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("engine: closing the evaluator: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// observe queues a belief update and applies the queue within the handler
+// budget. An update that misses it stays queued and is retried at the next
+// callback, so a slow belief costs a weaker decision, never the clock.
+func (p *Player) observe(ctx context.Context, name string, apply func(context.Context, sampler.Sampler) error) {
+	p.enqueue(name, apply)
+	budget := p.clock.HandlerBudget(time.Minute)
+	if dl, ok := ctx.Deadline(); ok {
+		// The callback's deadline is our clock (under the system clock):
+		// never let an update take more than half of it.
+		if left := time.Until(dl); left > 0 {
+			budget = min(budget, left/2)
+		}
+	}
+	p.flush(ctx, budget)
+}
+
+// flush applies the queued belief updates in order within budget and
+// reports whether the belief is up to date.
+//
+// Each update runs on its own goroutine under the player's background
+// context, not the decision's: when the budget runs out the callback returns
+// at once (a belief that is slow to notice a deadline cannot flag us), while
+// the update goes on in the background, through the opponent's thinking
+// time, and the next flush waits for it before anything else touches the
+// belief. Nothing queries the belief while an update is in flight.
+func (p *Player) flush(ctx context.Context, budget time.Duration) bool {
+	if p.belief == nil {
+		return false
+	}
+	timer := time.NewTimer(max(budget, 0))
+	defer timer.Stop()
+	for len(p.pending) > 0 || p.inflight != nil {
+		if p.inflight == nil {
+			o, b := p.pending[0], p.belief
+			f := &inflight{name: o.name, done: make(chan error, 1)}
+			go func() {
+				defer func() {
+					if v := recover(); v != nil {
+						f.done <- fmt.Errorf("engine: belief update panicked: %v", v)
+					}
+				}()
+				f.done <- o.apply(p.bg, b)
+			}()
+			p.inflight = f
+		}
+		select {
+		case err := <-p.inflight.done:
+			if err != nil {
+				// The belief rejected it (it recovers by itself from bad
+				// observations), or the game is being closed; repeating it
+				// gains nothing.
+				p.log.Error("belief update failed; dropped", "update", p.inflight.name, "err", err)
+			}
+			p.inflight = nil
+			p.pending = p.pending[1:]
+		case <-timer.C:
+			p.late(ctx)
+			return false
+		case <-ctx.Done():
+			p.late(ctx)
+			return false
+		}
+	}
+	p.lateStreak = 0
+	return true
+}
+
+// inflight is a belief update running in the background.
+type inflight struct {
+	name string
+	done chan error
+}
+
+// late records an update that is still running when its budget ran out, and
+// replaces the belief when that keeps happening.
+func (p *Player) late(ctx context.Context) {
+	p.stats.LateUpdates++
+	p.lateStreak++
+	p.log.Warn("belief update not done in time; it goes on in the background", "update", p.inflight.name,
+		"queued", len(p.pending), "streak", p.lateStreak, "ctx", ctx.Err())
+	if p.lateStreak >= failoverStreak {
+		p.failover()
+	}
+}
+
+// enqueue records an observation and queues it for the belief.
+func (p *Player) enqueue(name string, apply func(context.Context, sampler.Sampler) error) {
+	o := pendingObservation{name, apply}
+	p.history = append(p.history, o)
+	p.pending = append(p.pending, o)
+}
+
+// failoverStreak is how many belief updates in a row may miss their
+// deadline (about a turn's worth of callbacks) before the belief is replaced.
+const failoverStreak = 5
+
+// fallbackSamplers returns the beliefs a player falls back to, in order,
+// when its belief cannot keep up with the clock: both replay a game in
+// milliseconds (a pool of boards, or boards drawn from the latest
+// observations).
+func fallbackSamplers() []string { return []string{"hybrid", "los"} }
+
+// failover replaces a belief that keeps missing its deadlines (an exact set
+// grown past what the clock allows) by the next cheaper one, fed the whole
+// game again; the old one is closed in the background (closing waits for its
+// expansion). Without it such a belief queues updates until the clock runs out.
+func (p *Player) failover() {
+	chain := fallbackSamplers()
+	next := chain[0]
+	if i := slices.Index(chain, p.belief.Name()); i >= 0 {
+		if i+1 == len(chain) {
+			return // nothing cheaper left
+		}
+		next = chain[i+1]
+	}
+	b, err := sampler.New(next, p.samplerOptions())
+	if err != nil {
+		p.log.Error("cannot make the fallback belief", "sampler", next, "err", err)
+		return
+	}
+	old, busy := p.belief, p.inflight
+	go func() {
+		if busy != nil {
+			<-busy.done // an observation must not run concurrently with Close
+		}
+		if err := old.Close(); err != nil {
+			p.log.Warn("closing the abandoned belief", "err", err)
+		}
+	}()
+	p.inflight = nil
+	p.log.Warn("belief cannot keep up with the clock; replaced", "from", old.Name(), "to", next, "observations", len(p.history))
+	p.belief = b
+	p.pending = slices.Clone(p.history)
+	p.lateStreak = 0
+	p.carry = nil
+	p.stats.Failovers++
+}
+
+// ensureBelief makes the configured belief at the first decision, sized for
+// a clock that started at about left.
+func (p *Player) ensureBelief(left time.Duration) {
+	if p.belief != nil || p.closed {
+		return
+	}
+	p.memoryMB = p.cfg.MemoryMB
+	if p.memoryMB <= 0 {
+		p.memoryMB = memoryFor(left)
+	}
+	b, err := sampler.New(p.cfg.Sampler, p.samplerOptions())
+	if err != nil { // the name was checked by NewBlindfish
+		p.log.Error("cannot make the belief", "sampler", p.cfg.Sampler, "err", err)
+		return
+	}
+	p.belief = b
+	p.log.Debug("belief made", "sampler", b.Name(), "memory MB", p.memoryMB)
+}
+
+// memoryFor is the exact belief's memory budget for a clock of left: 1.5 MB
+// per second of clock, 64 MB to 768 MB. The exact set's updates take time in
+// proportion to its size (about a second per million boards on this
+// machine kind, some 70 bytes each), so the budget is what bounds them: a
+// 60 s clock affords about a million boards, 900 s about ten million. Boards
+// past the budget wait in the sampler's backlog.
+func memoryFor(left time.Duration) int {
+	return int(min(max(left.Seconds()*1.5, 64), 768))
+}
+
+// samplerOptions are the options every belief of the player is made with.
+func (p *Player) samplerOptions() sampler.Options {
+	opts := sampler.Options{Seed: uint64(p.opts.Seed), Logger: p.log, PoolSize: p.cfg.Pool}
+	if p.memoryMB > 0 {
+		opts.MemoryBudget = int64(p.memoryMB) << 20
+		// Replay at most a sixteenth of the budget's boards per update (16
+		// times that while the live set is empty): about a second at most.
+		opts.MaxReplay = max(p.memoryMB<<20/70/16, 1<<14)
+	}
+	return opts
+}
+
+// newTurn prepares a decision's view with the settings of its mode.
+func (p *Player) newTurn(b Budget, senseActions []rbc.Square, moveActions []rbc.Move) *Turn {
+	cfg := p.cfg
+	sc := &Scoring{scorer: p.scorer, workers: p.workers(), rate: &p.rate}
+	embedded := p.eval == nil || p.eval.Name() == "embedded"
+	depth := p.depth
+	if embedded {
+		depth = cfg.EmbeddedDepth
+	}
+	switch b.Mode {
+	case Fast:
+		cfg.Samples = max(cfg.Samples/4, min(cfg.Samples, 16))
+		cfg.SenseSamples = min(cfg.SenseSamples, 600)
+		cfg.VOISamples = max(cfg.VOISamples/4, min(cfg.VOISamples, 12))
+		depth = min(depth, max(depth-2, 4))
+		if embedded {
+			depth = 1
+		}
+	case Emergency:
+		cfg.Samples = min(cfg.Samples, 40)
+		cfg.SenseSamples = min(cfg.SenseSamples, 200)
+		cfg.VOISamples = min(cfg.VOISamples, 40)
+		sc.static = true
+	}
+	sc.lim = evaluator.Limits{Depth: depth}
+	return &Turn{
+		Number: p.turn, Color: p.color, Belief: p.belief,
+		SenseActions: senseActions, MoveActions: moveActions,
+		Rand: p.rng, Scoring: sc, Budget: b, Config: &cfg, Log: p.log.With("turn", p.turn),
+	}
+}
+
+// workers is how many evaluations run at once: one per engine (so no job
+// waits for an engine past its deadline), one per core for the embedded search.
+func (p *Player) workers() int {
+	if p.eval == nil || p.eval.Name() == "embedded" {
+		return runtime.GOMAXPROCS(0)
+	}
+	n := p.cfg.Engines
+	if n <= 0 {
+		n = runtime.NumCPU()
+	}
+	return n
+}
+
+// adaptDepth tunes the engine depth between turns: when a move decision
+// scored too few boards in its budget, the next searches go one ply
+// shallower (more boards matter more than deeper scores on wrong boards);
+// when it scored every board it was offered with most of the budget to
+// spare, one ply deeper, up to the configured depth.
+func (p *Player) adaptDepth(sc *Scoring, b Budget, took time.Duration) {
+	if sc == nil || sc.static || b.Mode != Normal || p.eval == nil || p.eval.Name() == "embedded" {
+		return
+	}
+	offered, done := sc.lastOffered, sc.lastDone
+	if offered == 0 {
+		return
+	}
+	p.stats.BoardsScored += done
+	switch {
+	case done < min(12, offered) && p.depth > 4:
+		p.depth--
+		p.log.Debug("depth down", "depth", p.depth, "boards", done, "offered", offered)
+	case done == offered && took < b.Time*3/10 && p.depth < p.cfg.Depth:
+		p.depth++
+		p.log.Debug("depth up", "depth", p.depth)
+	}
+}
+
+func (p *Player) countMode(m Mode) {
+	switch m {
+	case Fast:
+		p.stats.FastTurns++
+	case Emergency:
+		p.stats.Emergencies++
+	}
+}
+
+// consistentWith returns the boards of ws that show the sense result (all of
+// them for an empty result, a passed sense).
+func consistentWith(ws []sampler.Weighted, result []rbc.SquarePiece) []sampler.Weighted {
+	var out []sampler.Weighted
+	for _, w := range ws {
+		ok := true
+		for _, sp := range result {
+			if w.Board.PieceAt(sp.Square) != sp.Piece {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// fallbackSense is a random inner window (or a pass): the choice when the
+// belief or a strategy cannot answer.
+func (p *Player) fallbackSense(actions []rbc.Square) rbc.Square {
+	sq := innerSquares(actions)
+	if len(sq) == 0 {
+		return rbc.NoSquare
+	}
+	return sq[p.rng.IntN(len(sq))]
+}

@@ -1,0 +1,218 @@
+package sampler
+
+import (
+	"context"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// Expansion turns the boards after our move (the opponent to move) into every
+// board the opponent's move can lead to, deduplicated by key and grouped by
+// the capture square each child announces, so that the capture notice at the
+// start of our turn selects a group at once.
+//
+// It runs on all workers in batches of parents, each in two phases:
+//  1. Workers take runs of parents, apply every option to a copy and append
+//     (key, ref) records to per-worker bins chosen by the key's top bits.
+//  2. Workers take partitions; each inserts its records' keys into the
+//     partition's own open-addressing table, which stays small enough for the
+//     cache, and keeps the refs of new keys.
+//
+// Partitions never share a key, so no locks are needed and the dedup is exact.
+// Between batches the memory is measured; when the next batch would pass the
+// budget the remaining parents are left unexpanded for the backlog. At the
+// end each partition's refs are split by capture group.
+
+// expRecord is a child during expansion: its key and its ref.
+type expRecord struct {
+	key, ref uint64
+}
+
+// expansion is the result of expanding a range of a store's boards.
+type expansion struct {
+	base *store
+	// groups holds the distinct children by the capture group they announce.
+	groups [numGroups]part
+	// rest holds the parents left unexpanded because of the budget.
+	rest part
+	// parents and children count the boards expanded and the children made.
+	parents, children int64
+	// peak is the most memory the expansion's own tables and refs took.
+	peak int64
+}
+
+// recordBytesPerParent is the phase-1 record memory per parent of a batch.
+const recordBytesPerParent = 36 * 16
+
+// runLen is the number of parents a worker takes at a time in phase 1.
+const runLen = 512
+
+// expand expands base[lo:hi]. With only ≥ 0 it keeps only the children of
+// that capture group (used when the capture notice is already known). budget
+// bounds the memory of the expansion's own tables, records and refs; a first
+// batch of at least 64 parents is always expanded, so that replaying the
+// backlog makes progress even when the budget is spent.
+func expand(ctx context.Context, workers int, base *store, lo, hi int, only int, budget int64) (*expansion, error) {
+	res := &expansion{base: base}
+	n := hi - lo
+	if n <= 0 {
+		return res, nil
+	}
+
+	// About 8k distinct children per partition keeps its table in the cache.
+	estChildren := int64(n) * 36
+	if only >= 0 {
+		estChildren = int64(n) * 2
+	}
+	pbits := 0
+	for pbits < 12 && (estChildren>>pbits > 8192 || (estChildren > 65536 && 1<<pbits < 8*workers)) {
+		pbits++
+	}
+	nparts := 1 << pbits
+	shift := uint(64 - pbits)
+	tables := make([]*keySet, nparts)
+	refs := make([][]uint64, nparts)
+	for p := range tables {
+		tables[p] = newKeySet(int(estChildren>>pbits) / 2)
+	}
+	bins := make([][][]expRecord, workers)
+	for w := range bins {
+		bins[w] = make([][]expRecord, nparts)
+	}
+	moveBufs := make([][]rbc.Move, workers)
+	for w := range moveBufs {
+		moveBufs[w] = make([]rbc.Move, 0, 256)
+	}
+
+	measure := func() (persistent, transient int64) {
+		for p := range tables {
+			persistent += tables[p].bytes() + int64(cap(refs[p]))*8
+		}
+		for w := range bins {
+			for p := range bins[w] {
+				transient += int64(cap(bins[w][p])) * 16
+			}
+		}
+		return
+	}
+
+	perParent := int64(36 * 56) // bytes per parent until measured
+	if only >= 0 {
+		perParent = 2 * 56
+	}
+	cur := lo
+	for cur < hi {
+		persistent, transient := measure()
+		res.peak = max(res.peak, persistent+transient)
+		room := budget - persistent
+		batch := int(min(room/(perParent+recordBytesPerParent)/2, 1<<18))
+		if cur > lo && batch < 64 {
+			break // the budget is spent: leave the rest for the backlog
+		}
+		batch = max(batch, 64)
+		end := min(hi, cur+batch)
+
+		// Phase 1: expand runs of parents into the bins.
+		nruns := (end - cur + runLen - 1) / runLen
+		counts := make([]int64, workers)
+		err := parallelFor(ctx, workers, nruns, func(w, r int) error {
+			bin := bins[w]
+			buf := moveBufs[w]
+			from := cur + r*runLen
+			to := min(end, from+runLen)
+			var made int64
+			for i := from; i < to; i++ {
+				parent := base.at(i)
+				buf = parent.AppendOptions(buf[:0])
+				for _, m := range buf {
+					if only >= 0 && groupOf(parent.CaptureSquare(m)) != only {
+						continue
+					}
+					child := *parent
+					g := groupOf(child.Apply(m))
+					k := child.Key()
+					pb := &bin[k>>shift]
+					*pb = append(*pb, expRecord{key: k, ref: makeRef(i, g, m)})
+					made++
+				}
+			}
+			moveBufs[w] = buf
+			counts[w] += made
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range counts {
+			res.children += c
+		}
+		_, transient = measure()
+
+		// Phase 2: deduplicate each partition's records.
+		err = parallelFor(ctx, workers, nparts, func(_, p int) error {
+			t := tables[p]
+			out := refs[p]
+			for w := range bins {
+				for _, rec := range bins[w][p] {
+					if t.add(rec.key) {
+						out = append(out, rec.ref)
+					}
+				}
+				bins[w][p] = bins[w][p][:0]
+			}
+			refs[p] = out
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		res.parents += int64(end - cur)
+		before := persistent
+		persistent, _ = measure()
+		res.peak = max(res.peak, persistent+transient)
+		if grew := persistent - before; grew > 0 {
+			perParent = max(perParent/4, grew/int64(end-cur)*5/4)
+		}
+		cur = end
+	}
+	res.rest = flatPart(base, cur, hi)
+	bins = nil
+
+	// Split each partition's refs by capture group, into exact-size chunks.
+	perPart := make([][numGroups][]uint64, nparts)
+	err := parallelFor(ctx, workers, nparts, func(_, p int) error {
+		var count [numGroups]int
+		for _, r := range refs[p] {
+			count[r>>16&0xff]++
+		}
+		for g, c := range count {
+			if c > 0 {
+				perPart[p][g] = make([]uint64, 0, c)
+			}
+		}
+		for _, r := range refs[p] {
+			g := r >> 16 & 0xff
+			perPart[p][g] = append(perPart[p][g], r)
+		}
+		refs[p] = nil
+		tables[p] = nil
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for g := range res.groups {
+		grp := part{base: base}
+		for p := range perPart {
+			if c := perPart[p][g]; len(c) > 0 {
+				grp.refs = append(grp.refs, c)
+				grp.n += len(c)
+			}
+		}
+		if grp.refs == nil {
+			grp.refs = [][]uint64{}
+		}
+		res.groups[g] = grp
+	}
+	return res, nil
+}

@@ -1,0 +1,114 @@
+package sampler
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// historyFiles returns the recorded games of the repository's testdata.
+func historyFiles(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob("../testdata/histories/*.json")
+	if err != nil || len(files) == 0 {
+		t.Skip("no recorded games in ../testdata/histories")
+	}
+	return files
+}
+
+func loadTurns(t testing.TB, file string, c rbc.Color) (rbc.Board, []Turn) {
+	t.Helper()
+	h, err := rbc.LoadHistoryFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, turns, err := Observations(h, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return start, turns
+}
+
+// checkpoint says where in a turn a belief is checked.
+type checkpoint int
+
+const (
+	afterNotice checkpoint = iota
+	afterSense
+	afterMove
+)
+
+func (c checkpoint) String() string {
+	return [...]string{"after notice", "after sense", "after move"}[c]
+}
+
+// replayTurns feeds turns[:limit] to s and calls check at each checkpoint
+// with the true board.
+func replayTurns(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []Turn, limit int,
+	check func(turn int, at checkpoint, truth *rbc.Board)) {
+	t.Helper()
+	replayPath(t, s, c, start, turns, limit, func(turn int, at checkpoint, path []rbc.Board) {
+		check(turn, at, &path[len(path)-1])
+	})
+}
+
+// replayPath is replayTurns that passes the true board after every
+// observation so far (for Present).
+func replayPath(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []Turn, limit int,
+	check0 func(turn int, at checkpoint, path []rbc.Board)) {
+	t.Helper()
+	replayUntil(t, s, c, start, turns, limit, func(turn int, at checkpoint, path []rbc.Board) bool {
+		check0(turn, at, path)
+		return true
+	})
+}
+
+// replayUntil is replayPath that stops when check returns false.
+func replayUntil(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []Turn, limit int,
+	check0 func(turn int, at checkpoint, path []rbc.Board) bool) {
+	t.Helper()
+	path := []rbc.Board{start}
+	stop := false
+	check := func(turn int, at checkpoint, truth *rbc.Board) {
+		path = append(path, *truth)
+		if !stop && !check0(turn, at, path) {
+			stop = true
+		}
+	}
+	ctx := context.Background()
+	if err := s.HandleGameStart(ctx, c, start); err != nil {
+		t.Fatal(err)
+	}
+	for i := range turns {
+		if i == limit || stop {
+			break
+		}
+		tr := &turns[i]
+		if err := tr.Notice(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		check(i, afterNotice, &tr.Before)
+		if err := tr.SenseWith(ctx, s, tr.Sense); err != nil {
+			t.Fatal(err)
+		}
+		check(i, afterSense, &tr.Before)
+		if tr.HasMove {
+			if err := tr.Move(ctx, s); err != nil {
+				t.Fatal(err)
+			}
+			check(i, afterMove, &tr.After)
+		}
+	}
+}
+
+func mustNew(t testing.TB, name string, opts Options) Sampler {
+	t.Helper()
+	s, err := New(name, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}

@@ -1,0 +1,110 @@
+package sampler
+
+import "math/bits"
+
+// keySet is a set of 64-bit board keys: open addressing with linear probing
+// over a power-of-two table. Deduplicating millions of keys this way is about
+// four times faster than a Go map (no hashing of its own, no buckets, no
+// pointers for the garbage collector to follow). Key 0 is kept aside because
+// it marks an empty slot.
+type keySet struct {
+	slots   []uint64
+	mask    uint64
+	n       int
+	hasZero bool
+}
+
+// maxLoad is the load factor past which the table doubles (7/10).
+const maxLoadNum, maxLoadDen = 7, 10
+
+// newKeySet returns a set that holds n keys without growing.
+func newKeySet(n int) *keySet {
+	s := &keySet{}
+	s.reset(n)
+	return s
+}
+
+// reset empties the set and sizes it for n keys, reusing the table if it is
+// large enough.
+func (s *keySet) reset(n int) {
+	size := 16
+	if want := n*maxLoadDen/maxLoadNum + 1; want > size {
+		size = 1 << bits.Len(uint(want-1))
+	}
+	if cap(s.slots) >= size {
+		s.slots = s.slots[:size]
+		clear(s.slots)
+	} else {
+		s.slots = make([]uint64, size)
+	}
+	s.mask = uint64(size - 1)
+	s.n = 0
+	s.hasZero = false
+}
+
+// mix spreads a key's bits over the low bits used for the slot. Zobrist keys
+// are already uniform, but keys that share their high bits (a partition) must
+// not collide on their low bits either, so a cheap multiply is kept.
+func mix(k uint64) uint64 { return k * 0x9E3779B97F4A7C15 >> 17 }
+
+// add inserts k and reports whether it was new.
+func (s *keySet) add(k uint64) bool {
+	if k == 0 {
+		if s.hasZero {
+			return false
+		}
+		s.hasZero = true
+		s.n++
+		return true
+	}
+	if (s.n+1)*maxLoadDen > len(s.slots)*maxLoadNum {
+		s.grow()
+	}
+	for i := mix(k) & s.mask; ; i = (i + 1) & s.mask {
+		switch s.slots[i] {
+		case 0:
+			s.slots[i] = k
+			s.n++
+			return true
+		case k:
+			return false
+		}
+	}
+}
+
+// has reports whether k is in the set.
+func (s *keySet) has(k uint64) bool {
+	if k == 0 {
+		return s.hasZero
+	}
+	for i := mix(k) & s.mask; ; i = (i + 1) & s.mask {
+		switch s.slots[i] {
+		case 0:
+			return false
+		case k:
+			return true
+		}
+	}
+}
+
+func (s *keySet) grow() {
+	old := s.slots
+	s.slots = make([]uint64, 2*len(old))
+	s.mask = uint64(len(s.slots) - 1)
+	for _, k := range old {
+		if k == 0 {
+			continue
+		}
+		i := mix(k) & s.mask
+		for s.slots[i] != 0 {
+			i = (i + 1) & s.mask
+		}
+		s.slots[i] = k
+	}
+}
+
+// len returns the number of keys in the set.
+func (s *keySet) len() int { return s.n }
+
+// bytes returns the memory the table takes.
+func (s *keySet) bytes() int64 { return int64(cap(s.slots)) * 8 }

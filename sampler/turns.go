@@ -1,0 +1,105 @@
+package sampler
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// Turn is one of a player's turns as that player observed it, with the true
+// boards for evaluation. Replaying a recorded game through a belief feeds
+// exactly these observations, in this order.
+type Turn struct {
+	// Index counts the player's turns from 0.
+	Index int
+	// CaptureSquare is where the opponent's last move captured one of our
+	// pieces (the notice at the turn's start), or NoSquare.
+	CaptureSquare rbc.Square
+	// Sense is the sensed square (NoSquare for a pass) and SenseResult what
+	// the sense showed.
+	Sense       rbc.Square
+	SenseResult []rbc.SquarePiece
+	// HasMove is false when the game ended after the sense.
+	HasMove   bool
+	Requested rbc.Move
+	Taken     rbc.Move
+	Capture   rbc.Square // where our move captured, or NoSquare
+	// Before and After are the true boards before and after our move (After
+	// is the zero board without a move).
+	Before, After rbc.Board
+}
+
+// Observations returns the starting board and the turns of colour c in a
+// recorded game, as c observed them.
+func Observations(h *rbc.History, c rbc.Color) (rbc.Board, []Turn, error) {
+	start := rbc.StartBoard()
+	if w := h.Turns[rbc.White]; len(w) > 0 && w[0].HasMove {
+		b, err := rbc.ParseFEN(w[0].FENBefore)
+		if err != nil {
+			return rbc.Board{}, nil, fmt.Errorf("sampler: white's first board: %w", err)
+		}
+		start = b
+	}
+	opp := h.Turns[c.Other()]
+	var turns []Turn
+	for i, rec := range h.Turns[c] {
+		t := Turn{Index: i, CaptureSquare: rbc.NoSquare, Sense: rec.Sense, SenseResult: rec.SenseResult,
+			HasMove: rec.HasMove, Requested: rec.Requested, Taken: rec.Taken, Capture: rbc.NoSquare}
+		// The opponent's move just before this turn.
+		j := i
+		if c == rbc.White {
+			j = i - 1
+		}
+		var prev *rbc.TurnRecord
+		if j >= 0 && j < len(opp) {
+			prev = &opp[j]
+			if prev.HasMove {
+				t.CaptureSquare = prev.Capture
+			}
+		}
+		var err error
+		switch {
+		case rec.HasMove:
+			t.Before, err = rbc.ParseFEN(rec.FENBefore)
+		case prev != nil && prev.HasMove:
+			t.Before, err = rbc.ParseFEN(prev.FENAfter)
+		default:
+			t.Before = start
+		}
+		if err != nil {
+			return rbc.Board{}, nil, fmt.Errorf("sampler: %v's turn %d: %w", c, i, err)
+		}
+		if rec.HasMove {
+			t.Capture = rec.Capture
+			if t.After, err = rbc.ParseFEN(rec.FENAfter); err != nil {
+				return rbc.Board{}, nil, fmt.Errorf("sampler: %v's turn %d: %w", c, i, err)
+			}
+		}
+		turns = append(turns, t)
+	}
+	return start, turns, nil
+}
+
+// Notice feeds the turn's capture notice to s.
+func (t *Turn) Notice(ctx context.Context, s Sampler) error {
+	return s.HandleOpponentMoveResult(ctx, t.CaptureSquare.Valid(), t.CaptureSquare)
+}
+
+// SenseWith feeds the turn's sense result to s. With a valid square other
+// than the recorded one it feeds what that square shows on the true board
+// instead (for trying sense strategies on recorded games); NoSquare passes.
+func (t *Turn) SenseWith(ctx context.Context, s Sampler, square rbc.Square) error {
+	if square == t.Sense {
+		return s.HandleSenseResult(ctx, t.SenseResult)
+	}
+	return s.HandleSenseResult(ctx, t.Before.Sense(square))
+}
+
+// Move feeds the turn's move result to s (nothing when the turn has no move).
+func (t *Turn) Move(ctx context.Context, s Sampler) error {
+	if !t.HasMove {
+		return nil
+	}
+	return s.HandleMoveResult(ctx, t.Requested, t.Taken, t.Capture.Valid(), t.Capture)
+}
