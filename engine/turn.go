@@ -108,7 +108,9 @@ func (t *Turn) sample(ctx context.Context, n int) ([]sampler.Weighted, error) {
 	if beta > 0 {
 		if t.pop == nil && !t.popTried {
 			t.popTried = true
-			t.pop = scanPopulation(ctx, t.Belief, t.Color, beta)
+			if limit := scanLimitFor(t.Budget.Mode); limit > 0 {
+				t.pop = scanPopulation(ctx, t.Belief, t.Color, beta, limit)
+			}
 		}
 		if t.pop != nil {
 			return t.pop.draw(n, t.Rand), nil
@@ -136,9 +138,18 @@ func (t *Turn) sample(ctx context.Context, n int) ([]sampler.Weighted, error) {
 	return ws, nil
 }
 
-// scanLimit is the largest belief scanned whole for prior sampling: about
-// 10 ms per 100k boards on one core.
-const scanLimit = 150000
+// scanLimitFor is the largest belief scanned whole for prior sampling in a
+// mode (about 10 ms per 100k boards on one core): none in Emergency, where
+// every millisecond counts.
+func scanLimitFor(m Mode) int {
+	switch m {
+	case Normal:
+		return 150000
+	case Fast:
+		return 20000
+	}
+	return 0
+}
 
 // population is a whole belief with cumulative prior weights.
 type population struct {
@@ -148,9 +159,9 @@ type population struct {
 
 // scanPopulation collects the belief with prior weights, or returns nil when
 // it is too large, empty or the scan fails (the caller then samples).
-func scanPopulation(ctx context.Context, belief sampler.Sampler, us rbc.Color, beta float64) *population {
+func scanPopulation(ctx context.Context, belief sampler.Sampler, us rbc.Color, beta float64, limit int) *population {
 	size := belief.Size().Boards
-	if size == 0 || size > scanLimit {
+	if size == 0 || size > limit {
 		return nil
 	}
 	type part struct {
@@ -161,6 +172,9 @@ func scanPopulation(ctx context.Context, belief sampler.Sampler, us rbc.Color, b
 	err := belief.ForEach(ctx, func(worker int, boards []rbc.Board, weights []float64) error {
 		p := &parts[worker]
 		for i := range boards {
+			if i&1023 == 1023 && ctx.Err() != nil {
+				return ctx.Err()
+			}
 			w := 1.0
 			if weights != nil {
 				w = weights[i]
@@ -320,6 +334,9 @@ func certainKingCapture(ctx context.Context, t *Turn, ws []sampler.Weighted, req
 		}
 		err := t.Belief.ForEach(ctx, func(worker int, boards []rbc.Board, _ []float64) error {
 			for i := range boards {
+				if i&1023 == 1023 && ctx.Err() != nil {
+					return ctx.Err()
+				}
 				for j, r := range cands {
 					if ok[worker][j] && !capturesKing(&boards[i], r) {
 						ok[worker][j] = false

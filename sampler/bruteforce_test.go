@@ -70,13 +70,11 @@ func (bf *bruteForce) move(req, taken rbc.Move, capture rbc.Square) {
 // duplicates.
 func keysOf(t *testing.T, s Sampler) map[uint64]bool {
 	t.Helper()
-	var all [][]uint64
+	all := make([][]uint64, s.Workers()) // one per worker: ForEach runs them at once
 	err := s.ForEach(context.Background(), func(w int, boards []rbc.Board, _ []float64) error {
-		ks := make([]uint64, len(boards))
 		for i := range boards {
-			ks[i] = boards[i].Key()
+			all[w] = append(all[w], boards[i].Key())
 		}
-		all = append(all, ks) // ForEach of exact may run workers at once
 		return nil
 	})
 	if err != nil {
@@ -104,7 +102,7 @@ func TestExactEqualsBruteForce(t *testing.T) {
 	for i := 0; i < len(files) && len(picked) < 8; i += max(1, len(files)/8) {
 		picked = append(picked, files[i])
 	}
-	turnsPerGame := 3
+	turnsPerGame := 4
 	for _, f := range picked {
 		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
 			name := fmt.Sprintf("%s/%v", filepath.Base(f), c)

@@ -3,6 +3,8 @@ package sampler
 import (
 	"fmt"
 	"path/filepath"
+	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -15,11 +17,15 @@ import (
 // (boards dropped from the backlog: games against random movers sensed at
 // random) is reported and left at its first drop. The budgets are small to
 // keep the test quick; the drops happen at larger budgets too, a few turns
-// later.
+// later (SAMPLER_RECALL_MIB=2048 runs it with the default budgets).
 func TestExactRecall(t *testing.T) {
 	files := historyFiles(t)
-	if testing.Short() || raceEnabled {
+	if !fullRun() {
 		files = files[:min(len(files), 6)]
+	}
+	live, backlog := int64(recallBudget), int64(recallBacklog)
+	if mb, err := strconv.ParseInt(os.Getenv("SAMPLER_RECALL_MIB"), 10, 64); err == nil && mb > 0 {
+		live, backlog = mb<<20, mb<<20 // e.g. 2048 for the defaults
 	}
 	total, present, maxSize, deferredChecks, exploded := 0, 0, 0, 0, 0
 	for _, f := range files {
@@ -27,7 +33,7 @@ func TestExactRecall(t *testing.T) {
 			name := fmt.Sprintf("%s/%v", filepath.Base(f), c)
 			t0 := time.Now()
 			start, turns := loadTurns(t, f, c)
-			s := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: recallBudget, BacklogBudget: recallBacklog, MaxReplay: 1 << 40})
+			s := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: live, BacklogBudget: backlog, MaxReplay: 1 << 40})
 			firstDrop := -1
 			replayUntil(t, s, c, start, turns, -1, func(turn int, at checkpoint, path []rbc.Board) bool {
 				if firstDrop >= 0 {
@@ -69,4 +75,4 @@ func TestExactRecall(t *testing.T) {
 
 // recallBudget keeps the recall test quick: the largest recorded sets pass
 // it, so the backlog and its replay are exercised too.
-const recallBudget, recallBacklog = 64 << 20, 128 << 20
+const recallBudget, recallBacklog = 16 << 20, 32 << 20

@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -9,6 +10,13 @@ import (
 )
 
 // historyFiles returns the recorded games of the repository's testdata.
+// fullRun reports whether the long tests run over every recorded game: set
+// BLINDFISH_FULL_TESTS=1 (it takes tens of minutes on 2 cores). The default
+// run, and every -short or -race run, uses the first few games only.
+func fullRun() bool {
+	return os.Getenv("BLINDFISH_FULL_TESTS") == "1" && !testing.Short() && !raceEnabled
+}
+
 func historyFiles(t testing.TB) []string {
 	t.Helper()
 	files, err := filepath.Glob("../testdata/histories/*.json")
