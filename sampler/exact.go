@@ -283,15 +283,6 @@ func (e *exact) maxParents() int {
 	return int(max(avail/max(e.perParent, 1), 64))
 }
 
-func (e *exact) replayable() bool {
-	for i := range e.backlog {
-		if e.backlog[i].at < len(e.obs) {
-			return true
-		}
-	}
-	return false
-}
-
 // popReplayable removes and returns the replayable segment that has seen the
 // most observations (the cheapest to bring up to date).
 func (e *exact) popReplayable() (segment, bool) {

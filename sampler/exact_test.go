@@ -2,8 +2,8 @@ package sampler
 
 import (
 	"fmt"
-	"path/filepath"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"

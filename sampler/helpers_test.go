@@ -9,7 +9,6 @@ import (
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
-// historyFiles returns the recorded games of the repository's testdata.
 // fullRun reports whether the long tests run over every recorded game: set
 // BLINDFISH_FULL_TESTS=1 (it takes tens of minutes on 2 cores). The default
 // run, and every -short or -race run, uses the first few games only.
@@ -17,6 +16,7 @@ func fullRun() bool {
 	return os.Getenv("BLINDFISH_FULL_TESTS") == "1" && !testing.Short() && !raceEnabled
 }
 
+// historyFiles returns the recorded games of the repository's testdata.
 func historyFiles(t testing.TB) []string {
 	t.Helper()
 	files, err := filepath.Glob("../testdata/histories/*.json")

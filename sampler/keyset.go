@@ -72,21 +72,6 @@ func (s *keySet) add(k uint64) bool {
 	}
 }
 
-// has reports whether k is in the set.
-func (s *keySet) has(k uint64) bool {
-	if k == 0 {
-		return s.hasZero
-	}
-	for i := mix(k) & s.mask; ; i = (i + 1) & s.mask {
-		switch s.slots[i] {
-		case 0:
-			return false
-		case k:
-			return true
-		}
-	}
-}
-
 func (s *keySet) grow() {
 	old := s.slots
 	s.slots = make([]uint64, 2*len(old))

@@ -448,7 +448,10 @@ func (g *losGen) consistent(k *knowledge, b *rbc.Board) bool {
 		(p.epNotice == rbc.NoSquare || !b.PiecesOf(p.them, rbc.Pawn).Has(p.epNotice)) {
 		return false
 	}
-	if theirs.Count() != p.total || b.PiecesOf(p.them, rbc.King).Count() != 1 {
+	// One king, or none just after one of our captures (the king's: game over).
+	kings := b.PiecesOf(p.them, rbc.King).Count()
+	kingTaken := k.stage == oppToMove && k.lastMove.square.Valid()
+	if theirs.Count() != p.total || kings > 1 || kings == 0 && !kingTaken {
 		return false
 	}
 	pawns := b.PiecesOf(p.them, rbc.Pawn)

@@ -126,9 +126,9 @@ func TestRecovery(t *testing.T) {
 // left empty, samples must be well formed, and each reports its recall.
 func TestSamplersOnGames(t *testing.T) {
 	files := historyFiles(t)
-	n := 6
+	n, turnLimit := 6, 20
 	if !fullRun() {
-		n = 2
+		n, turnLimit = 2, 10
 	}
 	ctx := context.Background()
 	for _, name := range Names() {
@@ -140,7 +140,7 @@ func TestSamplersOnGames(t *testing.T) {
 					start, turns := loadTurns(t, f, c)
 					s := mustNew(t, name, Options{Seed: 3, PoolSize: 500, MemoryBudget: 16 << 20, BacklogBudget: 64 << 20})
 					rng := rand.New(rand.NewPCG(4, 4))
-					replayPath(t, s, c, start, turns, 20, func(turn int, at checkpoint, path []rbc.Board) {
+					replayPath(t, s, c, start, turns, turnLimit, func(turn int, at checkpoint, path []rbc.Board) {
 						checks++
 						truth := &path[len(path)-1]
 						if Present(s, path) {
@@ -185,15 +185,18 @@ func TestSamplersOnGames(t *testing.T) {
 func TestExactBacklog(t *testing.T) {
 	files := historyFiles(t)
 	deferredSeen, compared, dfsFound, checks := 0, 0, 0, 0
-	for i := 0; i < 8 && i < len(files); i++ {
-		f := files[i*len(files)/8]
+	games, limit := 8, 16
+	if !fullRun() {
+		games, limit = 4, 10
+	}
+	for i := 0; i < games && i < len(files); i++ {
+		f := files[i*len(files)/games]
 		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
 			start, turns := loadTurns(t, f, c)
 			small := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: 256 << 10, BacklogBudget: 1 << 30, MinLive: 64})
 			big := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: recallBudget})
 			ctx := context.Background()
 			big.HandleGameStart(ctx, c, start)
-			limit := 16
 			step := func(turn int, at checkpoint) {
 				tr := &turns[turn]
 				switch at {
