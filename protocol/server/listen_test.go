@@ -205,7 +205,9 @@ func TestListenPlaysGamesUnderEveryFault(t *testing.T) {
 }
 
 func TestListenRankedAndGracefulShutdown(t *testing.T) {
-	r := newRig(t, loopback.Faults{}, func(c *loopback.Config) {
+	// Every answer is slowed a little so that the games are surely still
+	// running when the shutdown request comes, however fast the machine.
+	r := newRig(t, loopback.Faults{Slow: 1, SlowDelay: 10 * time.Millisecond}, func(c *loopback.Config) {
 		c.Game.TurnLimit = 40
 	})
 	r.invite(2)
