@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"context"
+	"math/bits"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -178,7 +179,9 @@ func expand(ctx context.Context, workers int, base *store, lo, hi int, only int,
 	res.rest = flatPart(base, cur, hi)
 	bins = nil
 
-	// Split each partition's refs by capture group, into exact-size chunks.
+	// Split the refs by capture group, then sort each group by parent so
+	// that rebuilding children (filters, scans, samples) reads the parents
+	// in order rather than at random.
 	perPart := make([][numGroups][]uint64, nparts)
 	err := parallelFor(ctx, workers, nparts, func(_, p int) error {
 		var count [numGroups]int
@@ -202,17 +205,106 @@ func expand(ctx context.Context, workers int, base *store, lo, hi int, only int,
 		return nil, err
 	}
 	for g := range res.groups {
-		grp := part{base: base}
-		for p := range perPart {
-			if c := perPart[p][g]; len(c) > 0 {
-				grp.refs = append(grp.refs, c)
-				grp.n += len(c)
-			}
+		grp := part{base: base, refs: [][]uint64{}}
+		all, err := gatherSorted(ctx, workers, perPart, g, hi)
+		if err != nil {
+			return nil, err
 		}
-		if grp.refs == nil {
-			grp.refs = [][]uint64{}
+		for lo := 0; lo < len(all); lo += chunkLen {
+			end := min(len(all), lo+chunkLen)
+			grp.refs = append(grp.refs, all[lo:end:end])
 		}
+		grp.n = len(all)
 		res.groups[g] = grp
 	}
 	return res, nil
+}
+
+// gatherSorted collects group g's refs from every partition, sorted by
+// parent (all parents below limit). The refs are first scattered into
+// buckets of parent ranges, in parallel over partitions, then each bucket is
+// sorted, in parallel over buckets.
+func gatherSorted(ctx context.Context, workers int, perPart [][numGroups][]uint64, g, limit int) ([]uint64, error) {
+	total := 0
+	for p := range perPart {
+		total += len(perPart[p][g])
+	}
+	if total == 0 {
+		return nil, nil
+	}
+	const nb = 64 // buckets
+	shift := uint(max(0, bits.Len(uint(limit))-6))
+	counts := make([][nb]int, len(perPart))
+	err := parallelFor(ctx, workers, len(perPart), func(_, p int) error {
+		for _, r := range perPart[p][g] {
+			counts[p][r>>24>>shift]++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Each (bucket, partition) gets its own range of the output.
+	offsets := make([][nb]int, len(perPart))
+	var bucketStart [nb + 1]int
+	at := 0
+	for b := range nb {
+		bucketStart[b] = at
+		for p := range perPart {
+			offsets[p][b] = at
+			at += counts[p][b]
+		}
+	}
+	bucketStart[nb] = at
+	all := make([]uint64, total)
+	err = parallelFor(ctx, workers, len(perPart), func(_, p int) error {
+		off := offsets[p]
+		for _, r := range perPart[p][g] {
+			b := r >> 24 >> shift
+			all[off[b]] = r
+			off[b]++
+		}
+		perPart[p][g] = nil
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = parallelFor(ctx, workers, nb, func(_, b int) error {
+		sortByParent(all[bucketStart[b]:bucketStart[b+1]], limit)
+		return nil
+	})
+	return all, err
+}
+
+// sortByParent sorts refs by parent index (all below limit) with a stable
+// radix sort of 11 bits a pass.
+func sortByParent(refs []uint64, limit int) {
+	if len(refs) < 2 {
+		return
+	}
+	const radix = 11
+	nbits := bits.Len(uint(limit))
+	tmp := make([]uint64, len(refs))
+	src, dst := refs, tmp
+	for shift := 0; shift < nbits; shift += radix {
+		var count [1 << radix]int
+		for _, r := range src {
+			count[(r>>24>>shift)&(1<<radix-1)]++
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, r := range src {
+			d := (r >> 24 >> shift) & (1<<radix - 1)
+			dst[count[d]] = r
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &refs[0] {
+		copy(refs, src)
+	}
 }

@@ -1,10 +1,12 @@
 package sampler
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -19,9 +21,10 @@ import (
 // out or die when the true board descends from boards it dropped.
 //
 // hybrid is the same pool topped up with last-observation boards (the
-// paper's HS) whenever it has been truncated once and holds fewer than
-// PoolSize boards; those boards weigh hybridWeight of an aosp board, and are
-// filtered and expanded like the others from then on.
+// paper's HS) when it has been truncated once and has thinned below a
+// quarter of PoolSize; those boards weigh hybridWeight of an aosp board and
+// are filtered and expanded like the others, but when the pool is cut to size
+// the children of fully consistent boards go first.
 type aosp struct {
 	opts    Options
 	name    string
@@ -49,8 +52,12 @@ type pooled struct {
 }
 
 // hybridWeight is the weight of a last-observation board in the hybrid pool,
-// relative to a board consistent with every observation.
-const hybridWeight = 0.25
+// relative to a board consistent with every observation. The pool counts as
+// thin below 1/hybridThin of its size, and is topped up to that.
+const (
+	hybridWeight = 0.25
+	hybridThin   = 4
+)
 
 func newAOSP(opts Options) Sampler {
 	return &aosp{opts: opts, name: "aosp", rng: rand.New(rand.NewPCG(opts.Seed, 0x616f7370))}
@@ -109,6 +116,9 @@ func (a *aosp) HandleOpponentMoveResult(ctx context.Context, captured bool, squa
 			a.logSize += math.Log2(float64(len(kids)) / float64(parents))
 		}
 		a.rng.Shuffle(len(kids), func(i, j int) { kids[i], kids[j] = kids[j], kids[i] })
+		// Children of boards consistent with every observation go first;
+		// those of last-observation boards (hybrid) only fill what is left.
+		slices.SortStableFunc(kids, func(x, y pooled) int { return cmp.Compare(y.w, x.w) })
 		a.pool, a.reserve = kids, nil
 		if len(kids) > a.opts.PoolSize {
 			a.pool, a.reserve = kids[:a.opts.PoolSize:a.opts.PoolSize], kids[a.opts.PoolSize:]
@@ -185,12 +195,12 @@ func (a *aosp) settle() {
 		}
 		a.logSize = a.gen.entropy(&a.know)
 		a.complete = false
-	case a.hybrid && !a.complete && len(a.pool) < a.opts.PoolSize:
+	case a.hybrid && !a.complete && len(a.pool) < a.opts.PoolSize/hybridThin:
 		seen := newKeySet(a.opts.PoolSize)
 		for i := range a.pool {
 			seen.add(a.pool[i].b.Key())
 		}
-		for _, b := range a.gen.generate(&a.know, a.opts.PoolSize-len(a.pool), a.rng) {
+		for _, b := range a.gen.generate(&a.know, a.opts.PoolSize/hybridThin-len(a.pool), a.rng) {
 			if seen.add(b.Key()) {
 				a.pool = append(a.pool, pooled{b, hybridWeight})
 			}

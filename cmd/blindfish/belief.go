@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -297,25 +296,30 @@ func (r *beliefReport) total(names []string) {
 }
 
 func (r *beliefReport) print(w io.Writer, perTurn bool) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if perTurn && len(r.Games) > 0 {
-		fmt.Fprintln(tw, "game\tside\tsampler\tturn\tbefore\tafter\treduce\tH(bits)\tdeferred\ttrue\tms\trec\t")
+		t := newTable([]string{"game", "side", "sampler", "turn", "before", "after", "reduce", "H bits", "deferred", "true", "ms", "rec"},
+			3, 4, 5, 6, 7, 8, 10, 11)
 		for _, g := range r.Games {
-			for _, t := range g.Turns {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%.1f%%\t%.2f\t%d\t%s\t%.1f\t%d\t\n",
-					g.File, g.Color, g.Sampler, t.Turn, t.SizeBefore, t.SizeAfter, 100*t.Reduction,
-					t.Entropy, t.Deferred, yesNo(t.Present), t.UpdateMillis, t.Recoveries)
+			for _, bt := range g.Turns {
+				t.add(g.File, g.Color, g.Sampler, fmt.Sprint(bt.Turn), fmt.Sprint(bt.SizeBefore), fmt.Sprint(bt.SizeAfter),
+					fmt.Sprintf("%.1f%%", 100*bt.Reduction), fmt.Sprintf("%.2f", bt.Entropy), fmt.Sprint(bt.Deferred),
+					yesNo(bt.Present), fmt.Sprintf("%.1f", bt.UpdateMillis), fmt.Sprint(bt.Recoveries))
 			}
 		}
-		fmt.Fprintln(tw, "\t\t\t\t\t\t\t\t\t\t\t\t")
+		if err := t.write(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(tw, "sampler\tgames\tturns\trecall\tmean before\tmean after\tmean reduce\tmean H\tmean ms\tmax ms\tmax size\trecoveries\tdropped\t")
-	for _, t := range r.Samplers {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%s\t%s\t%.1f%%\t%.2f\t%.1f\t%.1f\t%d\t%d\t%d\t\n",
-			t.Sampler, t.Games, t.Turns, t.Recall, compact(t.MeanBefore), compact(t.MeanAfter),
-			100*t.MeanReduction, t.MeanEntropy, t.MeanMillis, t.MaxMillis, t.MaxBoards, t.Recoveries, t.Dropped)
+	t := newTable([]string{"sampler", "games", "turns", "recall", "mean before", "mean after", "mean reduce", "mean H",
+		"mean ms", "max ms", "max size", "recoveries", "dropped"}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+	for _, tot := range r.Samplers {
+		t.add(tot.Sampler, fmt.Sprint(tot.Games), fmt.Sprint(tot.Turns), fmt.Sprintf("%.1f%%", tot.Recall),
+			compact(tot.MeanBefore), compact(tot.MeanAfter), fmt.Sprintf("%.1f%%", 100*tot.MeanReduction),
+			fmt.Sprintf("%.2f", tot.MeanEntropy), fmt.Sprintf("%.1f", tot.MeanMillis), fmt.Sprintf("%.1f", tot.MaxMillis),
+			fmt.Sprint(tot.MaxBoards), fmt.Sprint(tot.Recoveries), fmt.Sprint(tot.Dropped))
 	}
-	if err := tw.Flush(); err != nil {
+	if err := t.write(w); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "recall %.1f%% over %d turns\n", r.Recall, r.Turns)
