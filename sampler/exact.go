@@ -301,24 +301,24 @@ func (e *exact) popReplayable() (segment, bool) {
 }
 
 // replayPiece is the number of backlog boards replayed at a time. Per
-// observation at most Options.MaxReplay are replayed while the live set is
-// low (16 times as many while it is empty), so that an update takes bounded
-// time. When the live set is still empty after that, it is refilled from the
+// observation the replay work (see advance) is bounded by Options.MaxReplay
+// while the live set is low (4 times that while it is empty), so that an
+// update takes bounded time. When the live set is still empty after that, it is refilled from the
 // latest observations, and the backlog goes on being replayed at later
 // observations: the first consistent boards it yields replace the stand-ins.
 const replayPiece = 1 << 16
 
-// fillCap bounds the backlog boards a background expansion replays to fill
-// up its parents (it is opportunistic: the next notice waits for it).
-const fillCap = 1 << 20
+// fillCap bounds the replay work of a background expansion filling up its
+// parents from the backlog (it is opportunistic: the next notice waits).
+const fillCap = 1 << 22
 
 // settle runs after each observation: it replays the backlog while the live
 // set is low during our turn, recovers when nothing consistent is left, and
 // updates the statistics.
 func (e *exact) settle(ctx context.Context) error {
-	replayed := 0
+	work := 0
 	for e.stage == usToMove && e.live.n < e.opts.MinLive &&
-		(replayed < e.opts.MaxReplay || e.live.n == 0 && replayed/16 < e.opts.MaxReplay) {
+		(work < e.opts.MaxReplay || e.live.n == 0 && work/4 < e.opts.MaxReplay) {
 		seg, ok := e.popReplayable()
 		if !ok {
 			break
@@ -326,12 +326,12 @@ func (e *exact) settle(ctx context.Context) error {
 		head, tail := seg.l.split(replayPiece)
 		e.file(segment{at: seg.at, stage: seg.stage, l: tail})
 		env := replayEnv{workers: e.opts.Workers, obs: e.obs, perParent: e.perParent}
-		out, def, err := env.advance(ctx, segment{at: seg.at, stage: seg.stage, l: head}, e.opts.MemoryBudget-e.liveUsage())
+		out, def, w, err := env.advance(ctx, segment{at: seg.at, stage: seg.stage, l: head}, e.opts.MemoryBudget-e.liveUsage())
 		if err != nil {
 			e.file(segment{at: seg.at, stage: seg.stage, l: head})
 			return fmt.Errorf("sampler: exact: backlog replay: %w", err)
 		}
-		replayed += head.n
+		work += w
 		e.stats.Replayed += int64(head.n)
 		e.file(def...)
 		if out.n > 0 {
@@ -445,9 +445,9 @@ func (env *replayEnv) runJob(ctx context.Context, parents layer, fill []segment,
 	slices.SortStableFunc(fill, func(a, b segment) int { return b.at - a.at })
 	var extra []part
 	count := parents.n
-	replayed := 0
+	work := 0
 	for i, seg := range fill {
-		if count >= maxParents/2 || replayed >= min(env.maxReplay, fillCap) {
+		if count >= maxParents/2 || work >= min(env.maxReplay, fillCap) {
 			res.deferred = append(res.deferred, fill[i:]...)
 			break
 		}
@@ -455,12 +455,12 @@ func (env *replayEnv) runJob(ctx context.Context, parents layer, fill []segment,
 		if tail.n > 0 {
 			res.deferred = append(res.deferred, segment{at: seg.at, stage: seg.stage, l: tail})
 		}
-		out, def, err := env.advance(ctx, segment{at: seg.at, stage: seg.stage, l: head}, budget)
+		out, def, w, err := env.advance(ctx, segment{at: seg.at, stage: seg.stage, l: head}, budget)
 		if err != nil {
 			return nil, err
 		}
 		res.replayed += int64(head.n)
-		replayed += head.n
+		work += w
 		res.deferred = append(res.deferred, def...)
 		extra = append(extra, out.parts...)
 		count += out.n
@@ -498,12 +498,15 @@ func (env *replayEnv) runJob(ctx context.Context, parents layer, fill []segment,
 // advance brings a backlog segment up to date: it applies the observations
 // from seg.at on, expanding by the opponent's options (only the group the
 // notice names) where the opponent moved. Boards that do not fit the budget
-// are returned as new segments.
-func (env *replayEnv) advance(ctx context.Context, seg segment, budget int64) (layer, []segment, error) {
+// are returned as new segments. work counts the boards processed at each
+// observation, children included (the measure of Options.MaxReplay).
+func (env *replayEnv) advance(ctx context.Context, seg segment, budget int64) (layer, []segment, int, error) {
 	var deferred []segment
 	l, st := seg.l, seg.stage
+	work := 0
 	for at := seg.at; at < len(env.obs) && l.n > 0; at++ {
 		o := &env.obs[at]
+		work += l.n
 		switch o.kind {
 		case obsNotice:
 			if st == usToMove {
@@ -515,13 +518,14 @@ func (env *replayEnv) advance(ctx context.Context, seg segment, budget int64) (l
 			var next layer
 			for _, p := range l.parts {
 				if !p.isFlat() {
-					return layer{}, nil, errors.New("sampler: internal error: children part before the notice")
+					return layer{}, nil, work, errors.New("sampler: internal error: children part before the notice")
 				}
 				exp, err := expand(ctx, env.workers, p.base, p.lo, p.hi, o.group(), budget)
 				if err != nil {
-					return layer{}, nil, err
+					return layer{}, nil, work, err
 				}
 				next.add(exp.groups[o.group()])
+				work += int(exp.children)
 				if exp.rest.n > 0 {
 					var r layer
 					r.add(exp.rest)
@@ -531,13 +535,13 @@ func (env *replayEnv) advance(ctx context.Context, seg segment, budget int64) (l
 			l, st = next, usToMove
 		case obsSense:
 			if err := l.filter(ctx, env.workers, o.sense.match); err != nil {
-				return layer{}, nil, err
+				return layer{}, nil, work, err
 			}
 		case obsMove:
 			maxOut := int(max(budget/max(env.perParent, 1), 64))
 			s, rest, err := l.applyMove(ctx, env.workers, o, maxOut)
 			if err != nil {
-				return layer{}, nil, err
+				return layer{}, nil, work, err
 			}
 			if rest.n > 0 {
 				deferred = append(deferred, segment{at: at, stage: usToMove, l: rest})
@@ -545,7 +549,7 @@ func (env *replayEnv) advance(ctx context.Context, seg segment, budget int64) (l
 			l, st = layerOf(s), oppToMove
 		}
 	}
-	return l, deferred, nil
+	return l, deferred, work, nil
 }
 
 func (e *exact) Size() Size {

@@ -173,10 +173,12 @@ type Options struct {
 	// arise against random movers sensed at random, whose information sets
 	// multiply by tens each turn.
 	BacklogBudget int64
-	// MaxReplay bounds how many backlog boards exact replays per observation
-	// (default 1,048,576), so that an update takes bounded time; while the
-	// live set is empty it may replay 16 times as many before it falls back
-	// to boards consistent with the latest observations (the backlog is kept
+	// MaxReplay bounds the work exact spends per observation replaying its
+	// backlog, counted in boards processed (each replayed board once per
+	// observation it is brought through, children included; default 8 M,
+	// about half a second), so that an update takes bounded time. While the
+	// live set is empty it may do 4 times as much before it falls back to
+	// boards consistent with the latest observations (the backlog is kept
 	// and replayed later). Evaluation that wants exactness whatever the time
 	// sets it very large.
 	MaxReplay int
@@ -213,7 +215,7 @@ func (o Options) withDefaults() Options {
 		o.MinLive = 256
 	}
 	if o.MaxReplay <= 0 {
-		o.MaxReplay = 1 << 20
+		o.MaxReplay = 8 << 20
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const beliefTestGame = "../../testdata/histories/trout_bot-attacker_bot-8-000.json"
+
+// TestBeliefTable replays a short game through every sampler: a row per turn
+// and sampler, a totals row per sampler, and the recall line last (exact
+// keeps the true board at every turn).
+func TestBeliefTable(t *testing.T) {
+	code, out, errs := runBlindfish(t, context.Background(), "belief", "--sampler", "all", "--color", "both", "--pool", "300", beliefTestGame)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	if !regexp.MustCompile(`^recall \d+\.\d% over \d+ turns$`).MatchString(lastLine(out)) {
+		t.Errorf("last line %q", lastLine(out))
+	}
+	if !regexp.MustCompile(`(?m)^exact +2 +\d+ +100\.0% `).MatchString(out) {
+		t.Errorf("no exact totals row with 100%% recall over 2 game sides:\n%s", out)
+	}
+	for _, name := range []string{"aosp", "los", "hybrid", "particle"} {
+		if !regexp.MustCompile(`(?m)^` + name + ` +2 +\d+ `).MatchString(out) {
+			t.Errorf("no totals row for %s", name)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^trout_bot-attacker_bot-8-000\.json +black +exact +1 +21 +21 `).MatchString(out) {
+		t.Errorf("black's first turn should show White's 21 options:\n%s", out)
+	}
+}
+
+// TestBeliefJSON checks the JSON report's shape and its agreement with the
+// table's numbers.
+func TestBeliefJSON(t *testing.T) {
+	code, out, errs := runBlindfish(t, context.Background(), "belief", "--color", "white", "--json", beliefTestGame)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	var rep beliefReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Games) != 1 || rep.Games[0].Color != "white" || rep.Games[0].Sampler != "exact" {
+		t.Fatalf("games %+v", rep.Games)
+	}
+	g := rep.Games[0]
+	if len(g.Turns) != rep.Turns || rep.Recall != 100 || len(rep.Samplers) != 1 || rep.Samplers[0].Turns != rep.Turns {
+		t.Errorf("turns %d, recall %v, samplers %+v", rep.Turns, rep.Recall, rep.Samplers)
+	}
+	if g.Turns[0].SizeBefore != 1 || g.Turns[1].SizeBefore != 21 {
+		t.Errorf("white's first two turns hold %d and %d boards, want 1 and 21", g.Turns[0].SizeBefore, g.Turns[1].SizeBefore)
+	}
+	for _, bt := range g.Turns {
+		if !bt.Present || bt.SizeAfter > bt.SizeBefore {
+			t.Errorf("turn %+v", bt)
+		}
+	}
+}
+
+// TestBeliefUsage checks the command-line errors.
+func TestBeliefUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"belief"},
+		{"belief", "--sampler", "nope", beliefTestGame},
+		{"belief", "--color", "red", beliefTestGame},
+		{"belief", "--pool", "0", beliefTestGame},
+	} {
+		if code, _, _ := runBlindfish(t, context.Background(), args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if code, _, errs := runBlindfish(t, context.Background(), "belief", "no-such-file.json"); code != 1 || !strings.Contains(errs, "no-such-file.json") {
+		t.Errorf("missing file: exit %d, %q", code, errs)
+	}
+}
