@@ -69,6 +69,8 @@ func TestGuardRules(t *testing.T) {
 			route: RouteEngine, clean: "4k3/8/8/8/3pP3/4N3/8/4K3 b - - 0 1", fixes: FixEnPassant},
 		{name: "en passant while checked by another piece", fen: "2b1kb2/r2qn3/1p6/p2BppPp/Pn1rp1P1/RPPp3P/2QNK3/2B3NR w - h6 0 1",
 			route: RouteEngine, clean: "2b1kb2/r2qn3/1p6/p2BppPp/Pn1rp1P1/RPPp3P/2QNK3/2B3NR w - - 0 1", fixes: FixEnPassant},
+		{name: "en passant while checked by another pawn", fen: "r1bqkbnr/1pp2pp1/2n5/pP1pp3/3P4/4PB2/P1PB1p1P/RN1QK1NR w KQkq a6 0 1",
+			route: RouteEngine, clean: "r1bqkbnr/1pp2pp1/2n5/pP1pp3/3P4/4PB2/P1PB1p1P/RN1QK1NR w KQkq - 0 1", fixes: FixEnPassant},
 		{name: "en passant while checked by the pushed pawn", fen: "4k3/8/8/3pP3/4K3/8/8/8 w - d6 0 1",
 			route: RouteEngine, clean: "4k3/8/8/3pP3/4K3/8/8/8 w - d6 0 1"},
 		{name: "both fixes", fen: "r3k3/8/8/8/4P3/8/8/4K3 b KQkq e3 0 1",

@@ -65,6 +65,10 @@ type exact struct {
 	dropped    bool
 	warned     bool
 	warnedDrop bool
+	// warnedSpill is true once a failed spill has been warned about.
+	warnedSpill bool
+	// spillBytes is the disk space the spilled segments take.
+	spillBytes int64
 	bg         context.Context
 	stop       context.CancelFunc
 }
@@ -75,9 +79,32 @@ type segment struct {
 	at    int
 	stage stage
 	l     layer
+	// disk holds the boards instead of l when the segment was spilled.
+	disk *spilled
 	// id names the segment for ContainsPath's cache (segments never change;
 	// a split or a replay makes new ones). 0 until the sampler files it.
 	id int
+}
+
+// size returns the number of boards of the segment.
+func (s *segment) size() int {
+	if s.disk != nil {
+		return s.disk.n
+	}
+	return s.l.n
+}
+
+// boards returns the segment's boards, read back from disk if it was spilled
+// (the segment keeps them there).
+func (s *segment) boards() (layer, error) {
+	if s.disk == nil {
+		return s.l, nil
+	}
+	st, err := s.disk.read()
+	if err != nil {
+		return layer{}, err
+	}
+	return layerOf(st), nil
 }
 
 type pathCheck struct {
@@ -99,38 +126,80 @@ func (e *exact) file(segs ...segment) {
 	e.trimBacklog()
 }
 
-// trimBacklog drops the oldest segments while the backlog is over its budget.
+// trimBacklog keeps the backlog's memory within its budget: the segments
+// that have seen the fewest observations (replayed last) go to disk, and only
+// when the disk budget is spent too (or writing fails) are they dropped.
 func (e *exact) trimBacklog() {
+	for e.backlogBytes() > e.opts.BacklogBudget {
+		oldest := -1
+		for i := range e.backlog {
+			if e.backlog[i].disk == nil && (oldest < 0 || e.backlog[i].at < e.backlog[oldest].at) {
+				oldest = i
+			}
+		}
+		if oldest < 0 {
+			return
+		}
+		seg := e.backlog[oldest]
+		e.backlog = slices.Delete(e.backlog, oldest, oldest+1)
+		if e.spillBytes+int64(seg.l.n)*boardBytes <= e.opts.SpillBudget {
+			pieces, err := writeSpill(context.Background(), &seg.l, e.opts.SpillDir, replayPiece)
+			if err == nil {
+				for i := range pieces {
+					e.nextID++
+					e.backlog = append(e.backlog, segment{at: seg.at, stage: seg.stage, disk: &pieces[i], id: e.nextID})
+					e.spillBytes += pieces[i].bytes()
+				}
+				e.stats.Spilled += int64(seg.l.n)
+				e.stats.PeakSpillBytes = max(e.stats.PeakSpillBytes, e.spillBytes)
+				continue
+			}
+			if !e.warnedSpill {
+				e.warnedSpill = true
+				e.opts.Logger.Warn("sampler: exact: cannot spill the backlog to disk", "err", err)
+			}
+		}
+		e.drop(seg)
+	}
+}
+
+// backlogBytes returns the memory the backlog's segments take beyond what
+// they share with the live set.
+func (e *exact) backlogBytes() int64 {
 	seen := make(map[*store]bool)
 	e.live.bytes(seen) // stores shared with the live set cost the backlog nothing
 	var total int64
 	for i := range e.backlog {
 		total += e.backlog[i].l.bytes(seen)
 	}
-	for total > e.opts.BacklogBudget && len(e.backlog) > 0 {
-		oldest := 0
-		for i := range e.backlog {
-			if e.backlog[i].at < e.backlog[oldest].at {
-				oldest = i
-			}
-		}
-		seg := e.backlog[oldest]
-		e.backlog = slices.Delete(e.backlog, oldest, oldest+1)
-		e.stats.Dropped += int64(seg.l.n)
-		e.dropped = true
-		if !e.warnedDrop {
-			e.warnedDrop = true
-			e.opts.Logger.Warn("sampler: exact: backlog over its budget; dropping the oldest deferred boards",
-				"turn", e.know.turn, "boards", seg.l.n, "budget", e.opts.BacklogBudget)
-		}
-		// Recount: a dropped segment may have shared its store.
-		seen = make(map[*store]bool)
-		e.live.bytes(seen)
-		total = 0
-		for i := range e.backlog {
-			total += e.backlog[i].l.bytes(seen)
+	return total
+}
+
+// drop gives up a backlog segment: from then on the set may lack consistent
+// boards.
+func (e *exact) drop(seg segment) {
+	e.stats.Dropped += int64(seg.size())
+	e.dropped = true
+	if seg.disk != nil {
+		e.spillBytes -= seg.disk.bytes()
+		e.stats.Spilled -= int64(seg.disk.n)
+		seg.disk.release()
+	}
+	if !e.warnedDrop {
+		e.warnedDrop = true
+		e.opts.Logger.Warn("sampler: exact: backlog over its memory and disk budgets; dropping deferred boards",
+			"turn", e.know.turn, "boards", seg.size(), "budget", e.opts.BacklogBudget, "disk_budget", e.opts.SpillBudget)
+	}
+}
+
+// releaseSpill gives up every spilled segment (a new game, or Close).
+func (e *exact) releaseSpill() {
+	for _, seg := range e.backlog {
+		if seg.disk != nil {
+			seg.disk.release()
 		}
 	}
+	e.spillBytes = 0
 }
 
 // expandJob is a background expansion; res and err are set before done closes.
@@ -165,6 +234,7 @@ func (e *exact) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.
 	if err := e.drain(ctx); err != nil {
 		return err
 	}
+	e.releaseSpill()
 	e.know.start(color, board)
 	e.obs = nil
 	e.stage = e.know.stage
@@ -173,7 +243,7 @@ func (e *exact) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.
 	e.pathCache = make(map[int]pathCheck)
 	e.stats = Stats{MaxBoards: 1}
 	e.recovered, e.warned, e.liveFromLOS = false, false, false
-	e.dropped, e.warnedDrop = false, false
+	e.dropped, e.warnedDrop, e.warnedSpill = false, false, false
 	e.perParent = defaultPerParent
 	if e.stage == oppToMove {
 		e.startJob()
@@ -217,7 +287,8 @@ func (e *exact) HandleOpponentMoveResult(ctx context.Context, captured bool, squ
 	e.obs = append(e.obs, o)
 	e.know.onNotice(square)
 	e.stage = usToMove
-	return e.settle(ctx)
+	e.settle(ctx)
+	return nil
 }
 
 func (e *exact) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece) error {
@@ -233,7 +304,8 @@ func (e *exact) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece)
 	}
 	e.obs = append(e.obs, observation{kind: obsSense, sense: f})
 	e.know.onSense(f)
-	return e.settle(ctx)
+	e.settle(ctx)
+	return nil
 }
 
 func (e *exact) HandleMoveResult(ctx context.Context, requested, taken rbc.Move, captured bool, square rbc.Square) error {
@@ -253,9 +325,7 @@ func (e *exact) HandleMoveResult(ctx context.Context, requested, taken rbc.Move,
 	e.obs = append(e.obs, o)
 	e.know.onMove(o)
 	e.stage = oppToMove
-	if err := e.settle(ctx); err != nil {
-		return err
-	}
+	e.settle(ctx)
 	e.startJob()
 	return nil
 }
@@ -297,6 +367,17 @@ func (e *exact) popReplayable() (segment, bool) {
 	}
 	s := e.backlog[best]
 	e.backlog = slices.Delete(e.backlog, best, best+1)
+	if s.disk != nil {
+		l, err := s.boards()
+		if err != nil {
+			e.drop(s)
+			return e.popReplayable()
+		}
+		e.spillBytes -= s.disk.bytes()
+		e.stats.Spilled -= int64(s.disk.n)
+		s.disk.release()
+		s.disk, s.l = nil, l
+	}
 	return s, true
 }
 
@@ -312,12 +393,14 @@ const replayPiece = 1 << 16
 // parents from the backlog (it is opportunistic: the next notice waits).
 const fillCap = 1 << 22
 
-// settle runs after each observation: it replays the backlog while the live
-// set is low during our turn, recovers when nothing consistent is left, and
-// updates the statistics.
-func (e *exact) settle(ctx context.Context) error {
+// settle runs after each observation, which is applied by then: it replays
+// the backlog while the live set is low during our turn, recovers when
+// nothing consistent is left, and updates the statistics. Replay is
+// opportunistic, so it never fails the observation: when the context ends
+// (or replay fails) the boards go back to the backlog and settle stops.
+func (e *exact) settle(ctx context.Context) {
 	work := 0
-	for e.stage == usToMove && e.live.n < e.opts.MinLive &&
+	for e.stage == usToMove && e.live.n < e.opts.MinLive && ctx.Err() == nil &&
 		(work < e.opts.MaxReplay || e.live.n == 0 && work/4 < e.opts.MaxReplay) {
 		seg, ok := e.popReplayable()
 		if !ok {
@@ -329,29 +412,40 @@ func (e *exact) settle(ctx context.Context) error {
 		out, def, w, err := env.advance(ctx, segment{at: seg.at, stage: seg.stage, l: head}, e.opts.MemoryBudget-e.liveUsage())
 		if err != nil {
 			e.file(segment{at: seg.at, stage: seg.stage, l: head})
-			return fmt.Errorf("sampler: exact: backlog replay: %w", err)
+			e.replayFailed(err)
+			break
 		}
 		work += w
 		e.stats.Replayed += int64(head.n)
 		e.file(def...)
-		if out.n > 0 {
-			if e.liveFromLOS { // consistent boards again: drop the stand-ins
-				e.live, e.liveFromLOS = layer{}, false
-			}
-			merged := layer{parts: append(slices.Clip(e.live.parts), out.parts...), n: e.live.n + out.n}
-			s, err := merged.dedupe(ctx, e.opts.Workers)
-			if err != nil {
-				return fmt.Errorf("sampler: exact: backlog merge: %w", err)
-			}
-			e.live = layerOf(s)
+		if out.n == 0 {
+			continue
 		}
+		if e.liveFromLOS { // consistent boards again: drop the stand-ins
+			e.live, e.liveFromLOS = layer{}, false
+		}
+		merged := layer{parts: append(slices.Clip(e.live.parts), out.parts...), n: e.live.n + out.n}
+		s, err := merged.dedupe(ctx, e.opts.Workers)
+		if err != nil {
+			e.file(segment{at: len(e.obs), stage: e.stage, l: out})
+			e.replayFailed(err)
+			break
+		}
+		e.live = layerOf(s)
 	}
 	if e.live.n == 0 && e.job == nil {
 		e.recover()
 	}
 	e.stats.MaxBoards = max(e.stats.MaxBoards, e.live.n)
 	e.stats.PeakBytes = max(e.stats.PeakBytes, e.usage())
-	return nil
+}
+
+// replayFailed logs a backlog replay that did not finish for another reason
+// than the caller's deadline.
+func (e *exact) replayFailed(err error) {
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		e.opts.Logger.Warn("sampler: exact: backlog replay failed; the boards stay in the backlog", "err", err)
+	}
 }
 
 // recover refills an empty set with boards consistent with the latest
@@ -376,7 +470,7 @@ func (e *exact) startJob() {
 	var fill []segment
 	keep := e.backlog[:0:0]
 	for _, s := range e.backlog {
-		if s.at < len(e.obs) {
+		if s.at < len(e.obs) && s.disk == nil {
 			fill = append(fill, s)
 			e.inflight += s.l.n
 		} else {
@@ -560,7 +654,7 @@ func (e *exact) Size() Size {
 func (e *exact) deferred() int {
 	d := e.inflight
 	for i := range e.backlog {
-		d += e.backlog[i].l.n
+		d += e.backlog[i].size()
 	}
 	return d
 }
@@ -593,14 +687,21 @@ func (e *exact) Contains(b *rbc.Board) bool {
 	effort.Store(containsEffort)
 	for _, segs := range [][]segment{e.backlog, e.inflightSegs} {
 		for _, seg := range segs {
+			if effort.Load() <= 0 {
+				return false
+			}
+			l, err := seg.boards()
+			if err != nil {
+				continue
+			}
 			if seg.at == len(e.obs) {
-				if seg.l.contains(ctx, e.opts.Workers, b.Key()) {
+				if l.contains(ctx, e.opts.Workers, b.Key()) {
 					return true
 				}
 				continue
 			}
 			var found atomic.Bool
-			_ = seg.l.forEach(ctx, e.opts.Workers, func(_ int, boards []rbc.Board) error {
+			_ = l.forEach(ctx, e.opts.Workers, func(_ int, boards []rbc.Board) error {
 				for i := range boards {
 					if found.Load() || effort.Load() <= 0 {
 						return nil
@@ -644,7 +745,11 @@ func (e *exact) ContainsPath(path []rbc.Board) bool {
 			k := path[seg.at].Key()
 			c, ok := e.pathCache[seg.id]
 			if !ok || c.key != k || seg.id == 0 {
-				c = pathCheck{key: k, found: seg.l.contains(ctx, e.opts.Workers, k)}
+				l, err := seg.boards()
+				if err != nil {
+					continue // unreadable: not found, and asked again next time
+				}
+				c = pathCheck{key: k, found: l.contains(ctx, e.opts.Workers, k)}
 				if seg.id != 0 {
 					e.pathCache[seg.id] = c
 				}
@@ -763,6 +868,8 @@ func (e *exact) Close() error {
 		<-e.job.done
 		e.job = nil
 	}
+	e.releaseSpill()
+	e.backlog = nil
 	return nil
 }
 

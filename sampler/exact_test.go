@@ -12,12 +12,11 @@ import (
 )
 
 // TestExactRecall replays every recorded game from both sides: the true board
-// must be in the exact set (live or deferred) after every observation, and no
-// recovery may happen. A game whose information set outgrows both budgets
-// (boards dropped from the backlog: games against random movers sensed at
-// random) is reported and left at its first drop. The budgets are small to
-// keep the test quick; the drops happen at larger budgets too, a few turns
-// later (SAMPLER_RECALL_MIB=2048 runs it with the default budgets).
+// must be in the exact set (live or deferred) after every observation, with
+// no recovery and nothing dropped. The memory budgets are small to keep the
+// test quick, so the games against random movers sensed at random push the
+// backlog to disk, which is exercised too (SAMPLER_RECALL_MIB=2048 runs it
+// with the default budgets).
 func TestExactRecall(t *testing.T) {
 	files := historyFiles(t)
 	if !fullRun() {
@@ -27,52 +26,107 @@ func TestExactRecall(t *testing.T) {
 	if mb, err := strconv.ParseInt(os.Getenv("SAMPLER_RECALL_MIB"), 10, 64); err == nil && mb > 0 {
 		live, backlog = mb<<20, mb<<20 // e.g. 2048 for the defaults
 	}
-	total, present, maxSize, deferredChecks, exploded := 0, 0, 0, 0, 0
+	dir := t.TempDir()
+	total, present, maxSize, deferredChecks, spilledSides := 0, 0, 0, 0, 0
+	var maxSpill int64
 	for _, f := range files {
 		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
 			name := fmt.Sprintf("%s/%v", filepath.Base(f), c)
 			t0 := time.Now()
 			start, turns := loadTurns(t, f, c)
-			s := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: live, BacklogBudget: backlog, MaxReplay: 1 << 40})
-			firstDrop := -1
+			s := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: live, BacklogBudget: backlog, MaxReplay: 1 << 40, SpillDir: dir})
 			replayUntil(t, s, c, start, turns, -1, func(turn int, at checkpoint, path []rbc.Board) bool {
-				if firstDrop >= 0 {
-					return false // recall is not defined past a drop: next game
-				}
 				total++
 				maxSize = max(maxSize, s.Size().Boards)
 				if s.Size().Deferred > 0 {
 					deferredChecks++
 				}
-				if s.Stats().Dropped > 0 && firstDrop < 0 {
-					firstDrop = turn
+				if !Present(s, path) {
+					t.Fatalf("%s turn %d %v: true board %s missing (size %+v, stats %+v)", name, turn, at, path[len(path)-1].FEN(), s.Size(), s.Stats())
 				}
-				if Present(s, path) {
-					present++
-				} else if firstDrop < 0 {
-					t.Fatalf("%s turn %d %v: true board %s missing (size %+v)", name, turn, at, path[len(path)-1].FEN(), s.Size())
-				}
+				present++
 				return true
 			})
 			st := s.Stats()
-			if st.Recoveries != 0 && firstDrop < 0 {
-				t.Errorf("%s: %d recoveries", name, st.Recoveries)
+			if st.Recoveries != 0 || st.Dropped != 0 {
+				t.Errorf("%s: %d recoveries, %d boards dropped", name, st.Recoveries, st.Dropped)
 			}
-			if firstDrop >= 0 {
-				exploded++
-				t.Logf("%s: the information set outgrew both budgets at turn %d of %d (%d boards dropped); not followed further",
-					name, firstDrop+1, len(turns), st.Dropped)
+			if st.PeakSpillBytes > 0 {
+				spilledSides++
+				maxSpill = max(maxSpill, st.PeakSpillBytes)
 			}
 			if testing.Verbose() {
-				t.Logf("%s: %d turns, largest set %d, %d deferred at the end, %v", name, len(turns), st.MaxBoards, st.Deferred, time.Since(t0).Round(time.Millisecond))
+				t.Logf("%s: %d turns, largest set %d, %d deferred at the end (%d on disk, peak %d MiB), %v", name, len(turns), st.MaxBoards, st.Deferred, st.Spilled, st.PeakSpillBytes>>20, time.Since(t0).Round(time.Millisecond))
 			}
 			s.Close()
 		}
 	}
-	t.Logf("true board present at %d of %d checks over %d games and both sides; largest live set %d; %d checks with boards deferred; %d game sides outgrew the budgets",
-		present, total, len(files), maxSize, deferredChecks, exploded)
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
+		t.Errorf("spill files left behind: %v %v", entries, err)
+	}
+	t.Logf("true board present at %d of %d checks over %d games and both sides; largest live set %d; %d checks with boards deferred; %d game sides spilled (peak %d MiB)",
+		present, total, len(files), maxSize, deferredChecks, spilledSides, maxSpill>>20)
 }
 
 // recallBudget keeps the recall test quick: the largest recorded sets pass
 // it, so the backlog and its replay are exercised too.
 const recallBudget, recallBacklog = 16 << 20, 32 << 20
+
+// TestExactSpill replays a game against a random mover, sensed at random,
+// with a backlog budget far too small for it: the backlog goes to disk, the
+// true board stays in the belief at every checkpoint, nothing is dropped, and
+// the spill files are closed when the sampler is. With no disk budget the
+// same game drops boards and says so.
+func TestExactSpill(t *testing.T) {
+	const game = "../testdata/histories/random_bot-random_bot-1-002.json"
+	start, turns := loadTurns(t, game, rbc.White)
+	limit := 30
+	if testing.Short() {
+		limit = 16
+	}
+	dir := t.TempDir()
+	fds := openFiles(t)
+	s := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: 1 << 20, BacklogBudget: 256 << 10, MaxReplay: 1 << 40, SpillDir: dir})
+	replayPath(t, s, rbc.White, start, turns, limit, func(turn int, at checkpoint, path []rbc.Board) {
+		if !Present(s, path) {
+			t.Fatalf("turn %d %v: true board missing (size %+v, stats %+v)", turn, at, s.Size(), s.Stats())
+		}
+	})
+	st := s.Stats()
+	if st.PeakSpillBytes == 0 || st.Dropped != 0 || st.Recoveries != 0 {
+		t.Fatalf("stats %+v: want a spilled backlog, nothing dropped, no recovery", st)
+	}
+	if st.Spilled > int64(st.Deferred) || st.Spilled < 0 {
+		t.Errorf("%d boards on disk of %d deferred", st.Spilled, st.Deferred)
+	}
+	if s.Size().Exact {
+		t.Errorf("size %+v: exact while boards are deferred", s.Size())
+	}
+	if fds >= 0 && st.Spilled > 0 && openFiles(t) <= fds {
+		t.Errorf("no spill file open with %d boards on disk", st.Spilled)
+	}
+	s.Close()
+	if after := openFiles(t); fds >= 0 && after > fds {
+		t.Errorf("%d files open after Close, %d before the game", after, fds)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("spill files left in %s: %v", dir, entries)
+	}
+	t.Logf("%d turns: %d boards deferred, %d on disk (peak %d KiB), %d replayed", limit, st.Deferred, st.Spilled, st.PeakSpillBytes>>10, st.Replayed)
+
+	nodisk := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: 1 << 20, BacklogBudget: 256 << 10, MaxReplay: 1 << 40, SpillBudget: -1})
+	replayTurns(t, nodisk, rbc.White, start, turns, limit, func(int, checkpoint, *rbc.Board) {})
+	if st := nodisk.Stats(); st.Dropped == 0 || st.PeakSpillBytes != 0 || nodisk.Size().Exact {
+		t.Errorf("without a disk budget: stats %+v, size %+v; want boards dropped and the size not exact", st, nodisk.Size())
+	}
+}
+
+// openFiles counts the process's open file descriptors (-1 where /proc is
+// missing).
+func openFiles(t *testing.T) int {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return -1
+	}
+	return len(entries)
+}

@@ -145,8 +145,12 @@ type Stats struct {
 	// backlog boards replayed so far.
 	Deferred int
 	Replayed int64
-	// Dropped counts deferred boards dropped because the backlog passed its
-	// budget.
+	// Spilled is the number of backlog boards on disk now, PeakSpillBytes
+	// the most disk space they took at once.
+	Spilled        int64
+	PeakSpillBytes int64
+	// Dropped counts deferred boards dropped because the backlog passed both
+	// its memory and its disk budget.
 	Dropped int64
 	// PeakBytes is the most memory the belief's boards took at once (exact).
 	PeakBytes int64
@@ -167,12 +171,19 @@ type Options struct {
 	// (default 256).
 	MinLive int
 	// BacklogBudget bounds the memory of exact's backlog (default: the
-	// MemoryBudget). Past it the oldest deferred boards are dropped, counted
-	// in Stats.Dropped and warned about once: from then on the set may lack
-	// consistent boards (Size.Exact is false). Sets that outgrow both budgets
-	// arise against random movers sensed at random, whose information sets
-	// multiply by tens each turn.
+	// MemoryBudget). Past it the deferred boards that have seen the fewest
+	// observations are written to temporary files in SpillDir, up to
+	// SpillBudget bytes of disk. Backlogs that large arise against random
+	// movers sensed at random, whose information sets multiply by tens each
+	// turn.
 	BacklogBudget int64
+	// SpillBudget bounds the disk space of exact's spilled backlog (default
+	// 16 GiB; negative: never spill). Past it the oldest deferred boards are
+	// dropped, counted in Stats.Dropped and warned about once: from then on
+	// the set may lack consistent boards (Size.Exact is false).
+	SpillBudget int64
+	// SpillDir is where the backlog spills (default: os.TempDir()).
+	SpillDir string
 	// MaxReplay bounds the work exact spends per observation replaying its
 	// backlog, counted in boards processed (each replayed board once per
 	// observation it is brought through, children included; default 8 M,
@@ -195,6 +206,9 @@ type Options struct {
 // DefaultMemoryBudget is exact's default memory budget: 2 GiB.
 const DefaultMemoryBudget = 2 << 30
 
+// DefaultSpillBudget is the default disk space exact's backlog may take: 16 GiB.
+const DefaultSpillBudget = 16 << 30
+
 // DefaultPoolSize is the default pool size of the sampling beliefs.
 const DefaultPoolSize = 2000
 
@@ -204,6 +218,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.BacklogBudget <= 0 {
 		o.BacklogBudget = o.MemoryBudget
+	}
+	switch {
+	case o.SpillBudget == 0:
+		o.SpillBudget = DefaultSpillBudget
+	case o.SpillBudget < 0:
+		o.SpillBudget = 0
 	}
 	if o.PoolSize <= 0 {
 		o.PoolSize = DefaultPoolSize

@@ -67,7 +67,10 @@ type beliefGame struct {
 		MaxBoards  int   `json:"max_boards"`
 		Recoveries int   `json:"recoveries"`
 		PeakBytes  int64 `json:"peak_bytes,omitempty"`
-		Dropped    int64 `json:"dropped,omitempty"` // exact: deferred boards dropped over the backlog budget
+		// exact: the most disk the spilled backlog took, and deferred boards
+		// dropped over the memory and disk budgets.
+		PeakSpillBytes int64 `json:"peak_spill_bytes,omitempty"`
+		Dropped        int64 `json:"dropped,omitempty"`
 	} `json:"stats"`
 }
 
@@ -86,6 +89,7 @@ type beliefTotals struct {
 	MaxMillis     float64 `json:"max_update_ms"`
 	MaxBoards     int     `json:"max_boards"`
 	Recoveries    int     `json:"recoveries"`
+	PeakSpillMiB  float64 `json:"peak_spill_mib"` // the largest spilled backlog of one game
 	Dropped       int64   `json:"dropped"`
 }
 
@@ -145,12 +149,18 @@ func parseBeliefFlags(args []string, stderr io.Writer) (*beliefConfig, error) {
 	pool := fs.Int("pool", sampler.DefaultPoolSize, "pool size of the sampling beliefs (and particles)")
 	seed := fs.Uint64("seed", 1, "seed of the samplers' randomness")
 	workers := fs.Int("workers", 0, "goroutines for parallel work (0: all cores)")
+	replay := fs.Int("replay", 0, "exact's backlog replay work per observation, in `boards` (0: the default, 8M; raise it for exactness whatever the time)")
+	disk := fs.Int64("disk", sampler.DefaultSpillBudget>>20, "disk space exact's backlog may spill to, in `MiB` (0: never spill)")
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
-	cfg := &beliefConfig{json: *asJSON, perTurn: *perTurn, sense: recordedSense, files: fs.Args()}
-	if len(cfg.files) == 0 {
-		return nil, usageError{"no game records given"}
+	cfg := &beliefConfig{json: *asJSON, perTurn: *perTurn, sense: recordedSense}
+	if fs.NArg() == 0 {
+		return nil, usageError{"no game records given (history files or folders of them)"}
+	}
+	var err error
+	if cfg.files, err = expandRecords(fs.Args()); err != nil {
+		return nil, err
 	}
 	if *samplers == "all" {
 		cfg.samplers = sampler.Names()
@@ -172,11 +182,16 @@ func parseBeliefFlags(args []string, stderr io.Writer) (*beliefConfig, error) {
 	default:
 		return nil, usageError{fmt.Sprintf("--color must be white, black or both, not %q", *color)}
 	}
-	if *budget <= 0 || *pool <= 0 || *workers < 0 {
-		return nil, usageError{"--budget and --pool must be positive, --workers not negative"}
+	if *budget <= 0 || *pool <= 0 || *workers < 0 || *replay < 0 || *disk < 0 {
+		return nil, usageError{"--budget and --pool must be positive; --workers, --replay and --disk not negative"}
+	}
+	spill := *disk << 20
+	if spill == 0 {
+		spill = -1 // Options: negative means never
 	}
 	cfg.opts = sampler.Options{
 		MemoryBudget: *budget << 20, PoolSize: *pool, Seed: *seed, Workers: *workers,
+		MaxReplay: *replay, SpillBudget: spill,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	return cfg, nil
@@ -250,7 +265,7 @@ func replayBelief(ctx context.Context, cfg *beliefConfig, h *rbc.History, file, 
 	}
 	st := s.Stats()
 	g.Stats.MaxBoards, g.Stats.Recoveries, g.Stats.PeakBytes = st.MaxBoards, st.Recoveries, st.PeakBytes
-	g.Stats.Dropped = st.Dropped
+	g.Stats.Dropped, g.Stats.PeakSpillBytes = st.Dropped, st.PeakSpillBytes
 	return g, nil
 }
 
@@ -267,6 +282,7 @@ func (r *beliefReport) total(names []string) {
 			tot.Games++
 			tot.Recoveries += g.Stats.Recoveries
 			tot.Dropped += g.Stats.Dropped
+			tot.PeakSpillMiB = max(tot.PeakSpillMiB, float64(g.Stats.PeakSpillBytes)/(1<<20))
 			tot.MaxBoards = max(tot.MaxBoards, g.Stats.MaxBoards)
 			for _, t := range g.Turns {
 				tot.Turns++
@@ -312,12 +328,12 @@ func (r *beliefReport) print(w io.Writer, perTurn bool) error {
 		fmt.Fprintln(w)
 	}
 	t := newTable([]string{"sampler", "games", "turns", "recall", "mean before", "mean after", "mean reduce", "mean H",
-		"mean ms", "max ms", "max size", "recoveries", "dropped"}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
+		"mean ms", "max ms", "max size", "recoveries", "disk MiB", "dropped"}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
 	for _, tot := range r.Samplers {
 		t.add(tot.Sampler, fmt.Sprint(tot.Games), fmt.Sprint(tot.Turns), fmt.Sprintf("%.1f%%", tot.Recall),
 			compact(tot.MeanBefore), compact(tot.MeanAfter), fmt.Sprintf("%.1f%%", 100*tot.MeanReduction),
 			fmt.Sprintf("%.2f", tot.MeanEntropy), fmt.Sprintf("%.1f", tot.MeanMillis), fmt.Sprintf("%.1f", tot.MaxMillis),
-			fmt.Sprint(tot.MaxBoards), fmt.Sprint(tot.Recoveries), fmt.Sprint(tot.Dropped))
+			fmt.Sprint(tot.MaxBoards), fmt.Sprint(tot.Recoveries), fmt.Sprintf("%.0f", tot.PeakSpillMiB), fmt.Sprint(tot.Dropped))
 	}
 	if err := t.write(w); err != nil {
 		return err
