@@ -12,11 +12,15 @@ import (
 )
 
 // TestExactRecall replays every recorded game from both sides: the true board
-// must be in the exact set (live or deferred) after every observation, with
-// no recovery and nothing dropped. The memory budgets are small to keep the
-// test quick, so the games against random movers sensed at random push the
+// must be in the exact set (live or deferred) after every observation, and
+// nothing may be dropped. The memory budgets are small to keep the test
+// quick, so the games against random movers sensed at random push the
 // backlog to disk, which is exercised too (SAMPLER_RECALL_MIB=2048 runs it
-// with the default budgets).
+// with the default budgets). Replay work per observation is bounded as in
+// play: when it finds nothing consistent in time, the live set is refilled
+// from the latest observations while the backlog waits (a recovery, counted
+// and reported), so recoveries are allowed here; they are not where the
+// backlog is empty (the set itself lost the true board).
 func TestExactRecall(t *testing.T) {
 	files := historyFiles(t)
 	if !fullRun() {
@@ -27,19 +31,25 @@ func TestExactRecall(t *testing.T) {
 		live, backlog = mb<<20, mb<<20 // e.g. 2048 for the defaults
 	}
 	dir := t.TempDir()
-	total, present, maxSize, deferredChecks, spilledSides := 0, 0, 0, 0, 0
+	total, present, maxSize, deferredChecks, spilledSides, recoveries := 0, 0, 0, 0, 0, 0
 	var maxSpill int64
 	for _, f := range files {
 		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
 			name := fmt.Sprintf("%s/%v", filepath.Base(f), c)
 			t0 := time.Now()
 			start, turns := loadTurns(t, f, c)
-			s := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: live, BacklogBudget: backlog, MaxReplay: 1 << 40, SpillDir: dir})
+			s := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: live, BacklogBudget: backlog, MaxReplay: recallReplay, SpillDir: dir})
 			replayUntil(t, s, c, start, turns, -1, func(turn int, at checkpoint, path []rbc.Board) bool {
 				total++
 				maxSize = max(maxSize, s.Size().Boards)
 				if s.Size().Deferred > 0 {
 					deferredChecks++
+				}
+				if s.Size().Boards == 0 {
+					t.Fatalf("%s turn %d %v: empty belief", name, turn, at)
+				}
+				if s.Stats().Recoveries > 0 && s.Size().Deferred == 0 && s.Stats().Replayed == 0 {
+					t.Fatalf("%s turn %d %v: recovered without a backlog: the set lost the true board", name, turn, at)
 				}
 				if !Present(s, path) {
 					t.Fatalf("%s turn %d %v: true board %s missing (size %+v, stats %+v)", name, turn, at, path[len(path)-1].FEN(), s.Size(), s.Stats())
@@ -48,9 +58,10 @@ func TestExactRecall(t *testing.T) {
 				return true
 			})
 			st := s.Stats()
-			if st.Recoveries != 0 || st.Dropped != 0 {
-				t.Errorf("%s: %d recoveries, %d boards dropped", name, st.Recoveries, st.Dropped)
+			if st.Dropped != 0 {
+				t.Errorf("%s: %d boards dropped", name, st.Dropped)
 			}
+			recoveries += st.Recoveries
 			if st.PeakSpillBytes > 0 {
 				spilledSides++
 				maxSpill = max(maxSpill, st.PeakSpillBytes)
@@ -64,13 +75,18 @@ func TestExactRecall(t *testing.T) {
 	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
 		t.Errorf("spill files left behind: %v %v", entries, err)
 	}
-	t.Logf("true board present at %d of %d checks over %d games and both sides; largest live set %d; %d checks with boards deferred; %d game sides spilled (peak %d MiB)",
-		present, total, len(files), maxSize, deferredChecks, spilledSides, maxSpill>>20)
+	t.Logf("true board present at %d of %d checks over %d games and both sides; largest live set %d; %d checks with boards deferred; %d game sides spilled (peak %d MiB); %d recoveries while the backlog waited",
+		present, total, len(files), maxSize, deferredChecks, spilledSides, maxSpill>>20, recoveries)
 }
+
+// recallReplay bounds the replay work per observation in the recall test
+// (an eighth of the default): against random movers most of the time goes
+// into replaying the backlog whenever the live set runs low.
+const recallReplay = 1 << 20
 
 // recallBudget keeps the recall test quick: the largest recorded sets pass
 // it, so the backlog and its replay are exercised too.
-const recallBudget, recallBacklog = 16 << 20, 32 << 20
+const recallBudget, recallBacklog = 4 << 20, 8 << 20
 
 // TestExactSpill replays a game against a random mover, sensed at random,
 // with a backlog budget far too small for it: the backlog goes to disk, the
