@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -69,6 +71,8 @@ func TestBeliefUsage(t *testing.T) {
 		{"belief", "--sampler", "nope", beliefTestGame},
 		{"belief", "--color", "red", beliefTestGame},
 		{"belief", "--pool", "0", beliefTestGame},
+		{"belief", "--disk", "-1", beliefTestGame},
+		{"belief", "--replay", "-5", beliefTestGame},
 	} {
 		if code, _, _ := runBlindfish(t, context.Background(), args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
@@ -76,5 +80,31 @@ func TestBeliefUsage(t *testing.T) {
 	}
 	if code, _, errs := runBlindfish(t, context.Background(), "belief", "no-such-file.json"); code != 1 || !strings.Contains(errs, "no-such-file.json") {
 		t.Errorf("missing file: exit %d, %q", code, errs)
+	}
+}
+
+// TestBeliefFolder replays every record of a folder, with a memory budget so
+// small that exact defers boards and spills them (the game is copied twice so
+// that the folder holds two records).
+func TestBeliefFolder(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(beliefTestGame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.json", "b.json"} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := runBlindfish(t, context.Background(), "belief", "--turns=false", "--budget", "1", dir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	if !regexp.MustCompile(`(?m)^exact +4 +\d+ +100\.0% `).MatchString(out) {
+		t.Errorf("want exact over 2 records × 2 sides with full recall:\n%s", out)
+	}
+	if code, _, errs := runBlindfish(t, context.Background(), "belief", t.TempDir()); code != 1 || !strings.Contains(errs, "no *.json") {
+		t.Errorf("empty folder: exit %d, %q", code, errs)
 	}
 }
