@@ -493,8 +493,10 @@ func (g *losGen) entropy(k *knowledge) float64 {
 }
 
 // los is the last-observation-sampling belief: a fresh set of boards drawn
-// after every observation. Contains reports whether a board agrees with the
-// latest observations (the support of the draw), not whether it was drawn.
+// after every observation. Contains reports whether a board is among those
+// drawn, like the other sampling beliefs, so that recall compares them fairly
+// (every board the latest observations allow could be drawn: see
+// TestLOSSupport).
 type los struct {
 	opts  Options
 	know  knowledge
@@ -563,10 +565,13 @@ func (l *los) ForEach(ctx context.Context, fn func(worker int, boards []rbc.Boar
 func (l *los) Size() Size       { return Size{Boards: len(l.pool)} }
 func (l *los) Entropy() float64 { return l.gen.entropy(&l.know) }
 func (l *los) Contains(b *rbc.Board) bool {
-	if l.know.turn == 0 {
-		return b.Key() == l.pool[0].Key() // only the start board is known
+	k := b.Key()
+	for i := range l.pool {
+		if l.pool[i].Key() == k {
+			return true
+		}
 	}
-	return l.gen.consistent(&l.know, b)
+	return false
 }
 func (l *los) Stats() Stats { return l.stats }
 func (l *los) Close() error { return nil }

@@ -249,3 +249,29 @@ func TestExactBacklog(t *testing.T) {
 	}
 	t.Logf("%d of %d checkpoints with boards deferred, %d compared equal; Contains found the true board at %d", deferredSeen, checks, compared, dfsFound)
 }
+
+// TestLOSSupport checks over recorded games that the true board always
+// agrees with the latest observations as los understands them: every board
+// los draws from must include it, else los could never hold the truth.
+func TestLOSSupport(t *testing.T) {
+	files := historyFiles(t)
+	n := 4
+	if fullRun() {
+		n = len(files)
+	}
+	checks := 0
+	for i := 0; i < n; i++ {
+		f := files[i*len(files)/n]
+		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+			start, turns := loadTurns(t, f, c)
+			l := mustNew(t, "los", Options{Seed: 1, PoolSize: 50}).(*los)
+			replayTurns(t, l, c, start, turns, -1, func(turn int, at checkpoint, truth *rbc.Board) {
+				checks++
+				if l.know.turn > 0 && !l.gen.consistent(&l.know, truth) {
+					t.Fatalf("%s %v turn %d %v: the true board %s is outside los's support", filepath.Base(f), c, turn, at, truth.FEN())
+				}
+			})
+		}
+	}
+	t.Logf("%d checks", checks)
+}
