@@ -45,8 +45,12 @@ type beliefTurn struct {
 	SizeBefore int     `json:"size_before"`
 	SizeAfter  int     `json:"size_after"`
 	Reduction  float64 `json:"reduction"` // 1 − after/before
-	Entropy    float64 `json:"entropy_bits"`
-	Deferred   int     `json:"deferred"` // exact's backlog after the turn
+	// Refilled is true when the belief took in boards right after the sense
+	// (a recovery, or exact's backlog replayed): after then measures the
+	// refill, not the sense, and the turn is left out of the mean reduction.
+	Refilled bool    `json:"refilled_after_sense,omitempty"`
+	Entropy  float64 `json:"entropy_bits"`
+	Deferred int     `json:"deferred"` // exact's backlog after the turn
 	// Present is true when the true board was in the belief at every check of
 	// the turn (after the notice, after the sense, after the move).
 	Present       bool    `json:"present"`
@@ -83,7 +87,7 @@ type beliefTotals struct {
 	Recall        float64 `json:"recall"` // percent
 	MeanBefore    float64 `json:"mean_size_before"`
 	MeanAfter     float64 `json:"mean_size_after"`
-	MeanReduction float64 `json:"mean_reduction"`
+	MeanReduction float64 `json:"mean_reduction"` // over the turns not refilled after the sense
 	MeanEntropy   float64 `json:"mean_entropy_bits"`
 	MeanMillis    float64 `json:"mean_update_ms"`
 	MaxMillis     float64 `json:"max_update_ms"`
@@ -238,9 +242,12 @@ func replayBelief(ctx context.Context, cfg *beliefConfig, h *rbc.History, file, 
 		if err != nil {
 			return nil, err
 		}
+		st0 := s.Stats()
 		if err := timed(func() error { return t.SenseWith(ctx, s, square) }); err != nil {
 			return nil, err
 		}
+		st1 := s.Stats()
+		bt.Refilled = st1.Recoveries != st0.Recoveries || st1.Replayed != st0.Replayed
 		bt.SizeAfter = s.Size().Boards
 		bt.Entropy = s.Entropy()
 		bt.PresentSense = present(t.Before)
@@ -275,6 +282,7 @@ func (r *beliefReport) total(names []string) {
 	for _, name := range names {
 		tot := beliefTotals{Sampler: name}
 		var before, after, red, ent, ms float64
+		sensed := 0
 		for _, g := range r.Games {
 			if g.Sampler != name {
 				continue
@@ -291,7 +299,10 @@ func (r *beliefReport) total(names []string) {
 				}
 				before += float64(t.SizeBefore)
 				after += float64(t.SizeAfter)
-				red += t.Reduction
+				if !t.Refilled {
+					red += t.Reduction
+					sensed++
+				}
 				ent += t.Entropy
 				ms += t.UpdateMillis
 				tot.MaxMillis = max(tot.MaxMillis, t.UpdateMillis)
@@ -299,8 +310,11 @@ func (r *beliefReport) total(names []string) {
 		}
 		if n := float64(tot.Turns); n > 0 {
 			tot.Recall = 100 * float64(tot.Present) / n
-			tot.MeanBefore, tot.MeanAfter, tot.MeanReduction = before/n, after/n, red/n
+			tot.MeanBefore, tot.MeanAfter = before/n, after/n
 			tot.MeanEntropy, tot.MeanMillis = ent/n, ms/n
+		}
+		if sensed > 0 {
+			tot.MeanReduction = red / float64(sensed)
 		}
 		r.Samplers = append(r.Samplers, tot)
 		r.Turns += tot.Turns
