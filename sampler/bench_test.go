@@ -180,6 +180,7 @@ func BenchmarkLargestSet(b *testing.B) {
 		b.ReportMetric(float64(st.MaxBoards), "max-boards")
 		b.ReportMetric(float64(st.PeakBytes)/(1<<20), "peak-MiB")
 		b.ReportMetric(float64(st.Deferred), "deferred")
+		b.ReportMetric(float64(st.PeakSpillBytes)/(1<<20), "spilled-MiB")
 		b.ReportMetric(float64(st.Dropped), "dropped")
 		s.Close()
 	}
