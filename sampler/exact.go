@@ -180,16 +180,24 @@ func (e *exact) backlogBytes() int64 {
 func (e *exact) drop(seg segment) {
 	e.stats.Dropped += int64(seg.size())
 	e.dropped = true
-	if seg.disk != nil {
-		e.spillBytes -= seg.disk.bytes()
-		e.stats.Spilled -= int64(seg.disk.n)
-		seg.disk.release()
-	}
+	e.unspill(&seg)
 	if !e.warnedDrop {
 		e.warnedDrop = true
 		e.opts.Logger.Warn("sampler: exact: backlog over its memory and disk budgets; dropping deferred boards",
 			"turn", e.know.turn, "boards", seg.size(), "budget", e.opts.BacklogBudget, "disk_budget", e.opts.SpillBudget)
 	}
+}
+
+// unspill releases a spilled segment's place on disk (a no-op for one in
+// memory); the segment must be out of the backlog.
+func (e *exact) unspill(seg *segment) {
+	if seg.disk == nil {
+		return
+	}
+	e.spillBytes -= seg.disk.bytes()
+	e.stats.Spilled -= int64(seg.disk.n)
+	seg.disk.release()
+	seg.disk = nil
 }
 
 // releaseSpill gives up every spilled segment (a new game, or Close).
@@ -373,20 +381,19 @@ func (e *exact) popReplayable() (segment, bool) {
 			e.drop(s)
 			return e.popReplayable()
 		}
-		e.spillBytes -= s.disk.bytes()
-		e.stats.Spilled -= int64(s.disk.n)
-		s.disk.release()
-		s.disk, s.l = nil, l
+		e.unspill(&s)
+		s.l = l
 	}
 	return s, true
 }
 
-// replayPiece is the number of backlog boards replayed at a time. Per
-// observation the replay work (see advance) is bounded by Options.MaxReplay
-// while the live set is low (4 times that while it is empty), so that an
-// update takes bounded time. When the live set is still empty after that, it is refilled from the
-// latest observations, and the backlog goes on being replayed at later
-// observations: the first consistent boards it yields replace the stand-ins.
+// replayPiece is the number of backlog boards replayed at a time (and the
+// size of a spilled piece). Per observation the replay work (see advance) is
+// bounded by Options.MaxReplay while the live set is low (4 times that while
+// it is empty), so that an update takes bounded time. When the live set is
+// still empty after that, it is refilled from the latest observations, and
+// the backlog goes on being replayed at later observations: the first
+// consistent boards it yields replace the stand-ins.
 const replayPiece = 1 << 16
 
 // fillCap bounds the replay work of a background expansion filling up its
