@@ -62,16 +62,17 @@ func (h harness) command(ctx context.Context, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// TestBridgeInHarness plays the bridge in the reference harness against its
-// bots, with both colours, and checks that the harness reports a winner (no
-// error) and that its record re-referees identically under our rules.
-func TestBridgeInHarness(t *testing.T) {
+// setUpBridge skips in -short mode or without the harness; otherwise it
+// returns the harness, a temporary folder, a blindfish binary built there
+// and the bridge's absolute path.
+func setUpBridge(t *testing.T) (h harness, dir, bin, bridge string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("skipping the reference-harness games in -short mode")
 	}
-	h := findHarness(t)
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "blindfish")
+	h = findHarness(t)
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "blindfish")
 	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/blindfish").CombinedOutput(); err != nil {
 		t.Fatalf("building blindfish: %v\n%s", err, out)
 	}
@@ -79,6 +80,14 @@ func TestBridgeInHarness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return h, dir, bin, bridge
+}
+
+// TestBridgeInHarness plays the bridge in the reference harness against its
+// bots, with both colours, and checks that the harness reports a winner (no
+// error) and that its record re-referees identically under our rules.
+func TestBridgeInHarness(t *testing.T) {
+	h, _, bin, bridge := setUpBridge(t)
 	opponents := []string{"reconchess.bots.random_bot", "reconchess.bots.attacker_bot"}
 	if os.Getenv("STOCKFISH_EXECUTABLE") != "" {
 		opponents = append(opponents, "reconchess.bots.trout_bot")
@@ -128,19 +137,7 @@ func TestBridgeInHarness(t *testing.T) {
 // the bridge against our loopback tournament server: the bridge works there,
 // and the loopback server speaks the API the reference client expects.
 func TestBridgeWithRCConnect(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping the reference-harness games in -short mode")
-	}
-	h := findHarness(t)
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "blindfish")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/blindfish").CombinedOutput(); err != nil {
-		t.Fatalf("building blindfish: %v\n%s", err, out)
-	}
-	bridge, err := filepath.Abs("blindfish_player.py")
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, dir, bin, bridge := setUpBridge(t)
 	opts := rbc.DefaultOptions()
 	opts.InitialTime, opts.Increment = 120*time.Second, time.Second
 	opts.TurnLimit = 30
