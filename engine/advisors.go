@@ -92,3 +92,35 @@ func shelterCost(ref *rbc.Board, r rbc.Move) float64 {
 	}
 	return float64(openness(&own, us) - before)
 }
+
+// Thresholds of the press advisor: below pressFrom half-moves it is off, at
+// pressFull it has its full value, and it applies only when the best request
+// scores at least pressAhead (we are winning; a draw is no loss to avoid
+// when we are not).
+const (
+	pressFrom, pressFull = 20, 80
+	pressAhead           = 200.0
+)
+
+// pressFactor is how strongly the draw clock on ref presses for progress,
+// from 0 to 1.
+func pressFactor(ref *rbc.Board) float64 {
+	h := ref.HalfmoveClock()
+	if h <= pressFrom {
+		return 0
+	}
+	return min(1, float64(h-pressFrom)/float64(pressFull-pressFrom))
+}
+
+// resetShare is the weighted share of boards on which request j resets the
+// half-move clock: the taken move is a pawn move or a capture.
+func resetShare(m *Matrix, weights []float64, j int) float64 {
+	p := 0.0
+	for i, row := range m.Out {
+		o := row[j]
+		if o.Capture != rbc.NoSquare || (!o.Taken.IsNull() && m.Boards[i].PieceAt(o.Taken.From).Type() == rbc.Pawn) {
+			p += weights[i]
+		}
+	}
+	return p
+}

@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 	"slices"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // requestScores aggregates each request's values over the boards rows of m
@@ -66,8 +68,10 @@ func allRows(n int) []int {
 // board is less likely than its belief weight says. The factor is
 // floor + (1 − floor)·2σ((median − best)/temp), with best clipped to ±600 cp
 // so that a king left capturable on some boards only costs them a factor of
-// a few (weak opponents do leave kings en prise). temp ≤ 0 returns the belief
-// weights.
+// a few (weak opponents do leave kings en prise). A board on which our king
+// is attacked is never made less likely: the move that attacked it may well
+// leave a piece en prise (a knight's forking check), and missing that board
+// loses the king. temp ≤ 0 returns the belief weights.
 func plausibilityWeights(m *Matrix, temp float64) []float64 {
 	w := slices.Clone(m.Weights)
 	if temp <= 0 || m.Len() < 3 || m.Static {
@@ -88,6 +92,9 @@ func plausibilityWeights(m *Matrix, temp float64) []float64 {
 	sum := 0.0
 	for i := range w {
 		f := floor + (1-floor)*2/(1+math.Exp((best[i]-med)/temp))
+		if kingAttacked(&m.Boards[i]) {
+			f = max(f, 1) // a check explains the loose piece: not less likely
+		}
 		w[i] *= f
 		sum += w[i]
 	}
@@ -97,4 +104,11 @@ func plausibilityWeights(m *Matrix, temp float64) []float64 {
 		}
 	}
 	return w
+}
+
+// kingAttacked reports whether the side to move's king on b is attacked.
+func kingAttacked(b *rbc.Board) bool {
+	us := b.Turn()
+	k := b.KingSquare(us)
+	return k != rbc.NoSquare && b.Attacked(k, us.Other())
 }

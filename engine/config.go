@@ -48,9 +48,16 @@ type Config struct {
 	// Shelter is the cost (centipawns) of each line-of-attack square a move
 	// opens to our own king (see shelterCost).
 	Shelter float64
+	// Press is the value (centipawns) of a move that resets the half-move
+	// clock (a pawn move or a capture) when we are ahead and the clock nears
+	// the draw at 100 half-moves; it grows from nothing at 20 half-moves to
+	// its full value at 80. The engine sees every position with a fresh
+	// clock, so without it a won game can be shuffled into a draw.
+	Press float64
 	// Worst is the weight of the worst outcome in the voi sense score;
 	// Reduce the value (centipawns) of a window that splits the belief fully;
-	// Danger the value of a window that settles whether our king is attacked
+	// Danger the value of a window that settles whether our king is in danger
+	// (attacked now, or mated next move if we passed)
 	// (times the drop in that event's variance, at most 1/4).
 	Worst, Reduce, Danger float64
 	// Track is the value (centipawns) of a window that settles where the
@@ -96,6 +103,7 @@ func DefaultConfig() Config {
 		Seek:          40,
 		Hide:          30,
 		Shelter:       6,
+		Press:         300,
 		Worst:         0.2,
 		Reduce:        150,
 		Danger:        7000,
@@ -159,8 +167,9 @@ func configKeys() []configKey {
 		floatKey("seek", "value of a move result that splits the belief fully, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Seek }),
 		floatKey("hide", "cost of announcing a capture, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Hide }),
 		floatKey("shelter", "cost of each square of a line opened to our king, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Shelter }),
+		floatKey("press", "value of a pawn move or capture when ahead and the draw clock runs, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Press }),
 		floatKey("worst", "voi: weight of the worst sense outcome", 0, 10, func(c *Config) *float64 { return &c.Worst }),
-		floatKey("danger", "voi: value of settling whether our king is attacked, centipawns", 0, 100000, func(c *Config) *float64 { return &c.Danger }),
+		floatKey("danger", "voi: value of settling whether our king is in danger (attacked or mated next move), centipawns", 0, 100000, func(c *Config) *float64 { return &c.Danger }),
 		floatKey("track", "voi: value of settling where attackers near our king stand, centipawns", 0, 100000, func(c *Config) *float64 { return &c.Track }),
 		floatKey("reduce", "voi: value of a window that splits the belief fully, centipawns", 0, 100000, func(c *Config) *float64 { return &c.Reduce }),
 		floatKey("split", "share of a turn's time for sensing", 0.05, 0.95, func(c *Config) *float64 { return &c.Split }),

@@ -16,8 +16,8 @@ import (
 // board the request is resolved as the harness would revise it and the taken
 // move is scored with the RBC terms (king capture, own king left capturable);
 // the scores are aggregated as Mean·(weighted mean) + (1 − Mean)·(minimum)
-// with boards weighted by plausibility, and the seek and hide advisors are
-// added. A king capture that is certain on every board is taken at once.
+// with boards weighted by plausibility, and the seek, hide, shelter and press
+// advisors are added. A king capture that is certain on every board is taken at once.
 type meanMin struct {
 	static bool // static scores only (no engine)
 }
@@ -78,6 +78,13 @@ func chooseRequest(m *Matrix, cfg *Config, ref *rbc.Board, ev *kingEvents) (int,
 		if cfg.Shelter > 0 {
 			scores[j] -= cfg.Shelter * shelterCost(ref, r)
 		}
+	}
+	if f := pressFactor(ref); cfg.Press > 0 && f > 0 && slices.Max(scores) >= pressAhead {
+		for j := range scores {
+			scores[j] += cfg.Press * f * resetShare(m, w, j)
+		}
+	}
+	for j := range scores {
 		if scores[j] > scores[best] {
 			best = j
 		}

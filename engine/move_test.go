@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -144,6 +145,12 @@ func TestPlausibilityWeights(t *testing.T) {
 	if w := plausibilityWeights(m, 0); w[2] != 1./3 {
 		t.Errorf("temperature 0 should keep the weights, got %v", w)
 	}
+	// The same board with our king attacked (the queen on e2 checks it):
+	// the loose piece does not make it less likely.
+	m.Boards[2] = rbc.MustParseFEN("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1")
+	if w := plausibilityWeights(m, 400); w[2] < w[1] {
+		t.Errorf("weights %v: the board with our king attacked lost weight", w)
+	}
 }
 
 // TestMeanMinMix: the aggregate is mean·(weighted mean) + (1−mean)·min.
@@ -168,5 +175,35 @@ func TestShelterCost(t *testing.T) {
 	}
 	if got := shelterCost(&b, rbc.Move{}); got != 0 {
 		t.Errorf("a pass opens %v squares", got)
+	}
+}
+
+// TestPressNearTheDrawClock: a queen up with the draw clock at 70, a pawn
+// move is chosen; with a fresh clock, or when we are the side behind, the
+// press changes no score.
+func TestPressNearTheDrawClock(t *testing.T) {
+	scores := func(fen string, press float64) (rbc.Move, []float64) {
+		b := rbc.MustParseFEN(fen)
+		ws := []sampler.Weighted{{Board: b, Weight: 1}}
+		m := StaticMatrix(ws, Requests(b.MoveActions(), &b))
+		cfg := DefaultConfig()
+		cfg.Press = press
+		best, s := chooseRequest(m, &cfg, &b, nil)
+		return m.Requests[best], s
+	}
+	const ahead = "7k/8/8/8/8/8/P7/KQ6 w - - 70 100"
+	got, _ := scores(ahead, 300)
+	if b := rbc.MustParseFEN(ahead); got.IsNull() || b.PieceAt(got.From).Type() != rbc.Pawn {
+		t.Errorf("chose %v, want a pawn move", got)
+	}
+	for _, fen := range []string{
+		"7k/8/8/8/8/8/P7/KQ6 w - - 0 100",  // fresh clock
+		"kq6/8/8/8/8/8/P7/K7 w - - 70 100", // behind: a draw is welcome
+	} {
+		_, with := scores(fen, 300)
+		_, without := scores(fen, 0)
+		if !slices.Equal(with, without) {
+			t.Errorf("press changed the scores on %s", fen)
+		}
 	}
 }

@@ -87,7 +87,7 @@ func (voiSense) ChooseSense(ctx context.Context, t *Turn) (rbc.Square, error) {
 	}
 	t.Log.Debug("sense", "strategy", "voi", "square", best.sq.String(), "value", math.Round(best.score),
 		"no-sense value", math.Round(v0), "boards", mat.Len(), "offered", mat.Offered, "evals", mat.Evals, "static", mat.Static,
-		"king attacked", math.Round(threat*1000)/1000, "danger info", math.Round(danger[best.sq]*1000)/1000)
+		"king in danger", math.Round(threat*1000)/1000, "danger info", math.Round(danger[best.sq]*1000)/1000)
 	return best.sq, nil
 }
 
@@ -128,21 +128,23 @@ func voiWindow(m *Matrix, squares []rbc.Square, reduction, bonus map[rbc.Square]
 }
 
 // dangerInfo measures, per window, how much sensing it tells us about
-// whether our king can be captured right now (an enemy piece attacks it):
+// whether our king is in danger: an enemy piece attacks it now, or the
+// opponent could force its capture next move if we passed (threatScan):
 // the drop in the variance d(1 − d) of that event from before the sense to
 // the expected variance after it. A threat on a few boards of a large sample
 // is rarely among the boards the engine scores, but the window that would
 // reveal it is found here, and finding it is what saves the king.
 //
-// It also returns the share d of boards on which the king is attacked.
+// It also returns the share d of boards on which the king is in danger.
 func dangerInfo(ws []sampler.Weighted, squares []rbc.Square, us rbc.Color) (map[rbc.Square]float64, float64) {
 	out := make(map[rbc.Square]float64, len(squares))
 	danger := make([]bool, len(ws))
 	total, d := 0.0, 0.0
+	var scan threatScan
 	for i := range ws {
 		b := &ws[i].Board
 		k := b.KingSquare(us)
-		danger[i] = k != rbc.NoSquare && b.Attacked(k, us.Other())
+		danger[i] = k != rbc.NoSquare && (b.Attacked(k, us.Other()) || scan.threatened(b))
 		total += ws[i].Weight
 		if danger[i] {
 			d += ws[i].Weight
