@@ -17,7 +17,8 @@ import (
 // move is scored with the RBC terms (king capture, own king left capturable);
 // the scores are aggregated as Mean·(weighted mean) + (1 − Mean)·(minimum)
 // with boards weighted by plausibility, and the seek, hide, shelter and press
-// advisors are added. A king capture that is certain on every board is taken at once.
+// advisors are added. A king capture that is certain on every board is taken
+// at once.
 type meanMin struct {
 	static bool // static scores only (no engine)
 }
