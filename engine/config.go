@@ -38,9 +38,12 @@ type Config struct {
 	// boards by our best score on them (0: boards keep the belief's weights).
 	Plaus float64
 	// Threat is the strength of the threat prior: a board's weight is
-	// multiplied by exp(Threat · the opponent's pieces bearing on our king's
-	// zone, +2 when the king is attacked) (0: off).
-	Threat float64
+	// multiplied by exp(Threat · (the opponent's pieces bearing on our king's
+	// zone, + Check when the king is attacked)) (0: off). Check is how many
+	// zone attackers an attack on the king itself counts as: engines and
+	// scripted rushes give the checks they can, far more often than the
+	// uniform belief supposes.
+	Threat, Check float64
 	// Seek is the value (centipawns) of a move whose result would split our
 	// belief completely; Hide the cost of announcing a capture with a piece
 	// of middling exposure.
@@ -100,6 +103,7 @@ func DefaultConfig() Config {
 		Mean:          0.7,
 		Plaus:         400,
 		Threat:        0.7,
+		Check:         2,
 		Seek:          40,
 		Hide:          30,
 		Shelter:       6,
@@ -164,6 +168,7 @@ func configKeys() []configKey {
 		floatKey("mean", "weight of the mean in a move's score (the minimum gets 1-mean)", 0, 1, func(c *Config) *float64 { return &c.Mean }),
 		floatKey("plaus", "plausibility temperature in centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Plaus }),
 		floatKey("threat", "strength of the prior for boards where the opponent bears on our king (0: off)", 0, 10, func(c *Config) *float64 { return &c.Threat }),
+		floatKey("check", "zone attackers an attack on our king counts as in the threat prior", 0, 20, func(c *Config) *float64 { return &c.Check }),
 		floatKey("seek", "value of a move result that splits the belief fully, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Seek }),
 		floatKey("hide", "cost of announcing a capture, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Hide }),
 		floatKey("shelter", "cost of each square of a line opened to our king, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Shelter }),

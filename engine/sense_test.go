@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -203,12 +204,17 @@ func TestThreatWeight(t *testing.T) {
 	quiet := rbc.MustParseFEN("4k3/8/8/8/8/8/8/n3K3 w - - 0 1")  // knight a1: far
 	near := rbc.MustParseFEN("4k3/8/8/8/8/8/1n6/4K3 w - - 0 1")  // knight b2: hits d1
 	check := rbc.MustParseFEN("4k3/8/8/8/8/3n4/8/4K3 w - - 0 1") // knight d3: hits e1
-	wq, wn, wc := threatWeight(&quiet, rbc.White, 0.7), threatWeight(&near, rbc.White, 0.7), threatWeight(&check, rbc.White, 0.7)
+	wq, wn, wc := threatWeight(&quiet, rbc.White, 0.7, 2), threatWeight(&near, rbc.White, 0.7, 2), threatWeight(&check, rbc.White, 0.7, 2)
 	if wq != 1 || !(wn > wq) || !(wc > wn) {
 		t.Errorf("weights quiet %v, near %v, check %v", wq, wn, wc)
 	}
-	if w := threatWeight(&check, rbc.White, 0); w != 1 {
+	if w := threatWeight(&check, rbc.White, 0, 2); w != 1 {
 		t.Errorf("beta 0: %v", w)
+	}
+	// The check term: with check 5 the checked board weighs e^(0.7·3) more
+	// than with check 2.
+	if w5 := threatWeight(&check, rbc.White, 0.7, 5); math.Abs(w5/wc-math.Exp(2.1)) > 1e-9 {
+		t.Errorf("check 5 weighs %v, want %v", w5, wc*math.Exp(2.1))
 	}
 }
 

@@ -109,7 +109,7 @@ func (t *Turn) sample(ctx context.Context, n int) ([]sampler.Weighted, error) {
 		if t.pop == nil && !t.popTried {
 			t.popTried = true
 			if limit := scanLimitFor(t.Budget.Mode); limit > 0 {
-				t.pop = scanPopulation(ctx, t.Belief, t.Color, beta, limit)
+				t.pop = scanPopulation(ctx, t.Belief, t.Color, beta, t.Config.Check, limit)
 			}
 		}
 		if t.pop != nil {
@@ -126,7 +126,7 @@ func (t *Turn) sample(ctx context.Context, n int) ([]sampler.Weighted, error) {
 	if beta > 0 {
 		sum := 0.0
 		for i := range ws {
-			ws[i].Weight *= threatWeight(&ws[i].Board, t.Color, beta)
+			ws[i].Weight *= threatWeight(&ws[i].Board, t.Color, beta, t.Config.Check)
 			sum += ws[i].Weight
 		}
 		if sum > 0 {
@@ -159,7 +159,7 @@ type population struct {
 
 // scanPopulation collects the belief with prior weights, or returns nil when
 // it is too large, empty or the scan fails (the caller then samples).
-func scanPopulation(ctx context.Context, belief sampler.Sampler, us rbc.Color, beta float64, limit int) *population {
+func scanPopulation(ctx context.Context, belief sampler.Sampler, us rbc.Color, beta, check float64, limit int) *population {
 	size := belief.Size().Boards
 	if size == 0 || size > limit {
 		return nil
@@ -180,7 +180,7 @@ func scanPopulation(ctx context.Context, belief sampler.Sampler, us rbc.Color, b
 				w = weights[i]
 			}
 			p.boards = append(p.boards, boards[i])
-			p.w = append(p.w, w*threatWeight(&boards[i], us, beta))
+			p.w = append(p.w, w*threatWeight(&boards[i], us, beta, check))
 		}
 		return nil
 	})
@@ -238,12 +238,12 @@ func (p *population) draw(n int, rng *rand.Rand) []sampler.Weighted {
 
 // threatWeight is the threat prior of a board: exp(beta·a), where a counts
 // the opponent's pieces that attack our king's zone (the king's square and
-// its neighbours), plus two if the king itself is attacked. A belief weighs
+// its neighbours), plus check if the king itself is attacked. A belief weighs
 // every consistent board alike, but opponents do not move at random: they
 // bring pieces toward our king (scripted rushes, engines, people), so the
 // boards where they did are likelier than their share, and they are the
 // boards that lose games.
-func threatWeight(b *rbc.Board, us rbc.Color, beta float64) float64 {
+func threatWeight(b *rbc.Board, us rbc.Color, beta, check float64) float64 {
 	k := b.KingSquare(us)
 	if k == rbc.NoSquare {
 		return 1
@@ -251,7 +251,7 @@ func threatWeight(b *rbc.Board, us rbc.Color, beta float64) float64 {
 	them := us.Other()
 	zone := rbc.KingAttacks(k) | k.Bit()
 	occ := b.Occupied()
-	a := 0
+	a := 0.0
 	for pieces := b.Pieces(them); pieces != 0; {
 		s := pieces.PopFirst()
 		if attacksFrom(b.PieceAt(s), s, occ)&zone != 0 {
@@ -259,9 +259,9 @@ func threatWeight(b *rbc.Board, us rbc.Color, beta float64) float64 {
 		}
 	}
 	if b.Attacked(k, them) {
-		a += 2
+		a += check
 	}
-	return math.Exp(beta * float64(a))
+	return math.Exp(beta * a)
 }
 
 // attacksFrom returns the squares piece p on s attacks with occupancy occ.

@@ -15,9 +15,10 @@ import (
 
 // runAnalyze replays a recorded game through a bot on one side: the bot gets
 // every observation that side got, is asked at each turn where it would
-// sense and what it would move, and is then told what was really sensed and
-// played, so the game stays the recorded one. It prints the two side by side
-// and how often they agree. With -v the bot's own decision logs (the values
+// sense and what it would move, is shown what its own window holds on the
+// recorded true board, and is then told of the recorded move's result, so
+// the game stays the recorded one. It prints the two side by side and how
+// often they agree. With -v the bot's own decision logs (the values
 // behind each choice) go to stderr for the turns shown: the way to see why a
 // game was lost.
 func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -180,8 +181,15 @@ func (a *analysis) run(ctx context.Context, next func(turn int) bool, report fun
 		}); err != nil {
 			return fmt.Errorf("turn %d: sense: %w", turn, err)
 		}
+		// The window the player chose, seen on the recorded true board: a
+		// true fact of this game, so its belief stays consistent with the
+		// recorded moves that follow.
+		var result []rbc.SquarePiece
+		if d.sense != rbc.NoSquare {
+			result = before.Sense(d.sense)
+		}
 		if err := a.call(ctx, func(ctx context.Context) error {
-			return a.p.HandleSenseResult(ctx, rec.SenseResult)
+			return a.p.HandleSenseResult(ctx, result)
 		}); err != nil {
 			return fmt.Errorf("turn %d: sense result: %w", turn, err)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,8 +43,9 @@ func (r *recorder) HandleMoveResult(_ context.Context, _, taken rbc.Move, _ bool
 }
 func (r *recorder) HandleGameEnd(context.Context, rbc.Outcome, *rbc.History) error { return nil }
 
-// TestAnalysisFeedsTheRecordedObservations: each side gets exactly the
-// observations the record says it got, in order, whatever it chooses.
+// TestAnalysisFeedsTheRecordedObservations: each side gets the observations
+// the record says it got, in order, and for its own sense the window it chose
+// as it was on the recorded true board.
 func TestAnalysisFeedsTheRecordedObservations(t *testing.T) {
 	h, err := rbc.LoadHistoryFile("../../testdata/histories/attacker_bot-random_bot-3-000.json")
 	if err != nil {
@@ -68,8 +70,10 @@ func TestAnalysisFeedsTheRecordedObservations(t *testing.T) {
 			if r.captures[i] != want {
 				t.Errorf("%v turn %d: told of a capture on %v, want %v", c, i+1, r.captures[i], want)
 			}
-			if len(r.senses[i]) != len(rec.SenseResult) {
-				t.Errorf("%v turn %d: sense result of %d squares, want %d", c, i+1, len(r.senses[i]), len(rec.SenseResult))
+			// The recorder senses a1: it must see a1's window on the true board.
+			before := rbc.MustParseFEN(rec.FENBefore)
+			if got, want := r.senses[i], before.Sense(rbc.Square(0)); !slices.Equal(got, want) {
+				t.Errorf("%v turn %d: sense result %v, want %v", c, i+1, got, want)
 			}
 			if rec.HasMove && r.moves[i] != rec.Taken {
 				t.Errorf("%v turn %d: told of move %v, want the recorded %v", c, i+1, r.moves[i], rec.Taken)
