@@ -102,10 +102,16 @@ const (
 	pressAhead           = 200.0
 )
 
-// pressFactor is how strongly the draw clock on ref presses for progress,
-// from 0 to 1.
-func pressFactor(ref *rbc.Board) float64 {
-	h := ref.HalfmoveClock()
+// pressFactor is how strongly the draw clock presses for progress, from 0
+// to 1. The clock is the highest on the boards of m: the boards differ by the
+// opponent's hidden moves, and one where it pushed a pawn has a fresh clock
+// while the referee's may be about to call the draw (a game was drawn with
+// the press silent because the first board was such a one).
+func pressFactor(m *Matrix) float64 {
+	h := 0
+	for i := range m.Boards {
+		h = max(h, m.Boards[i].HalfmoveClock())
+	}
 	if h <= pressFrom {
 		return 0
 	}

@@ -44,6 +44,12 @@ type Config struct {
 	// scripted rushes give the checks they can, far more often than the
 	// uniform belief supposes.
 	Threat, Check float64
+	// Hang is the temperature (centipawns) of the prior against boards on
+	// which the opponent left material en prise: such a board's weight is
+	// multiplied by exp(−(the most we could win at once, at most 600)/Hang)
+	// (0: off). Competent opponents defend their pieces; the uniform belief
+	// has them leave pieces hanging as often as not.
+	Hang float64
 	// Seek is the value (centipawns) of a move whose result would split our
 	// belief completely; Hide the cost of announcing a capture with a piece
 	// of middling exposure.
@@ -104,6 +110,7 @@ func DefaultConfig() Config {
 		Plaus:         400,
 		Threat:        0.7,
 		Check:         2,
+		Hang:          300,
 		Seek:          40,
 		Hide:          30,
 		Shelter:       6,
@@ -169,6 +176,7 @@ func configKeys() []configKey {
 		floatKey("plaus", "plausibility temperature in centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Plaus }),
 		floatKey("threat", "strength of the prior for boards where the opponent bears on our king (0: off)", 0, 10, func(c *Config) *float64 { return &c.Threat }),
 		floatKey("check", "zone attackers an attack on our king counts as in the threat prior", 0, 20, func(c *Config) *float64 { return &c.Check }),
+		floatKey("hang", "prior against boards where the opponent left material en prise: temperature in centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Hang }),
 		floatKey("seek", "value of a move result that splits the belief fully, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Seek }),
 		floatKey("hide", "cost of announcing a capture, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Hide }),
 		floatKey("shelter", "cost of each square of a line opened to our king, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Shelter }),

@@ -89,6 +89,7 @@ func testTurn(t *testing.T, f *fixedBelief, cfg Config) *Turn {
 		Budget:       Budget{Time: 10e9, Mode: Normal},
 		Config:       &cfg,
 		Log:          slog.New(slog.DiscardHandler),
+		Captured:     rbc.NoSquare,
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
@@ -205,5 +206,45 @@ func TestPressNearTheDrawClock(t *testing.T) {
 		if !slices.Equal(with, without) {
 			t.Errorf("press changed the scores on %s", fen)
 		}
+	}
+}
+
+// TestPressReadsTheHighestClock: boards where the opponent pushed a pawn
+// have a fresh draw clock, the one where it did not has the referee's; the
+// press follows the highest, whichever board comes first.
+func TestPressReadsTheHighestClock(t *testing.T) {
+	fresh := rbc.MustParseFEN("7k/7p/8/8/8/8/P7/KQ6 w - - 0 100")
+	old := rbc.MustParseFEN("7k/8/7p/8/8/8/P7/KQ6 w - - 90 100")
+	for _, order := range [][]rbc.Board{{fresh, old}, {old, fresh}} {
+		ws := []sampler.Weighted{{Board: order[0], Weight: 0.5}, {Board: order[1], Weight: 0.5}}
+		m := StaticMatrix(ws, Requests(fresh.MoveActions(), &fresh))
+		if f := pressFactor(m); f != 1 {
+			t.Errorf("press factor %v with the clocks %d and %d, want 1", f,
+				order[0].HalfmoveClock(), order[1].HalfmoveClock())
+		}
+	}
+}
+
+// TestDeepenOnAKnownBoard: when the sample holds the whole belief and the
+// clock affords it, the scores are searched deeper; when boards of the
+// belief are missing from the sample, they are not.
+func TestDeepenOnAKnownBoard(t *testing.T) {
+	f := newFixed(t, "7k/8/5K2/8/8/8/8/6R1 w - - 0 1", "7k/8/5K2/8/8/8/8/5R2 w - - 0 1")
+	cfg := DefaultConfig()
+	turn := testTurn(t, f, cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	ws := []sampler.Weighted{{Board: f.boards[0], Weight: 0.5}, {Board: f.boards[1], Weight: 0.5}}
+	reqs := Requests(f.boards[0].MoveActions(), &f.boards[0])
+	start := time.Now()
+	mat, err := turn.Scoring.Score(ctx, ws, reqs)
+	if err != nil || mat.Len() != 2 {
+		t.Fatalf("scored %d boards: %v", mat.Len(), err)
+	}
+	if got := turn.deepen(ctx, mat, ws, reqs, start); got.Depth < cfg.EmbeddedDepth+2 || got.Len() != 2 {
+		t.Errorf("deepened to depth %d on %d boards, want at least %d on 2", got.Depth, got.Len(), cfg.EmbeddedDepth+2)
+	}
+	if got := turn.deepen(ctx, mat, ws[:1], reqs, start); got != mat {
+		t.Error("deepened a sample that misses a board of the belief")
 	}
 }

@@ -54,6 +54,8 @@ type Player struct {
 	owned  bool // the player opened eval and closes it
 	scorer *evaluator.MoveScorer
 	rate   rateMeter
+	// scanRate measures how many belief boards a second the prior weighs.
+	scanRate rateMeter
 
 	color   rbc.Color
 	turn    int
@@ -71,6 +73,9 @@ type Player struct {
 	closed     bool
 	// memoryMB is the exact belief's memory budget, set when it is made.
 	memoryMB int
+	// captured is where the opponent captured one of our pieces on its last
+	// move (NoSquare if it did not).
+	captured rbc.Square
 	// carry holds the boards the sense decision scored this turn, filtered
 	// by the sense result, for the move decision.
 	carry []sampler.Weighted
@@ -118,14 +123,15 @@ func NewBlindfish(cfg Config, opts Options) (*Player, error) {
 		log = slog.Default()
 	}
 	p := &Player{
-		cfg:   cfg,
-		opts:  opts,
-		log:   log.With("bot", "blindfish"),
-		rng:   NewRand(opts.Seed),
-		sense: sense,
-		move:  move,
-		clock: NewClockManager(ClockConfig{Split: cfg.Split, Turns: cfg.Turns, Reserve: cfg.Reserve, Inc: cfg.Inc}, opts.Now),
-		depth: cfg.Depth,
+		cfg:      cfg,
+		opts:     opts,
+		log:      log.With("bot", "blindfish"),
+		rng:      NewRand(opts.Seed),
+		sense:    sense,
+		move:     move,
+		clock:    NewClockManager(ClockConfig{Split: cfg.Split, Turns: cfg.Turns, Reserve: cfg.Reserve, Inc: cfg.Inc}, opts.Now),
+		depth:    cfg.Depth,
+		captured: rbc.NoSquare,
 	}
 	p.bg, p.stopBG = context.WithCancel(context.Background())
 	return p, nil
@@ -201,6 +207,7 @@ func (p *Player) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece b
 	if !capturedMyPiece {
 		sq = rbc.NoSquare
 	}
+	p.captured = sq
 	p.observe(ctx, "capture notice", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleOpponentMoveResult(ctx, capturedMyPiece, sq)
 	})
@@ -566,6 +573,7 @@ func (p *Player) newTurn(b Budget, senseActions []rbc.Square, moveActions []rbc.
 		Number: p.turn, Color: p.color, Belief: p.belief,
 		SenseActions: senseActions, MoveActions: moveActions,
 		Rand: p.rng, Scoring: sc, Budget: b, Config: &cfg, Log: p.log.With("turn", p.turn),
+		Captured: p.captured, scanRate: &p.scanRate,
 	}
 }
 

@@ -120,6 +120,8 @@ type Matrix struct {
 	Static bool
 	// Offered counts the boards offered, Evals the evaluations run.
 	Offered, Evals int
+	// Depth is the engine depth of the scores (0: static).
+	Depth int
 }
 
 // Len returns the number of fully scored boards.
@@ -197,7 +199,7 @@ submit:
 	_ = g.Wait() // the jobs never fail the group
 	n := int(evals.Load())
 	s.rate.observe(n, time.Since(start))
-	m := &Matrix{Requests: reqs, Offered: len(boards), Evals: n}
+	m := &Matrix{Requests: reqs, Offered: len(boards), Evals: n, Depth: s.lim.Depth}
 	for _, job := range jobs {
 		if job.failed.Load() || int(job.done.Load()) != len(job.takens) {
 			continue

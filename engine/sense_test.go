@@ -91,7 +91,7 @@ func TestVOIPrefersTheWindowThatChangesTheMove(t *testing.T) {
 		"4k3/8/p7/8/7q/5N2/8/4K3 w - - 0 1",
 	)
 	cfg := DefaultConfig()
-	cfg.Threat = 0 // keep the boards' weights equal, as the premise needs
+	cfg.Threat, cfg.Hang = 0, 0 // keep the boards' weights equal, as the premise needs
 	turn := testTurn(t, f, cfg)
 	ws, _ := turn.sample(context.Background(), 10)
 	_, red := bestPartitionWindow(ws, innerSquares(allSquares()), rbc.Black, setReduction)

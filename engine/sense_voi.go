@@ -51,6 +51,13 @@ func (voiSense) ChooseSense(ctx context.Context, t *Turn) (rbc.Square, error) {
 		return sizeBest.sq, nil
 	}
 	reqs := Requests(t.MoveActions, &ws[0].Board)
+	if n := t.affordable(ctx, len(reqs), t.Config.VOISamples); n > len(ws) {
+		// The clock affords more boards than the configured sample (and the
+		// move decision reuses their scores).
+		if more, err := t.sample(ctx, n); err == nil {
+			ws = more
+		}
+	}
 	if _, ok := certainKingCapture(ctx, t, ws, reqs); ok {
 		return rbc.NoSquare, nil // the move is decided whatever we see
 	}

@@ -60,6 +60,6 @@ func (b *SenseBench) Turn(number int, color rbc.Color, belief sampler.Sampler, s
 		Number: number, Color: color, Belief: belief,
 		SenseActions: senseActions, MoveActions: moveActions,
 		Rand: rng, Scoring: sc, Budget: Budget{Time: budget, Mode: Normal}, Config: &cfg,
-		Log: b.log.With("turn", number),
+		Log: b.log.With("turn", number), Captured: rbc.NoSquare,
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -45,10 +44,16 @@ type Turn struct {
 	// keep, if set, receives the boards a sense strategy scored, so that
 	// the move decision can reuse them (see Prior).
 	keep func([]sampler.Weighted)
-	// pop is the belief scanned with prior weights, built at the first
-	// sample of the decision (popTried: the scan was attempted).
+	// Captured is where the opponent captured one of our pieces on its
+	// last move (NoSquare if it did not): the prior does not count the
+	// capturing piece as left en prise.
+	Captured rbc.Square
+	// pop is the belief weighed under the prior, built at the first sample
+	// of the decision (popTried: the scan was attempted); scanRate measures
+	// the boards weighed per second over the game.
 	pop      *population
 	popTried bool
+	scanRate *rateMeter
 }
 
 // Keep offers the boards a sense strategy scored to the move decision that
@@ -96,26 +101,45 @@ type MoveStrategy interface {
 // errNoBoards reports an empty belief sample.
 var errNoBoards = errors.New("engine: the belief gave no boards")
 
-// sample draws up to n weighted boards from the belief under the threat
-// prior (see threatWeight). A belief of up to scanLimit boards is scanned
-// whole once per decision and sampled in proportion to prior × belief
-// weight, so that a rare threatening board (one knight raid among ten
-// thousand quiet boards) appears in the sample at its prior share; a larger
-// belief is sampled by the sampler and reweighted.
+// sample draws up to n weighted boards from the belief under the prior (the
+// opponent model, see prior). The whole belief is weighed once per decision
+// when that fits the decision's scan allowance (scanPopulation), and the
+// samples are drawn from it in proportion to prior × belief weight, so that
+// a rare threatening board (one knight raid among a million quiet boards)
+// appears at its prior share; a belief too large to weigh in time is
+// sampled by the sampler and the sample reweighted.
 func (t *Turn) sample(ctx context.Context, n int) ([]sampler.Weighted, error) {
 	n = max(n, 1)
-	beta := t.Config.Threat
-	if beta > 0 {
-		if t.pop == nil && !t.popTried {
-			t.popTried = true
-			if limit := scanLimitFor(t.Budget.Mode); limit > 0 {
-				t.pop = scanPopulation(ctx, t.Belief, t.Color, beta, t.Config.Check, limit)
-			}
-		}
-		if t.pop != nil {
-			return t.pop.draw(n, t.Rand), nil
+	pr := newPrior(t.Config, t.Color, t.Captured)
+	if pr.off() {
+		return t.belSample(ctx, n)
+	}
+	if t.pop == nil && !t.popTried {
+		t.popTried = true
+		t.pop = t.scan(ctx, pr)
+	}
+	if t.pop != nil {
+		return t.pop.draw(n, t.Rand), nil
+	}
+	ws, err := t.belSample(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	sum := 0.0
+	for i := range ws {
+		ws[i].Weight *= pr.weight(&ws[i].Board)
+		sum += ws[i].Weight
+	}
+	if sum > 0 {
+		for i := range ws {
+			ws[i].Weight /= sum
 		}
 	}
+	return ws, nil
+}
+
+// belSample draws n boards from the belief as the sampler weighs them.
+func (t *Turn) belSample(ctx context.Context, n int) ([]sampler.Weighted, error) {
 	ws, err := t.Belief.Sample(ctx, n, t.Rand)
 	if err != nil {
 		return nil, fmt.Errorf("engine: sampling %d boards: %w", n, err)
@@ -123,164 +147,34 @@ func (t *Turn) sample(ctx context.Context, n int) ([]sampler.Weighted, error) {
 	if len(ws) == 0 {
 		return nil, errNoBoards
 	}
-	if beta > 0 {
-		sum := 0.0
-		for i := range ws {
-			ws[i].Weight *= threatWeight(&ws[i].Board, t.Color, beta, t.Config.Check)
-			sum += ws[i].Weight
-		}
-		if sum > 0 {
-			for i := range ws {
-				ws[i].Weight /= sum
-			}
-		}
-	}
 	return ws, nil
 }
 
-// scanLimitFor is the largest belief scanned whole for prior sampling in a
-// mode (about 10 ms per 100k boards on one core): none in Emergency, where
-// every millisecond counts.
-func scanLimitFor(m Mode) int {
-	switch m {
-	case Normal:
-		return 150000
-	case Fast:
-		return 20000
-	}
-	return 0
-}
-
-// population is a whole belief with cumulative prior weights.
-type population struct {
-	boards []rbc.Board
-	cum    []float64 // cum[i] = total weight of boards[0..i]
-}
-
-// scanPopulation collects the belief with prior weights, or returns nil when
-// it is too large, empty or the scan fails (the caller then samples).
-func scanPopulation(ctx context.Context, belief sampler.Sampler, us rbc.Color, beta, check float64, limit int) *population {
-	size := belief.Size().Boards
-	if size == 0 || size > limit {
-		return nil
-	}
-	type part struct {
-		boards []rbc.Board
-		w      []float64
-	}
-	parts := make([]part, belief.Workers())
-	err := belief.ForEach(ctx, func(worker int, boards []rbc.Board, weights []float64) error {
-		p := &parts[worker]
-		for i := range boards {
-			if i&1023 == 1023 && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			w := 1.0
-			if weights != nil {
-				w = weights[i]
-			}
-			p.boards = append(p.boards, boards[i])
-			p.w = append(p.w, w*threatWeight(&boards[i], us, beta, check))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil
-	}
-	pop := &population{boards: make([]rbc.Board, 0, size), cum: make([]float64, 0, size)}
-	total := 0.0
-	for _, p := range parts {
-		for i := range p.boards {
-			if p.w[i] <= 0 {
-				continue
-			}
-			total += p.w[i]
-			pop.boards = append(pop.boards, p.boards[i])
-			pop.cum = append(pop.cum, total)
+// scan weighs the whole belief under the prior when the measured scan rate
+// says it fits the decision's allowance, and measures the rate.
+func (t *Turn) scan(ctx context.Context, pr prior) *population {
+	allow := scanAllowance(t.Budget)
+	size := t.Belief.Size().Boards
+	rate := scanRate
+	if t.scanRate != nil {
+		if r := t.scanRate.get(); r > 0 {
+			rate = r
 		}
 	}
-	if len(pop.boards) == 0 {
+	if allow <= 0 || size == 0 || float64(size) > rate*allow.Seconds() {
+		if size > 0 && allow > 0 {
+			t.Log.Debug("belief too large to weigh whole; sampling it", "boards", size, "allowance", allow)
+		}
 		return nil
+	}
+	sctx, cancel := context.WithTimeout(ctx, allow)
+	defer cancel()
+	start := time.Now()
+	pop := scanPopulation(sctx, t.Belief, pr, popSize, t.Rand.Uint64())
+	if pop != nil && t.scanRate != nil {
+		t.scanRate.observe(pop.scanned, time.Since(start))
 	}
 	return pop
-}
-
-// draw returns n boards drawn with replacement in proportion to their
-// weights, duplicates merged (weight = share of the draws); all boards with
-// their normalised weights when there are no more than n.
-func (p *population) draw(n int, rng *rand.Rand) []sampler.Weighted {
-	total := p.cum[len(p.cum)-1]
-	if len(p.boards) <= n {
-		out := make([]sampler.Weighted, len(p.boards))
-		prev := 0.0
-		for i := range p.boards {
-			out[i] = sampler.Weighted{Board: p.boards[i], Weight: (p.cum[i] - prev) / total}
-			prev = p.cum[i]
-		}
-		return out
-	}
-	counts := make(map[int]int, n)
-	order := make([]int, 0, n)
-	for range n {
-		i, _ := slices.BinarySearch(p.cum, rng.Float64()*total)
-		i = min(i, len(p.cum)-1)
-		if counts[i] == 0 {
-			order = append(order, i)
-		}
-		counts[i]++
-	}
-	out := make([]sampler.Weighted, len(order))
-	for k, i := range order {
-		out[k] = sampler.Weighted{Board: p.boards[i], Weight: float64(counts[i]) / float64(n)}
-	}
-	return out
-}
-
-// threatWeight is the threat prior of a board: exp(beta·a), where a counts
-// the opponent's pieces that attack our king's zone (the king's square and
-// its neighbours), plus check if the king itself is attacked. A belief weighs
-// every consistent board alike, but opponents do not move at random: they
-// bring pieces toward our king (scripted rushes, engines, people), so the
-// boards where they did are likelier than their share, and they are the
-// boards that lose games.
-func threatWeight(b *rbc.Board, us rbc.Color, beta, check float64) float64 {
-	k := b.KingSquare(us)
-	if k == rbc.NoSquare {
-		return 1
-	}
-	them := us.Other()
-	zone := rbc.KingAttacks(k) | k.Bit()
-	occ := b.Occupied()
-	a := 0.0
-	for pieces := b.Pieces(them); pieces != 0; {
-		s := pieces.PopFirst()
-		if attacksFrom(b.PieceAt(s), s, occ)&zone != 0 {
-			a++
-		}
-	}
-	if b.Attacked(k, them) {
-		a += check
-	}
-	return math.Exp(beta * a)
-}
-
-// attacksFrom returns the squares piece p on s attacks with occupancy occ.
-func attacksFrom(p rbc.Piece, s rbc.Square, occ rbc.Bitboard) rbc.Bitboard {
-	switch p.Type() {
-	case rbc.Pawn:
-		return rbc.PawnAttacks(p.Color(), s)
-	case rbc.Knight:
-		return rbc.KnightAttacks(s)
-	case rbc.Bishop:
-		return rbc.BishopAttacks(s, occ)
-	case rbc.Rook:
-		return rbc.RookAttacks(s, occ)
-	case rbc.Queen:
-		return rbc.QueenAttacks(s, occ)
-	case rbc.King:
-		return rbc.KingAttacks(s)
-	}
-	return 0
 }
 
 // innerSquares returns the 36 window centres b2–g7 among the sense actions.
