@@ -70,7 +70,13 @@ func (voiSense) ChooseSense(ctx context.Context, t *Turn) (rbc.Square, error) {
 			sctx, cancel = context.WithDeadline(ctx, dl.Add(-min(time.Until(dl)/10, 50*time.Millisecond)))
 			defer cancel()
 		}
+		start := time.Now()
 		mat, err = t.Scoring.Score(sctx, ws, reqs)
+		if err == nil {
+			// A belief known nearly exactly is searched deeper; the move
+			// decision finds these scores in the cache.
+			mat = t.deepen(sctx, mat, ws, reqs, start)
+		}
 		keep := make([]sampler.Weighted, mat.Len())
 		for i := range mat.Boards {
 			keep[i] = sampler.Weighted{Board: mat.Boards[i], Weight: mat.Weights[i]}
