@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -676,57 +677,77 @@ func (e *exact) Entropy() float64 {
 	return math.Log2(float64(n))
 }
 
-// Contains looks in the live set, then in the backlog: each deferred board is
-// replayed depth first through the later observations, without storing
+// Contains is ContainsErr without a deadline. When it could not look (a
+// spilled backlog segment could not be read back) it logs a warning and
+// answers true: the boards it could not see still count in Size, and
+// Contains never reports an absence it has not seen (see Sampler.Contains).
+func (e *exact) Contains(b *rbc.Board) bool {
+	found, err := e.ContainsErr(context.Background(), b)
+	if err != nil {
+		e.opts.Logger.Warn("sampler: exact: Contains could not search the whole belief; answering present", "err", err)
+		return true
+	}
+	return found
+}
+
+// ContainsErr looks in the live set, then in the backlog: each deferred board
+// is replayed depth first through the later observations, without storing
 // anything, pruned as soon as the target's opponent pieces are out of reach.
 // That search is bounded (containsEffort nodes); past it a deferred board is
 // taken as not holding b. ContainsPath answers exactly and cheaply when the
-// true game is known.
-func (e *exact) Contains(b *rbc.Board) bool {
-	ctx := context.Background()
-	if e.live.contains(ctx, e.opts.Workers, b.Key()) {
-		return true
+// true game is known. When it could not look (ctx ended, or a spilled
+// segment could not be read back and no other part holds b) it returns the
+// error, never a plain false.
+func (e *exact) ContainsErr(ctx context.Context, b *rbc.Board) (bool, error) {
+	if found, err := e.live.contains(ctx, e.opts.Workers, b.Key()); found || err != nil {
+		return found, err
 	}
 	env := replayEnv{workers: e.opts.Workers, obs: e.obs}
 	bounds := env.reachBounds()
 	them := e.know.color.Other()
 	var effort atomic.Int64
 	effort.Store(containsEffort)
+	var unread error // the first segment that could not be read back
 	for _, segs := range [][]segment{e.backlog, e.inflightSegs} {
 		for _, seg := range segs {
 			if effort.Load() <= 0 {
-				return false
+				return false, unread
 			}
 			l, err := seg.boards()
 			if err != nil {
-				continue
+				unread = cmp.Or(unread, err)
+				continue // another segment may still hold b
 			}
 			if seg.at == len(e.obs) {
-				if l.contains(ctx, e.opts.Workers, b.Key()) {
-					return true
+				if found, err := l.contains(ctx, e.opts.Workers, b.Key()); found || err != nil {
+					return found, err
 				}
 				continue
 			}
 			var found atomic.Bool
-			_ = l.forEach(ctx, e.opts.Workers, func(_ int, boards []rbc.Board) error {
+			err = l.forEach(ctx, e.opts.Workers, func(_ int, boards []rbc.Board) error {
 				for i := range boards {
-					if found.Load() || effort.Load() <= 0 {
+					if effort.Load() <= 0 {
 						return nil
 					}
 					left := 1 << 12
 					if env.reaches(boards[i], seg.stage, seg.at, b, them, bounds, &left) {
 						found.Store(true)
+						return errFound
 					}
 					effort.Add(-int64(1<<12 - max(left, 0)))
 				}
 				return nil
 			})
 			if found.Load() {
-				return true
+				return true, nil
+			}
+			if err != nil {
+				return false, err
 			}
 		}
 	}
-	return false
+	return false, unread
 }
 
 // containsEffort bounds the nodes one call of Contains visits in the backlog.
@@ -738,15 +759,17 @@ const containsEffort = 1 << 22
 // results, in order). A deferred segment holds the true board's future iff it
 // holds path at its own point of the game, which is a plain key scan
 // (remembered per segment). With a path of the wrong length it falls back
-// to Contains.
-func (e *exact) ContainsPath(path []rbc.Board) bool {
+// to ContainsErr. Like ContainsErr it returns an error, not false, when it
+// could not look: ctx ended, or a spilled segment could not be read back
+// (that segment is asked again next time).
+func (e *exact) ContainsPath(ctx context.Context, path []rbc.Board) (bool, error) {
 	if len(path) != len(e.obs)+1 {
-		return e.Contains(&path[len(path)-1])
+		return e.ContainsErr(ctx, &path[len(path)-1])
 	}
-	ctx := context.Background()
-	if e.live.contains(ctx, e.opts.Workers, path[len(e.obs)].Key()) {
-		return true
+	if found, err := e.live.contains(ctx, e.opts.Workers, path[len(e.obs)].Key()); found || err != nil {
+		return found, err
 	}
+	var unread error
 	for _, segs := range [][]segment{e.backlog, e.inflightSegs} {
 		for _, seg := range segs {
 			k := path[seg.at].Key()
@@ -754,19 +777,24 @@ func (e *exact) ContainsPath(path []rbc.Board) bool {
 			if !ok || c.key != k || seg.id == 0 {
 				l, err := seg.boards()
 				if err != nil {
-					continue // unreadable: not found, and asked again next time
+					unread = cmp.Or(unread, err)
+					continue // another segment may still hold the true board
 				}
-				c = pathCheck{key: k, found: l.contains(ctx, e.opts.Workers, k)}
+				found, err := l.contains(ctx, e.opts.Workers, k)
+				if err != nil {
+					return false, err
+				}
+				c = pathCheck{key: k, found: found}
 				if seg.id != 0 {
 					e.pathCache[seg.id] = c
 				}
 			}
 			if c.found {
-				return true
+				return true, nil
 			}
 		}
 	}
-	return false
+	return false, unread
 }
 
 // reachBounds returns, for each observation index, how many opponent moves

@@ -51,7 +51,7 @@ func TestExactRecall(t *testing.T) {
 				if s.Stats().Recoveries > 0 && s.Size().Deferred == 0 && s.Stats().Replayed == 0 {
 					t.Fatalf("%s turn %d %v: recovered without a backlog: the set lost the true board", name, turn, at)
 				}
-				if !Present(s, path) {
+				if !mustPresent(t, s, path) {
 					t.Fatalf("%s turn %d %v: true board %s missing (size %+v, stats %+v)", name, turn, at, path[len(path)-1].FEN(), s.Size(), s.Stats())
 				}
 				present++
@@ -104,7 +104,7 @@ func TestExactSpill(t *testing.T) {
 	fds := openFiles(t)
 	s := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: 1 << 20, BacklogBudget: 256 << 10, MaxReplay: 1 << 40, SpillDir: dir})
 	replayPath(t, s, rbc.White, start, turns, limit, func(turn int, at checkpoint, path []rbc.Board) {
-		if !Present(s, path) {
+		if !mustPresent(t, s, path) {
 			t.Fatalf("turn %d %v: true board missing (size %+v, stats %+v)", turn, at, s.Size(), s.Stats())
 		}
 	})

@@ -120,3 +120,13 @@ func mustNew(t testing.TB, name string, opts Options) Sampler {
 	t.Cleanup(func() { s.Close() })
 	return s
 }
+
+// mustPresent is Present that fails the test when the belief could not look.
+func mustPresent(t testing.TB, s Sampler, path []rbc.Board) bool {
+	t.Helper()
+	ok, err := Present(context.Background(), s, path)
+	if err != nil {
+		t.Fatalf("Present: %v", err)
+	}
+	return ok
+}

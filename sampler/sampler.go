@@ -82,7 +82,11 @@ type Sampler interface {
 	// by the sampling beliefs (see each one's Entropy).
 	Entropy() float64
 	// Contains reports whether the belief gives b positive weight (compared by
-	// rbc.Board.Key). For evaluation only: it may scan the whole belief.
+	// rbc.Board.Key). For evaluation only: it may scan the whole belief. It
+	// never answers false for boards it could not look at: a belief that can
+	// fail to look (exact, whose backlog may be on disk) logs a warning and
+	// answers true, as those boards still count in Size. Evaluation that must
+	// tell "absent" from "could not look" calls ContainsErr or Present.
 	Contains(b *rbc.Board) bool
 	// Stats returns counters for reports and benchmarks.
 	Stats() Stats
@@ -91,24 +95,49 @@ type Sampler interface {
 	Close() error
 }
 
+// ContainsChecker is implemented by beliefs whose membership test can fail to
+// look at every board: exact, whose backlog may be on disk. ContainsErr is
+// Contains that returns an error (ctx ended, a spilled segment could not be
+// read back) where Contains could only answer true or false.
+//
+// The error is a method of its own rather than a change to Contains because
+// a bool is all the other beliefs can answer (they hold their boards in
+// memory) and all a player needs; only evaluation must never count a board
+// as lost because the belief could not look, and it goes through
+// ContainsErr and Present.
+type ContainsChecker interface {
+	ContainsErr(ctx context.Context, b *rbc.Board) (bool, error)
+}
+
+// ContainsErr reports whether s gives b positive weight: by s.ContainsErr
+// when s implements ContainsChecker, else by Contains (which cannot fail).
+func ContainsErr(ctx context.Context, s Sampler, b *rbc.Board) (bool, error) {
+	if c, ok := s.(ContainsChecker); ok {
+		return c.ContainsErr(ctx, b)
+	}
+	return s.Contains(b), nil
+}
+
 // PathChecker is implemented by beliefs that may hold boards back (exact's
 // backlog), for evaluation against a recorded game. Given the true board
 // after each observation so far (path[0] the starting board, path[i] the
 // board after the i-th observation: notices, senses and move results in the
 // order they were given) it reports exactly whether the true board is in the
 // belief, where Contains could only search the backlog's futures within a
-// bounded effort.
+// bounded effort. Like ContainsErr it returns an error, never false, when it
+// could not look.
 type PathChecker interface {
-	ContainsPath(path []rbc.Board) bool
+	ContainsPath(ctx context.Context, path []rbc.Board) (bool, error)
 }
 
 // Present reports whether the true board is in the belief: by ContainsPath
-// when s implements PathChecker, else by Contains of the path's last board.
-func Present(s Sampler, path []rbc.Board) bool {
+// when s implements PathChecker, else by ContainsErr of the path's last
+// board. An error means the belief could not tell (it is not an absence).
+func Present(ctx context.Context, s Sampler, path []rbc.Board) (bool, error) {
 	if pc, ok := s.(PathChecker); ok {
-		return pc.ContainsPath(path)
+		return pc.ContainsPath(ctx, path)
 	}
-	return s.Contains(&path[len(path)-1])
+	return ContainsErr(ctx, s, &path[len(path)-1])
 }
 
 // Weighted is a board of a sample and its weight.

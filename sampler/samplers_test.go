@@ -143,7 +143,7 @@ func TestSamplersOnGames(t *testing.T) {
 					replayPath(t, s, c, start, turns, turnLimit, func(turn int, at checkpoint, path []rbc.Board) {
 						checks++
 						truth := &path[len(path)-1]
-						if Present(s, path) {
+						if mustPresent(t, s, path) {
 							present++
 						}
 						if s.Size().Boards == 0 {
@@ -217,7 +217,7 @@ func TestExactBacklog(t *testing.T) {
 				step(turn, at)
 				checks++
 				truth := &path[len(path)-1]
-				if !Present(small, path) {
+				if !mustPresent(t, small, path) {
 					t.Fatalf("%s %v turn %d %v: true board lost (size %+v)", filepath.Base(f), c, turn, at, small.Size())
 				}
 				if small.Contains(truth) {

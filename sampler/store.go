@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync/atomic"
 	"unsafe"
@@ -416,23 +417,28 @@ func (l *layer) bytes(seen map[*store]bool) int64 {
 	return total
 }
 
-// contains reports whether a board with key k is in the layer.
-func (l *layer) contains(ctx context.Context, workers int, k uint64) bool {
+// contains reports whether a board with key k is in the layer. A scan that
+// ends before it has seen every board (ctx ended) is an error, never a false:
+// "not found" must mean the whole layer was looked at.
+func (l *layer) contains(ctx context.Context, workers int, k uint64) (bool, error) {
 	var found atomic.Bool
-	_ = l.forEach(ctx, workers, func(_ int, boards []rbc.Board) error {
-		if found.Load() {
-			return nil
-		}
+	err := l.forEach(ctx, workers, func(_ int, boards []rbc.Board) error {
 		for i := range boards {
 			if boards[i].Key() == k {
 				found.Store(true)
-				return nil
+				return errFound
 			}
 		}
 		return nil
 	})
-	return found.Load()
+	if found.Load() {
+		return true, nil
+	}
+	return false, err
 }
+
+// errFound stops a scan that has found what it looked for.
+var errFound = errors.New("sampler: found")
 
 // dedupe returns the layer's distinct boards in a new store.
 func (l *layer) dedupe(ctx context.Context, workers int) (*store, error) {

@@ -218,9 +218,15 @@ func replayBelief(ctx context.Context, cfg *beliefConfig, h *rbc.History, file, 
 	}
 	// path holds the true board after every observation, for exact's backlog.
 	path := []rbc.Board{start}
-	present := func(truth rbc.Board) bool {
+	// A belief that could not look (an unreadable spilled backlog) fails the
+	// game rather than counting the true board as lost.
+	present := func(truth rbc.Board) (bool, error) {
 		path = append(path, truth)
-		return sampler.Present(s, path)
+		ok, err := sampler.Present(ctx, s, path)
+		if err != nil {
+			return false, fmt.Errorf("turn %d: %w", len(g.Turns)+1, err)
+		}
+		return ok, nil
 	}
 	for i := range turns {
 		t := &turns[i]
@@ -237,7 +243,9 @@ func replayBelief(ctx context.Context, cfg *beliefConfig, h *rbc.History, file, 
 			return nil, err
 		}
 		bt.SizeBefore = s.Size().Boards
-		bt.PresentNotice = present(t.Before)
+		if bt.PresentNotice, err = present(t.Before); err != nil {
+			return nil, err
+		}
 		square, err := cfg.sense(ctx, s, t)
 		if err != nil {
 			return nil, err
@@ -250,7 +258,9 @@ func replayBelief(ctx context.Context, cfg *beliefConfig, h *rbc.History, file, 
 		bt.Refilled = st1.Recoveries != st0.Recoveries || st1.Replayed != st0.Replayed
 		bt.SizeAfter = s.Size().Boards
 		bt.Entropy = s.Entropy()
-		bt.PresentSense = present(t.Before)
+		if bt.PresentSense, err = present(t.Before); err != nil {
+			return nil, err
+		}
 		if bt.SizeBefore > 0 {
 			bt.Reduction = 1 - float64(bt.SizeAfter)/float64(bt.SizeBefore)
 		}
@@ -259,7 +269,9 @@ func replayBelief(ctx context.Context, cfg *beliefConfig, h *rbc.History, file, 
 			if err := timed(func() error { return t.Move(ctx, s) }); err != nil {
 				return nil, err
 			}
-			bt.PresentMove = present(t.After)
+			if bt.PresentMove, err = present(t.After); err != nil {
+				return nil, err
+			}
 		}
 		bt.Present = bt.PresentNotice && bt.PresentSense && bt.PresentMove
 		bt.Deferred = s.Size().Deferred
