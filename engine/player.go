@@ -71,6 +71,9 @@ type Player struct {
 	history    []pendingObservation
 	lateStreak int // consecutive belief updates that missed their deadline
 	closed     bool
+	// retired has a channel per belief that failover is closing in the
+	// background, closed once it is closed; Close waits for them.
+	retired []chan struct{}
 	// memoryMB is the exact belief's memory budget, set when it is made.
 	memoryMB int
 	// captured is where the opponent captured one of our pieces on its last
@@ -331,14 +334,22 @@ func (p *Player) HandleGameEnd(ctx context.Context, outcome rbc.Outcome, history
 	return p.Close()
 }
 
-// Close releases the belief and, if the player opened it, the evaluator. It
-// is called by HandleGameEnd; call it yourself when a game is abandoned.
+// closeWait bounds how long Close waits for background work on beliefs: an
+// update still running, and beliefs abandoned by failover being closed.
+var closeWait = 5 * time.Second
+
+// Close releases the belief (and any belief abandoned by failover) and, if
+// the player opened it, the evaluator. It is called by HandleGameEnd; call it
+// yourself when a game is abandoned.
 func (p *Player) Close() error {
 	if p.closed {
 		return nil
 	}
 	p.closed = true
 	p.stopBG()
+	// The waits below share one bound (closeWait).
+	wait, cancel := context.WithTimeout(context.Background(), closeWait)
+	defer cancel()
 	var errs []error
 	if p.inflight != nil {
 		// An update still running must end before its belief is closed; it
@@ -346,7 +357,7 @@ func (p *Player) Close() error {
 		// to finish alone rather than hang the caller.
 		select {
 		case <-p.inflight.done:
-		case <-time.After(5 * time.Second):
+		case <-wait.Done():
 			p.log.Warn("a belief update did not stop; the belief is left open", "update", p.inflight.name)
 			p.belief = nil
 		}
@@ -357,6 +368,17 @@ func (p *Player) Close() error {
 			errs = append(errs, fmt.Errorf("engine: closing the belief: %w", err))
 		}
 	}
+	// Beliefs abandoned by failover close in the background (once their
+	// cancelled update returns); their memory and spill files must not
+	// outlive Close either, within the same bound.
+	for _, done := range p.retired {
+		select {
+		case <-done:
+		case <-wait.Done():
+			p.log.Warn("an abandoned belief did not close in time; it closes in the background")
+		}
+	}
+	p.retired = nil
 	if p.owned && p.eval != nil {
 		if err := p.eval.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("engine: closing the evaluator: %w", err))
@@ -486,7 +508,10 @@ func (p *Player) failover() {
 		return
 	}
 	old, busy := p.belief, p.inflight
+	retired := make(chan struct{})
+	p.retired = append(p.retired, retired)
 	go func() {
+		defer close(retired)
 		if busy != nil {
 			<-busy.done // an observation must not run concurrently with Close
 		}
