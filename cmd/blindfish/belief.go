@@ -111,6 +111,9 @@ func runBelief(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if hasSenseFlag(args) {
 		return runSenseBench(ctx, args, stdout, stderr) // the offline sense benchmark: sensebench.go
 	}
+	if hasFlag(args, "calibrate") {
+		return runCalibrate(ctx, args, stdout, stderr) // the opponent model against the games: calibrate.go
+	}
 	cfg, err := parseBeliefFlags(args, stderr)
 	if err != nil {
 		return err

@@ -108,3 +108,21 @@ func TestBeliefFolder(t *testing.T) {
 		t.Errorf("empty folder: exit %d, %q", code, errs)
 	}
 }
+
+// TestBeliefCalibrate: the calibration mode counts the game's turns from
+// both sides and prints both feature tables.
+func TestBeliefCalibrate(t *testing.T) {
+	code, out, errs := runBlindfish(t, context.Background(), "belief", "--calibrate", beliefTestGame)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	m := regexp.MustCompile(`^1 games, (\d+) turns`).FindStringSubmatch(out)
+	if m == nil || m[1] == "0" {
+		t.Fatalf("no turn count:\n%s", out)
+	}
+	for _, row := range []string{`(?m)^none +\d`, `(?m)^queen\+ +\d`, `(?m)^checked +\d`, `(?m)^4\+ +\d`} {
+		if !regexp.MustCompile(row).MatchString(out) {
+			t.Errorf("no row %s:\n%s", row, out)
+		}
+	}
+}

@@ -36,12 +36,16 @@ import (
 
 // hasSenseFlag reports whether a belief command line asks for the sense
 // benchmark (the hook in belief.go).
-func hasSenseFlag(args []string) bool {
+func hasSenseFlag(args []string) bool { return hasFlag(args, "sense") }
+
+// hasFlag reports whether a command line sets the flag name (before any
+// "--"), in any of the forms the flag package reads.
+func hasFlag(args []string, name string) bool {
 	for _, a := range args {
 		if a == "--" {
 			return false
 		}
-		if a == "--sense" || a == "-sense" || strings.HasPrefix(a, "--sense=") || strings.HasPrefix(a, "-sense=") {
+		if a == "--"+name || a == "-"+name || strings.HasPrefix(a, "--"+name+"=") || strings.HasPrefix(a, "-"+name+"=") {
 			return true
 		}
 	}
