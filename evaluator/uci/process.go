@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/blindfish-rbc/blindfish/internal/childproc"
 )
 
 const (
@@ -73,7 +75,9 @@ func startProcess(path string, args, env []string, log *slog.Logger) (*process, 
 	cmd.Stdin = inR
 	cmd.Stdout = outW
 	cmd.Stderr = tail
-	cmd.SysProcAttr = sysProcAttr()
+	// Its own process group (kill reaches whatever it spawned, e.g. behind a
+	// wrapper script), and on Linux it dies with us.
+	childproc.Prepare(cmd)
 	// Do not let a descendant that keeps stderr open block Wait forever.
 	cmd.WaitDelay = time.Second
 	err = cmd.Start()
@@ -122,7 +126,7 @@ read:
 	if p.readErr != nil {
 		// Output is unusable (for example an over-long line): make sure the
 		// process ends so that Wait below returns.
-		killTree(p.cmd)
+		childproc.Kill(p.cmd)
 	}
 	p.stdout.Close()
 	p.waitErr = p.cmd.Wait()
@@ -151,7 +155,7 @@ func (p *process) write(ctx context.Context, s string) error {
 func (p *process) kill() {
 	p.quitOnce.Do(func() { close(p.quit) })
 	if !p.exited.Load() {
-		killTree(p.cmd)
+		childproc.Kill(p.cmd)
 	}
 	p.stdin.Close()
 	t := time.NewTimer(reapTimeout)

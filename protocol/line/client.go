@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/internal/childproc"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -330,7 +331,7 @@ func startProcess(cfg ClientConfig, log *slog.Logger) (*process, error) {
 	cmd.Stdin, cmd.Stdout = inR, outW
 	cmd.Stderr = cfg.Stderr
 	cmd.WaitDelay = time.Second // a grandchild holding stderr cannot block Wait
-	setProcessGroup(cmd)
+	childproc.Prepare(cmd)      // its own process group; on Linux it dies with us
 	err = cmd.Start()
 	inR.Close()
 	outW.Close()
@@ -442,7 +443,7 @@ func (p *process) kill() {
 		select {
 		case <-p.exited: // reaped: its process group id may be reused
 		default:
-			killProcessGroup(p.cmd)
+			childproc.Kill(p.cmd)
 		}
 	})
 }
