@@ -60,7 +60,7 @@ type engineServer struct {
 // seed, the info level and every setting of the blindfish bot, so a harness
 // can tune the player without knowing our spec syntax.
 func newEngineServer(bot string, seed int64, log *slog.Logger) (line.Engine, error) {
-	if strings.HasPrefix(bot, cmdPrefix) {
+	if strings.HasPrefix(bot, cmdPrefix) || strings.HasPrefix(bot, buildPrefix) {
 		return line.Engine{}, fmt.Errorf("--bot %q: an engine cannot serve an external engine", bot)
 	}
 	name, params, err := engine.ParseSpec(bot)
@@ -107,7 +107,7 @@ func newEngineServer(bot string, seed int64, log *slog.Logger) (line.Engine, err
 // option's own settings, overridden by every setting option changed from its
 // announced default.
 func (s *engineServer) spec(opts map[string]string) (string, engine.Params, error) {
-	if strings.HasPrefix(opts["bot"], cmdPrefix) {
+	if strings.HasPrefix(opts["bot"], cmdPrefix) || strings.HasPrefix(opts["bot"], buildPrefix) {
 		return "", nil, fmt.Errorf("bot %q: an engine cannot serve an external engine", opts["bot"])
 	}
 	name, params, err := engine.ParseSpec(opts["bot"])
@@ -219,13 +219,24 @@ func formatSpec(name string, params engine.Params) string {
 
 // newBot builds the player a bot spec names, for every command that takes
 // bot specs: "cmd:PROGRAM ARGS" runs an external engine that speaks the line
-// protocol (our own `blindfish engine` included); anything else is a built-in
-// bot from engine.NewPlayer. It lives here rather than in the engine package
-// so that engine never depends on protocol.
+// protocol (our own `blindfish engine` included); "build:REV[:BOTSPEC]" runs
+// `engine --bot BOTSPEC` of Blindfish built at a commit (build.go); anything
+// else is a built-in bot from engine.NewPlayer. It lives here rather than in
+// the engine package so that engine never depends on protocol.
 //
 // An external engine gets seed through its "seed" option if it announces one.
-// The returned player of a cmd: spec is an io.Closer: close it when done.
+// The returned player of a cmd: or build: spec is an io.Closer: close it when
+// done.
 func newBot(spec string, seed int64) (rbc.Player, error) {
+	if strings.HasPrefix(spec, buildPrefix) {
+		// Resolved (and built) when the command checked its specs; here it
+		// is a lookup.
+		argv, err := buildCommand(context.Background(), spec)
+		if err != nil {
+			return nil, err
+		}
+		return newExternalBot(spec, argv, seed)
+	}
 	cmdline, ok := strings.CutPrefix(spec, cmdPrefix)
 	if !ok {
 		return engine.NewPlayer(spec, seed)
@@ -234,6 +245,11 @@ func newBot(spec string, seed int64) (rbc.Player, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bot %q: %w", spec, err)
 	}
+	return newExternalBot(spec, argv, seed)
+}
+
+// newExternalBot returns a client for the rbcp engine argv runs.
+func newExternalBot(spec string, argv []string, seed int64) (rbc.Player, error) {
 	c, err := line.NewClient(line.ClientConfig{
 		Command:   argv,
 		Announced: []line.SetOption{{Name: "seed", Value: strconv.FormatInt(seed&(1<<31-1), 10)}},

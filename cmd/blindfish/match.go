@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -32,45 +33,48 @@ type matchConfig struct {
 	logger         *slog.Logger
 	progressWriter io.Writer
 	results        *resultsLog // nil when nothing is saved
+	sprt           *match.SPRT // nil: play every game
 }
 
 // runMatch plays games between two bots under the referee, saves each as a
 // harness history, and ends with a win/draw/loss table: the everyday way to
 // measure a bot against another.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("match", "--white BOT --black BOT [--games N] [--clock 900+5] [--seed S] [--out DIR] [--concurrency K] [--alternate]\n       blindfish match --merge DIR...", stderr)
+	fs := newFlagSet("match", "--white BOT --black BOT [--games N] [--clock 900+5] [--seed S] [--out DIR] [--concurrency K] [--alternate] [--sprt ELO0,ELO1[,ALPHA,BETA]]\n       blindfish match --merge [--sprt ELO0,ELO1[,ALPHA,BETA]] DIR...", stderr)
 	var names []string
 	for _, b := range engine.Bots() {
 		names = append(names, b.Name)
 	}
-	white := fs.String("white", "", "the bot playing White: a bot spec, name[:key=value,...] (bots: "+strings.Join(names, ", ")+")")
+	white := fs.String("white", "", "the bot playing White: a bot spec, name[:key=value,...] (bots: "+strings.Join(names, ", ")+
+		`), "cmd:PROGRAM ARGS" for an rbcp engine, or build:REV[:BOTSPEC] for Blindfish built at a git commit`)
 	black := fs.String("black", "", "the bot playing Black (a bot spec)")
-	games := fs.Int("games", 1, "number of games")
+	games := fs.Int("games", 1, "number of games (with --sprt, the most)")
 	clock := fs.String("clock", "900+5", "each clock as INITIAL+INCREMENT in seconds (or Go durations: 2s+100ms)")
 	seed := fs.Int64("seed", 1, "base of every game's seeds: the same seed replays the same games")
 	out := fs.String("out", "games", `directory for the game records, named <white>-<black>-<seed>-<NNN>.json ("" saves nothing)`)
 	concurrency := fs.Int("concurrency", 1, "games played at once")
 	alternate := fs.Bool("alternate", false, "swap colours every other game (the table then shows each colour and both); default on when the two specs differ")
 	merge := fs.Bool("merge", false, "print the merged table of the match folders given as arguments (their "+resultsLogName+" and histories) instead of playing")
+	sprtFlag := fs.String("sprt", "", "stop as soon as a sequential probability ratio test over colour-swapped game pairs decides H0 elo=ELO0 against H1 elo=ELO1 (--white's Elo to --black's; ALPHA and BETA default to 0.05)")
 	moveLimit := fs.Int("move-limit", 100, "draw after this many half-moves without capture or pawn move (0: none)")
 	turnLimit := fs.Int("turn-limit", 0, "draw after this many full turns (0: none)")
 	verbose := fs.Bool("v", false, "log the referee's warnings and details to stderr")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	var sprt *match.SPRT
+	if *sprtFlag != "" {
+		s, err := match.ParseSPRT(*sprtFlag)
+		if err != nil {
+			return usageError{"--sprt: " + err.Error()}
+		}
+		sprt = &s
+	}
 	if *merge {
-		return runMerge(fs.Args(), stdout)
+		return runMerge(fs.Args(), stdout, sprt)
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
-	alternateSet := false
-	fs.Visit(func(f *flag.Flag) { alternateSet = alternateSet || f.Name == "alternate" })
-	if !alternateSet {
-		// Alternating is the fair default between two bots (White's edge
-		// cancels out, and the "both" row carries the Elo estimate); a bot
-		// against itself gains nothing from it.
-		*alternate = *white != *black
 	}
 	if *white == "" || *black == "" {
 		return usageError{"--white and --black are required"}
@@ -82,22 +86,55 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	level := slog.LevelError
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	// Pinned builds are resolved (and built, the first time) here, once for
+	// the match; the records name them by commit.
+	buildLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: min(level, slog.LevelInfo)}))
+	for _, spec := range []*string{white, black} {
+		c, err := canonicalSpec(ctx, *spec, buildLog)
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			return usageError{err.Error()}
+		}
+		*spec = c
+	}
+	alternateSet := false
+	fs.Visit(func(f *flag.Flag) { alternateSet = alternateSet || f.Name == "alternate" })
+	if !alternateSet {
+		// Alternating is the fair default between two bots (White's edge
+		// cancels out, and the "both" row carries the Elo estimate); a bot
+		// against itself gains nothing from it.
+		*alternate = *white != *black
+	}
+	if sprt != nil && (*white == *black || !*alternate) {
+		return usageError{"--sprt plays colour-swapped pairs: it needs two different bots and alternating colours"}
+	}
 	for _, spec := range []string{*white, *black} {
+		if strings.HasPrefix(spec, buildPrefix) {
+			// Start the build's engine once: a BOTSPEC that build does not
+			// know fails here, not in every game.
+			if err := probeBot(ctx, spec); err != nil {
+				return usageError{err.Error()}
+			}
+			continue
+		}
 		p, err := newBot(spec, 0)
 		if err != nil {
 			return usageError{err.Error()}
 		}
 		closePlayer(p, nil)
 	}
-	level := slog.LevelError
-	if *verbose {
-		level = slog.LevelDebug
-	}
 	cfg := matchConfig{
 		bot: *white, opponent: *black, games: *games, initial: initial, incr: incr, seed: *seed,
 		out: *out, concurrency: *concurrency, alternate: *alternate, moveLimit: *moveLimit, turnLimit: *turnLimit,
 		logger:         slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 		progressWriter: stderr,
+		sprt:           sprt,
 	}
 	if cfg.out != "" {
 		if err := os.MkdirAll(cfg.out, 0o755); err != nil {
@@ -106,7 +143,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		cfg.results = newResultsLog(cfg.out)
 	}
 
-	results, err := playMatch(ctx, cfg)
+	results, stopped, err := playMatch(ctx, cfg)
 	finished := 0
 	for _, r := range results {
 		if r != nil {
@@ -118,7 +155,10 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		saved = ", records in " + cfg.out
 	}
 	count := fmt.Sprintf("%d games", finished)
-	if finished < cfg.games {
+	switch {
+	case stopped:
+		count = fmt.Sprintf("%d games (of at most %d: stopped by the SPRT)", finished, cfg.games)
+	case finished < cfg.games:
 		count = fmt.Sprintf("%d of %d games finished", finished, cfg.games)
 	}
 	fmt.Fprintf(stdout, "%s vs %s: %s, clock %s+%s s, seed %d%s\n", cfg.bot, cfg.opponent, count,
@@ -126,10 +166,15 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if werr := matchTable(cfg, results).write(stdout); werr != nil {
 		return werr
 	}
+	if cfg.sprt != nil {
+		if _, werr := fmt.Fprintln(stdout, sprtLine(*cfg.sprt, results, false)); werr != nil {
+			return werr
+		}
+	}
 	if err != nil {
 		return err
 	}
-	if finished < cfg.games {
+	if finished < cfg.games && !stopped {
 		return fmt.Errorf("interrupted after %d of %d games", finished, cfg.games)
 	}
 	return nil
@@ -138,10 +183,16 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // playMatch plays the games on cfg.concurrency workers and returns them by
 // game index (nil for games not finished: the context was done). The error
 // reports a record that could not be saved, which stops the match.
-func playMatch(ctx context.Context, cfg matchConfig) ([]*gameResult, error) {
+//
+// With an SPRT, every game that completes a pair updates the LLR, and once
+// it crosses a bound the match stops: no game starts, and the games in play
+// are abandoned (not saved, not counted: only finished games are), so that
+// the verdict is not held up by a game that cannot change it much. stopped
+// reports that.
+func playMatch(ctx context.Context, cfg matchConfig) (results []*gameResult, stopped bool, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	results := make([]*gameResult, cfg.games)
+	results = make([]*gameResult, cfg.games)
 	bar := newProgressBar(cfg.progressWriter, cfg.games)
 	bar.update(0, "")
 	defer bar.finish()
@@ -150,6 +201,7 @@ func playMatch(ctx context.Context, cfg matchConfig) ([]*gameResult, error) {
 		mu       sync.Mutex
 		done     int
 		wdl      [3]int
+		pairs    match.Penta
 		firstErr error
 		wg       sync.WaitGroup
 	)
@@ -173,7 +225,21 @@ func playMatch(ctx context.Context, cfg matchConfig) ([]*gameResult, error) {
 					done++
 					wdl[score(r)]++
 					pts := float64(wdl[0]) + float64(wdl[1])/2
-					bar.update(done, fmt.Sprintf("%s: +%d =%d -%d (%.1f%%)", cfg.bot, wdl[0], wdl[1], wdl[2], 100*pts/float64(done)))
+					status := fmt.Sprintf("%s: +%d =%d -%d (%.1f%%)", cfg.bot, wdl[0], wdl[1], wdl[2], 100*pts/float64(done))
+					if cfg.sprt != nil {
+						if j := i ^ 1; j < len(results) && results[j] != nil {
+							pairs[pairPoints(r, results[j])]++
+						}
+						llr := cfg.sprt.LLR(pairs)
+						lo, hi := cfg.sprt.Bounds()
+						status += fmt.Sprintf("  LLR %.2f (%.2f, %.2f)", llr, lo, hi)
+						if cfg.sprt.Decide(llr) != match.Continue && !stopped {
+							stopped = true
+							cfg.logger.Debug("SPRT verdict", "pairs", pairs.Pairs(), "llr", llr, "verdict", cfg.sprt.Decide(llr).String())
+							cancel()
+						}
+					}
+					bar.update(done, status)
 				}
 				mu.Unlock()
 			}
@@ -189,7 +255,7 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
-	return results, firstErr
+	return results, stopped, firstErr
 }
 
 // playMatchGame plays and saves game i.
@@ -202,6 +268,7 @@ func playMatchGame(ctx context.Context, cfg matchConfig, i int) (*gameResult, er
 		r.white, r.black, r.botColor = cfg.opponent, cfg.bot, rbc.Black
 		whiteSeed, blackSeed = oppSeed, botSeed
 	}
+	r.dir, r.seed, r.game, r.numbered = cfg.out, cfg.seed, i, true
 	wp, err := newBot(r.white, whiteSeed)
 	if err != nil {
 		return nil, err

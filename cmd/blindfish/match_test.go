@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -71,8 +72,8 @@ func TestMatchRandomVsAttackerTable(t *testing.T) {
 	score := 100 * (float64(wins) + float64(draws)/2) / 10
 	want := []string{"random", "attacker", "white", "10", strconv.Itoa(wins), strconv.Itoa(draws), strconv.Itoa(losses),
 		strconv.FormatFloat(score, 'f', 1, 64) + "%"}
-	e := estimateElo(wins, draws, losses)
-	want = append(want, formatElo(e.Elo), e.interval(), strconv.FormatFloat(float64(turns)/10, 'f', 1, 64))
+	e := match.EstimateElo(wins, draws, losses)
+	want = append(want, match.FormatElo(e.Elo), e.Interval(), strconv.FormatFloat(float64(turns)/10, 'f', 1, 64))
 	for i, w := range want {
 		if row[i] != w {
 			t.Errorf("column %d: %q, want %q\n%s", i, row[i], w, out)

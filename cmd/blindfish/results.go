@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -61,6 +62,13 @@ type gameResult struct {
 	clock        string // "60+1"; "?" for games read from a bare history
 	timed        bool   // used is known
 	record       string // the history's path or name
+	// Where the game stands in its session, for pairing games for the SPRT
+	// (sprt.go): the session's folder, its seed and the game number; numbered
+	// is false for bare histories, which know none of this.
+	dir      string
+	seed     int64
+	game     int
+	numbered bool
 }
 
 // bot and opponent return the specs of the match's bot and its opponent.
@@ -101,7 +109,8 @@ func (r *gameResult) line(seed int64, game int, now time.Time) resultLine {
 // fromLine reads a results-log line back.
 func fromLine(l resultLine) (*gameResult, error) {
 	r := &gameResult{white: l.White, black: l.Black, turns: l.Turns, clock: l.Clock, timed: true, record: l.Record,
-		used: [2]time.Duration{secondsDuration(l.UsedS[0]), secondsDuration(l.UsedS[1])}}
+		used: [2]time.Duration{secondsDuration(l.UsedS[0]), secondsDuration(l.UsedS[1])},
+		seed: l.Seed, game: l.Game, numbered: true}
 	switch {
 	case l.Bot == l.White:
 		r.botColor = rbc.White
@@ -193,6 +202,7 @@ func readResults(dirs []string) (results []*gameResult, bare int, err error) {
 			return nil, 0, err
 		}
 		for _, r := range lines {
+			r.dir = abs
 			if r.record != "" {
 				logged[r.record] = true
 				r.record = filepath.Join(dir, r.record)
@@ -262,6 +272,7 @@ type pairing struct {
 	key     pairingKey
 	byColor [2]pairStats
 	both    pairStats
+	games   []*gameResult // seen from key.bot (botColor flipped if need be)
 }
 
 // groupPairings sorts games into pairings in order of first appearance. A
@@ -292,6 +303,7 @@ func groupPairings(results []*gameResult) []*pairing {
 		}
 		p.byColor[r.botColor].add(r)
 		p.both.add(r)
+		p.games = append(p.games, r)
 	}
 	return out
 }
@@ -357,10 +369,10 @@ func score(r *gameResult) int {
 // the Elo difference is best read from: colour advantage cancels out).
 //
 // Columns: W/D/L and the score of the bot; its Elo difference to the
-// opponent with a 95% interval (elo.go); mean turns per game (both sides'
-// turns); mean clock time per turn of each side; losses on time and losses by
-// an error (an illegal request, or a callback that failed and so resigned)
-// as bot/opponent; how the games ended.
+// opponent with a 95% interval (match.EstimateElo); mean turns per game (both
+// sides' turns); mean clock time per turn of each side; losses on time and
+// losses by an error (an illegal request, or a callback that failed and so
+// resigned) as bot/opponent; how the games ended.
 func resultsTable(pairings []*pairing, withClock bool) *table {
 	header := []string{"bot", "opponent", "as", "games", "wins", "draws", "losses", "score", "elo", "elo 95%",
 		"turns/game", "time/turn bot", "time/turn opp", "time losses", "errors", "end reasons"}
@@ -374,13 +386,13 @@ func resultsTable(pairings []*pairing, withClock bool) *table {
 	t := newTable(header, right...)
 	for _, p := range pairings {
 		row := func(as string, s *pairStats) {
-			e := estimateElo(s.wins, s.draws, s.losses)
+			e := match.EstimateElo(s.wins, s.draws, s.losses)
 			cells := []string{p.key.bot, p.key.opponent, as}
 			if withClock {
 				cells = append(cells, p.key.clock)
 			}
 			cells = append(cells, strconv.Itoa(s.games), strconv.Itoa(s.wins), strconv.Itoa(s.draws),
-				strconv.Itoa(s.losses), pct(s), formatElo(e.Elo), e.interval(), ratio(float64(s.turns), s.games),
+				strconv.Itoa(s.losses), pct(s), match.FormatElo(e.Elo), e.Interval(), ratio(float64(s.turns), s.games),
 				perTurn(s.botTime, s.botTurns), perTurn(s.oppTime, s.oppTurns),
 				fmt.Sprintf("%d/%d", s.timeLosses[0], s.timeLosses[1]), fmt.Sprintf("%d/%d", s.errors[0], s.errors[1]),
 				reasonsText(s))
@@ -408,8 +420,9 @@ func matchTable(cfg matchConfig, results []*gameResult) *table {
 	return t
 }
 
-// runMerge prints the merged table of match folders.
-func runMerge(dirs []string, stdout io.Writer) error {
+// runMerge prints the merged table of match folders and, with an SPRT, its
+// line for each pairing of two different bots.
+func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT) error {
 	if len(dirs) == 0 {
 		return usageError{"--merge needs at least one folder"}
 	}
@@ -425,7 +438,18 @@ func runMerge(dirs []string, stdout io.Writer) error {
 		note = fmt.Sprintf(" (%d from histories without a results log: no times, clock ?)", bare)
 	}
 	fmt.Fprintf(stdout, "merged %d games from %d folders%s\n", len(results), len(dirs), note)
-	return resultsTable(groupPairings(results), true).write(stdout)
+	pairings := groupPairings(results)
+	if err := resultsTable(pairings, true).write(stdout); err != nil {
+		return err
+	}
+	if sprt != nil {
+		for _, line := range mergedSPRTLines(*sprt, pairings) {
+			if _, err := fmt.Fprintln(stdout, line); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func pct(s *pairStats) string {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,54 +10,6 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/evaluator"
 )
-
-// TestEloFromScores checks the Elo difference and its interval against
-// values computed by hand.
-func TestEloFromScores(t *testing.T) {
-	near := func(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
-	// 75%: −400·log10(1/3) = 190.85.
-	if e := eloDiff(0.75); !near(e, 190.85, 0.01) {
-		t.Errorf("eloDiff(0.75) = %v", e)
-	}
-	if e := eloDiff(0.5); e != 0 {
-		t.Errorf("eloDiff(0.5) = %v", e)
-	}
-	if !math.IsInf(eloDiff(1), 1) || !math.IsInf(eloDiff(0), -1) {
-		t.Error("eloDiff at 0% and 100% is not infinite")
-	}
-	// Wilson, p = 0.5, n = 100: 0.5 ± 0.0962 (textbook value).
-	lo, hi := wilson(0.5, 100, z95)
-	if !near(lo, 0.4038, 1e-4) || !near(hi, 0.5962, 1e-4) {
-		t.Errorf("wilson(0.5, 100) = %v, %v", lo, hi)
-	}
-	// 50 wins, 50 losses: 0 with a symmetric interval of about ±67.
-	e := estimateElo(50, 0, 50)
-	if e.Elo != 0 || !near(e.Lo, -e.Hi, 1e-9) || !near(e.Hi, 67.4, 0.5) {
-		t.Errorf("50/0/50: %+v", e)
-	}
-	// 100 of 100: +inf, with the lower bound at the Wilson bound 0.96301 → +566.
-	e = estimateElo(100, 0, 0)
-	if !math.IsInf(e.Elo, 1) || !math.IsInf(e.Hi, 1) || !near(e.Lo, 566, 1) {
-		t.Errorf("100/0/0: %+v", e)
-	}
-	if got := e.interval(); got != "+566..+inf" {
-		t.Errorf("interval %q", got)
-	}
-	// Small samples too: 10 of 10 is +inf with a finite lower bound only.
-	if got := estimateElo(10, 0, 0).interval(); got != "+166..+inf" {
-		t.Errorf("10/0/0 interval %q", got)
-	}
-	if got := estimateElo(0, 0, 10).interval(); got != "-inf..-166" {
-		t.Errorf("0/0/10 interval %q", got)
-	}
-	// Draws count half: 10 draws is 50%.
-	if e := estimateElo(0, 10, 0); e.Elo != 0 {
-		t.Errorf("all draws: %+v", e)
-	}
-	if formatElo(math.NaN()) != "-" || formatElo(-0.4) != "0" || formatElo(12.6) != "+13" || formatElo(-12.6) != "-13" {
-		t.Error("formatElo")
-	}
-}
 
 // colIndex returns the column of a header name in a table's first line.
 func colIndex(t *testing.T, out, name string) int {
