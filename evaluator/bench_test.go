@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/evaluator/uci"
 )
 
@@ -71,22 +71,6 @@ var poolBenchFENs = []string{
 	"1r2r1k1/1b2bp1p/p4np1/q2pp3/1RP5/P2nPN1P/1Q4P1/B4RK1 w - - 8 27",
 	"6r1/p1k2p2/1p3P1p/2p5/7P/1PP1p3/P1R3P1/4K3 b - - 1 35",
 	"r1nqkb1r/1pp2p2/4p2B/1P1pP3/3P2Q1/1PN2N1P/P4pK1/R2R4 b kq - 1 23",
-}
-
-// poolStockfishPath is where Debian's stockfish package installs the engine.
-const poolStockfishPath = "/usr/games/stockfish"
-
-// requirePoolStockfish skips when Stockfish is missing, but fails under CI
-// (CI=true), where it must be installed.
-func requirePoolStockfish(tb testing.TB) string {
-	tb.Helper()
-	if _, err := os.Stat(poolStockfishPath); err != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("Stockfish is required under CI but missing at %s: %v (apt-get install stockfish)", poolStockfishPath, err)
-		}
-		tb.Skipf("Stockfish not installed at %s (apt-get install stockfish); skipping", poolStockfishPath)
-	}
-	return poolStockfishPath
 }
 
 // rawEngine drives Stockfish directly, with the least possible work per
@@ -167,7 +151,7 @@ func selfCPU() time.Duration {
 //
 //	go test -run '^$' -bench EvalThroughput -benchtime 1000x ./evaluator/
 func BenchmarkEvalThroughput(b *testing.B) {
-	path := requirePoolStockfish(b)
+	path := stockfishtest.Path(b)
 	const engines, depth = 2, 8
 
 	b.Run("raw", func(b *testing.B) {
@@ -237,7 +221,7 @@ func TestPoolThroughputSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode")
 	}
-	path := requirePoolStockfish(t)
+	path := stockfishtest.Path(t)
 	const engines, depth = 2, 8
 	n := 100
 	if poolRaceEnabled {

@@ -1,36 +1,31 @@
 package evaluator
 
-import (
-	"os"
-	"os/exec"
-)
+import "github.com/blindfish-rbc/blindfish/evaluator/stockfishpath"
 
 // StockfishEnv is the environment variable that names the Stockfish binary,
 // as the reference Trout bot and the tournament tooling expect.
-const StockfishEnv = "STOCKFISH_EXECUTABLE"
+const StockfishEnv = stockfishpath.Env
 
 // DefaultStockfishPath is where Debian's stockfish package installs the
 // binary; /usr/games is often missing from PATH.
-const DefaultStockfishPath = "/usr/games/stockfish"
+const DefaultStockfishPath = stockfishpath.Default
 
-// FindStockfish looks for a Stockfish binary: $STOCKFISH_EXECUTABLE first
-// (an explicit choice wins even if it is broken, so that a typo is noticed
-// rather than silently replaced), then "stockfish" on PATH, then
-// /usr/games/stockfish. It reports false when none is an executable file.
-func FindStockfish() (string, bool) {
-	if p := os.Getenv(StockfishEnv); p != "" {
-		return p, isExecutable(p)
-	}
-	if p, err := exec.LookPath("stockfish"); err == nil {
-		return p, true
-	}
-	if isExecutable(DefaultStockfishPath) {
-		return DefaultStockfishPath, true
-	}
-	return "", false
+// LookupStockfish returns the Stockfish binary: $STOCKFISH_EXECUTABLE when it
+// is set, else "stockfish" on PATH, else /usr/games/stockfish. When none is
+// found the error is ErrNoStockfish; an explicit $STOCKFISH_EXECUTABLE that
+// names no executable file is an error of its own (wrapping ErrBadStockfishEnv
+// and naming the path), never silently replaced by another Stockfish.
+func LookupStockfish() (string, error) {
+	return stockfishpath.Lookup()
 }
 
-func isExecutable(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+// ErrBadStockfishEnv reports that $STOCKFISH_EXECUTABLE is set but names no
+// executable file.
+var ErrBadStockfishEnv = stockfishpath.ErrBadEnv
+
+// FindStockfish is LookupStockfish without the reason: the path found, or
+// the broken explicit choice with false, or "" and false.
+func FindStockfish() (string, bool) {
+	p, err := LookupStockfish()
+	return p, err == nil
 }

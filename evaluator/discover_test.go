@@ -5,8 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 )
 
 func writeExecutable(t *testing.T, dir, name string, mode os.FileMode) string {
@@ -18,37 +21,31 @@ func writeExecutable(t *testing.T, dir, name string, mode os.FileMode) string {
 	return p
 }
 
-func TestFindStockfish(t *testing.T) {
+// TestLookupStockfish: an explicit $STOCKFISH_EXECUTABLE that names no
+// executable file is an error that says so, not "no Stockfish" (the lookup
+// order is tested in stockfishpath).
+func TestLookupStockfish(t *testing.T) {
 	dir := t.TempDir()
 	exe := writeExecutable(t, dir, "my-stockfish", 0o755)
 	plain := writeExecutable(t, dir, "not-executable", 0o644)
-
 	t.Setenv(StockfishEnv, exe)
+	if p, err := LookupStockfish(); err != nil || p != exe {
+		t.Fatalf("env executable: %q %v", p, err)
+	}
 	if p, ok := FindStockfish(); !ok || p != exe {
-		t.Fatalf("env executable: %q %v", p, ok)
+		t.Fatalf("FindStockfish, env executable: %q %v", p, ok)
 	}
-	// An explicit but unusable choice is reported, not silently replaced.
 	t.Setenv(StockfishEnv, plain)
+	if p, err := LookupStockfish(); !errors.Is(err, ErrBadStockfishEnv) || errors.Is(err, ErrNoStockfish) || p != plain {
+		t.Fatalf("env not executable: %q %v", p, err)
+	}
 	if p, ok := FindStockfish(); ok || p != plain {
-		t.Fatalf("env not executable: %q %v", p, ok)
+		t.Fatalf("FindStockfish, env not executable: %q %v", p, ok)
 	}
-	t.Setenv(StockfishEnv, filepath.Join(dir, "missing"))
-	if _, ok := FindStockfish(); ok {
-		t.Fatal("missing env path reported as found")
-	}
-	// Then PATH.
-	pathDir := t.TempDir()
-	onPath := writeExecutable(t, pathDir, "stockfish", 0o755)
 	t.Setenv(StockfishEnv, "")
-	t.Setenv("PATH", pathDir)
-	if p, ok := FindStockfish(); !ok || p != onPath {
-		t.Fatalf("PATH: %q %v", p, ok)
-	}
-	// Then the Debian location (present or not on this machine).
 	t.Setenv("PATH", t.TempDir())
-	p, ok := FindStockfish()
-	if ok != isExecutable(DefaultStockfishPath) || (ok && p != DefaultStockfishPath) {
-		t.Fatalf("fallback: %q %v", p, ok)
+	if p, err := LookupStockfish(); err != nil && (!errors.Is(err, ErrNoStockfish) || p != "") {
+		t.Fatalf("nothing on PATH: %q %v", p, err)
 	}
 }
 
@@ -58,13 +55,25 @@ func TestOpen(t *testing.T) {
 	if err != nil || ev.Name() != "embedded" {
 		t.Fatalf("embedded: %v %v", ev, err)
 	}
-	t.Setenv(StockfishEnv, filepath.Join(t.TempDir(), "missing"))
-	if _, err := Open(ctx, KindStockfish, OpenConfig{Logger: quietLogger()}); !errors.Is(err, ErrNoStockfish) {
-		t.Fatalf("stockfish missing: %v", err)
+	missing := filepath.Join(t.TempDir(), "missing")
+	t.Setenv(StockfishEnv, missing)
+	if _, err := Open(ctx, KindStockfish, OpenConfig{Logger: quietLogger()}); !errors.Is(err, ErrBadStockfishEnv) || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("stockfish named but missing: %v", err)
 	}
 	ev, err = Open(ctx, KindAuto, OpenConfig{Logger: quietLogger()})
 	if err != nil || ev.Name() != "embedded" {
-		t.Fatalf("auto without stockfish: %v %v", ev, err)
+		t.Fatalf("auto with the stockfish named missing: %v %v", ev, err)
+	}
+	t.Setenv(StockfishEnv, "")
+	t.Setenv("PATH", t.TempDir())
+	if _, err := LookupStockfish(); errors.Is(err, ErrNoStockfish) { // else /usr/games/stockfish is here
+		if _, err := Open(ctx, KindStockfish, OpenConfig{Logger: quietLogger()}); !errors.Is(err, ErrNoStockfish) {
+			t.Fatalf("stockfish missing: %v", err)
+		}
+		ev, err = Open(ctx, KindAuto, OpenConfig{Logger: quietLogger()})
+		if err != nil || ev.Name() != "embedded" {
+			t.Fatalf("auto without stockfish: %v %v", ev, err)
+		}
 	}
 	// A "Stockfish" that is no UCI engine: auto falls back, stockfish fails.
 	t.Setenv(StockfishEnv, writeExecutable(t, t.TempDir(), "fake", 0o755))
@@ -82,7 +91,7 @@ func TestOpen(t *testing.T) {
 }
 
 func TestOpenStockfish(t *testing.T) {
-	requireStockfish(t)
+	stockfishtest.Path(t)
 	ev, err := Open(context.Background(), KindAuto, OpenConfig{Engines: 1, Logger: quietLogger()})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+
+	"github.com/blindfish-rbc/blindfish/evaluator/stockfishpath"
 )
 
 // Kind selects an evaluator in Open.
@@ -12,8 +14,8 @@ type Kind string
 
 // The evaluator kinds.
 const (
-	// KindAuto uses Stockfish when FindStockfish finds one that starts, and
-	// the embedded evaluator otherwise.
+	// KindAuto uses Stockfish when LookupStockfish finds one that starts,
+	// and the embedded evaluator otherwise.
 	KindAuto Kind = "auto"
 	// KindStockfish requires Stockfish.
 	KindStockfish Kind = "stockfish"
@@ -31,7 +33,7 @@ func ParseKind(s string) (Kind, error) {
 }
 
 // ErrNoStockfish reports that no Stockfish binary was found.
-var ErrNoStockfish = errors.New("evaluator: no Stockfish found ($" + StockfishEnv + ", PATH, " + DefaultStockfishPath + ")")
+var ErrNoStockfish = stockfishpath.ErrNotFound
 
 // OpenConfig configures Open.
 type OpenConfig struct {
@@ -46,7 +48,8 @@ type OpenConfig struct {
 // Open returns the evaluator of the given kind: Stockfish behind the guard,
 // or the embedded one. With KindAuto a Stockfish that is missing or fails to
 // start is logged and replaced by the embedded evaluator, so the player can
-// always play.
+// always play (an unusable $STOCKFISH_EXECUTABLE is warned about); with
+// KindStockfish it is an error.
 func Open(ctx context.Context, kind Kind, cfg OpenConfig) (Evaluator, error) {
 	log := cfg.Logger
 	if log == nil {
@@ -55,15 +58,17 @@ func Open(ctx context.Context, kind Kind, cfg OpenConfig) (Evaluator, error) {
 	if kind == KindEmbedded {
 		return NewEmbedded(), nil
 	}
-	path, ok := FindStockfish()
-	if !ok {
+	path, err := LookupStockfish()
+	if err != nil {
 		if kind == KindStockfish {
-			if path != "" {
-				return nil, fmt.Errorf("%w: $%s=%q is not an executable file", ErrNoStockfish, StockfishEnv, path)
-			}
-			return nil, ErrNoStockfish
+			return nil, fmt.Errorf("evaluator: %w", err)
 		}
-		log.Info("no Stockfish found; using the embedded evaluator", "path", path)
+		if errors.Is(err, ErrBadStockfishEnv) {
+			// A mistake to report, although auto still plays.
+			log.Warn("the Stockfish named is unusable; using the embedded evaluator", "err", err)
+		} else {
+			log.Info("no Stockfish found; using the embedded evaluator")
+		}
 		return NewEmbedded(), nil
 	}
 	pc := cfg.Pool

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/evaluator/internal/proctest"
+	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/evaluator/uci"
 )
 
@@ -17,7 +18,7 @@ const poolCrashFEN = "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 
 
 func newStockfishPool(t *testing.T, size int) *Pool {
 	t.Helper()
-	path := requirePoolStockfish(t)
+	path := stockfishtest.Path(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	p, err := NewPool(ctx, PoolConfig{Path: path, Size: size, RestartBackoff: 10 * time.Millisecond, Logger: poolTestLogger()})

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/evaluator/uci"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -161,21 +161,6 @@ func TestStockfishFailureFallsBack(t *testing.T) {
 	}
 }
 
-// requireStockfish returns the Stockfish path, skipping the test when there
-// is none, except under CI=true, where a missing Stockfish is a failure.
-func requireStockfish(t *testing.T) string {
-	t.Helper()
-	path, ok := FindStockfish()
-	if !ok {
-		msg := fmt.Sprintf("Stockfish not found ($%s, PATH, %s); install it (apt-get install stockfish) to run this test", StockfishEnv, DefaultStockfishPath)
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return path
-}
-
 // checkingSearcher passes searches to a real engine and checks every answer:
 // the engine must not fail, and its best move must be a legal chess move of
 // the position it got (an option that does not leave its own king
@@ -230,7 +215,7 @@ var guardBoards = flag.Int("guard.boards", 12000, "boards to generate for TestGu
 // field-notes §3, through the guard to a real Stockfish pool, and requires
 // zero engine failures and only legal best moves.
 func TestGuardAgainstStockfish(t *testing.T) {
-	path := requireStockfish(t)
+	path := stockfishtest.Path(t)
 	n := *guardBoards
 	if testing.Short() {
 		n = 2000
@@ -338,7 +323,7 @@ func firstN(s []string, n int) []string { return s[:min(len(s), n)] }
 // the king, sent raw, make Stockfish fail. It only logs, because whether a
 // given board crashes depends on the engine build.
 func TestUnguardedBoardsCrashStockfish(t *testing.T) {
-	path := requireStockfish(t)
+	path := stockfishtest.Path(t)
 	if testing.Short() {
 		t.Skip("short mode")
 	}

@@ -3,11 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/evaluator"
+	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 )
 
 func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -44,12 +44,7 @@ func TestEvalEmbeddedOnCrashBoards(t *testing.T) {
 }
 
 func TestEvalStockfishOnCrashBoards(t *testing.T) {
-	if _, ok := evaluator.FindStockfish(); !ok {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("Stockfish not found under CI=true")
-		}
-		t.Skip("Stockfish not found ($STOCKFISH_EXECUTABLE, PATH, /usr/games/stockfish); skipping")
-	}
+	stockfishtest.Path(t)
 	for name, fen := range crashFENs {
 		t.Run(name, func(t *testing.T) {
 			code, out, errs := runCmd(t, "eval", "--engine", "stockfish", "--fen", fen, "--nodes", "2000", "--move", "0000")
@@ -132,7 +127,8 @@ func TestEvalMissingStockfish(t *testing.T) {
 	t.Setenv(evaluator.StockfishEnv, "/nonexistent/stockfish")
 	fen := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 	code, _, errs := runCmd(t, "eval", "--engine", "stockfish", "--fen", fen)
-	if code != 1 || !strings.Contains(errs, "no Stockfish found") {
+	// The explicit but broken choice is named, not taken for "no Stockfish".
+	if code != 1 || !strings.Contains(errs, "STOCKFISH_EXECUTABLE") || !strings.Contains(errs, "/nonexistent/stockfish") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	// auto falls back to the embedded evaluator and says so.

@@ -3,34 +3,18 @@ package uci
 import (
 	"context"
 	"errors"
-	"os"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/evaluator/internal/proctest"
+	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 )
-
-// StockfishPath is where Debian's stockfish package installs the engine.
-const stockfishPath = "/usr/games/stockfish"
-
-// requireStockfish skips the test when Stockfish is not installed, but
-// fails it under CI (CI=true), where it must be installed.
-func requireStockfish(t *testing.T) string {
-	t.Helper()
-	if _, err := os.Stat(stockfishPath); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Stockfish is required under CI but missing at %s: %v (apt-get install stockfish)", stockfishPath, err)
-		}
-		t.Skipf("Stockfish not installed at %s (apt-get install stockfish); skipping", stockfishPath)
-	}
-	return stockfishPath
-}
 
 func newStockfish(t *testing.T) *Client {
 	t.Helper()
 	c, err := NewClient(Config{
-		Path:    requireStockfish(t),
+		Path:    stockfishtest.Path(t),
 		Options: []Option{{Name: "Threads", Value: "1"}, {Name: "Hash", Value: "16"}},
 		Logger:  quietLogger(),
 	})

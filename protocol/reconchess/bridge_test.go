@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/evaluator/stockfishpath"
+	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
 	"github.com/blindfish-rbc/blindfish/protocol/server/loopback"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -88,10 +90,7 @@ func setUpBridge(t *testing.T) (h harness, dir, bin, bridge string) {
 // error) and that its record re-referees identically under our rules.
 func TestBridgeInHarness(t *testing.T) {
 	h, _, bin, bridge := setUpBridge(t)
-	opponents := []string{"reconchess.bots.random_bot", "reconchess.bots.attacker_bot"}
-	if os.Getenv("STOCKFISH_EXECUTABLE") != "" {
-		opponents = append(opponents, "reconchess.bots.trout_bot")
-	}
+	opponents := []string{"reconchess.bots.random_bot", "reconchess.bots.attacker_bot", "reconchess.bots.trout_bot"}
 	for i, opp := range opponents {
 		white, black := bridge, opp
 		if i%2 == 1 {
@@ -103,6 +102,10 @@ func TestBridgeInHarness(t *testing.T) {
 			cmd := h.command(ctx, "-m", "reconchess.scripts.rc_bot_match", white, black, "--seconds_per_player", "120")
 			cmd.Dir = t.TempDir()
 			cmd.Env = append(cmd.Env, "BLINDFISH_ENGINE="+bin, "BLINDFISH_OPTIONS=bot=random,seed=7")
+			if strings.HasSuffix(opp, "trout_bot") {
+				// The harness's Trout reads its engine from the environment.
+				cmd.Env = append(cmd.Env, stockfishpath.Env+"="+stockfishtest.Path(t))
+			}
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			if err := cmd.Run(); err != nil {
