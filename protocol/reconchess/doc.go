@@ -3,8 +3,20 @@
 // reconchess bot that starts `blindfish engine` and relays the harness's
 // Player callbacks to it over the rbcp line protocol (docs/protocol.md).
 //
-// The Go side is only the test that plays the bridge in the harness. It runs
-// when reconchess can be imported: `pip install reconchess`, or set RC_ENV to
-// a shell script that exports PYTHONPATH (and STOCKFISH_EXECUTABLE for
-// TroutBot) for a source checkout. CI has no PyPI access, so it skips there.
+// The Go side is only tests, of two kinds.
+//
+// The stand-in tests (standin_test.go) run wherever python3 runs, CI
+// included (under CI=true a missing python3 fails them): testdata/standin
+// holds small stand-ins, written for these tests, for the two modules the
+// bridge imports (reconchess and chess), and testdata/drive_bridge.py calls
+// the bridge's callbacks as the harness would, for a Go player that the
+// referee plays. They play whole games on a real `blindfish engine --bot
+// random`, and check that an engine that dies or stalls mid-game makes the
+// callback raise BlindfishEngineError in time and is killed.
+//
+// The harness tests (bridge_test.go) play the bridge in the real harness.
+// They run when reconchess can be imported: `pip install reconchess`, or set
+// RC_ENV to a shell script that exports PYTHONPATH for a source checkout
+// (TroutBot's Stockfish is found as the other Stockfish tests find it). CI
+// has no PyPI access, so they skip there.
 package reconchess
