@@ -1,8 +1,3 @@
-// Package match holds the statistics of matches between bots: Elo estimates
-// from game scores and the sequential probability ratio test (SPRT) that
-// decides, game pair by game pair, whether one build is stronger than
-// another. It does no I/O, so that the command line, tests and any later
-// tournament tool read the numbers from one place.
 package match
 
 import (

@@ -2,39 +2,19 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
-
-// matchConfig is a parsed match command line.
-type matchConfig struct {
-	bot, opponent  string // the --white and --black specs
-	games          int
-	initial, incr  time.Duration
-	seed           int64
-	out            string // "" saves nothing
-	concurrency    int
-	alternate      bool
-	moveLimit      int
-	turnLimit      int
-	logger         *slog.Logger
-	progressWriter io.Writer
-	results        *resultsLog // nil when nothing is saved
-	sprt           *match.SPRT // nil: play every game
-}
 
 // runMatch plays games between two bots under the referee, saves each as a
 // harness history, and ends with a win/draw/loss table: the everyday way to
@@ -54,7 +34,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	out := fs.String("out", "games", `directory for the game records, named <white>-<black>-<seed>-<NNN>.json ("" saves nothing)`)
 	concurrency := fs.Int("concurrency", 1, "games played at once")
 	alternate := fs.Bool("alternate", false, "swap colours every other game (the table then shows each colour and both); default on when the two specs differ")
-	merge := fs.Bool("merge", false, "print the merged table of the match folders given as arguments (their "+resultsLogName+" and histories) instead of playing")
+	merge := fs.Bool("merge", false, "print the merged table of the match folders given as arguments (their "+match.LogName+" and histories) instead of playing")
 	sprtFlag := fs.String("sprt", "", "stop as soon as a sequential probability ratio test over colour-swapped game pairs decides H0 elo=ELO0 against H1 elo=ELO1 (--white's Elo to --black's; ALPHA and BETA default to 0.05)")
 	moveLimit := fs.Int("move-limit", 100, "draw after this many half-moves without capture or pawn move (0: none)")
 	turnLimit := fs.Int("turn-limit", 0, "draw after this many full turns (0: none)")
@@ -129,211 +109,71 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		closePlayer(p, nil)
 	}
-	cfg := matchConfig{
-		bot: *white, opponent: *black, games: *games, initial: initial, incr: incr, seed: *seed,
-		out: *out, concurrency: *concurrency, alternate: *alternate, moveLimit: *moveLimit, turnLimit: *turnLimit,
-		logger:         slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
-		progressWriter: stderr,
-		sprt:           sprt,
+	cfg := match.Config{
+		Bot: *white, Opponent: *black, Games: *games, Initial: initial, Increment: incr, Seed: *seed,
+		Out: *out, Concurrency: *concurrency, Alternate: *alternate, MoveLimit: *moveLimit, TurnLimit: *turnLimit,
+		SPRT: sprt, NewBot: newBot,
+		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	}
-	if cfg.out != "" {
-		if err := os.MkdirAll(cfg.out, 0o755); err != nil {
+	if cfg.Out != "" {
+		if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 			return fmt.Errorf("create the records directory: %w", err)
 		}
-		cfg.results = newResultsLog(cfg.out)
 	}
+	bar := newProgressBar(stderr, cfg.Games)
+	cfg.OnProgress = func(p match.Progress) { bar.update(p.Done, progressStatus(cfg, p)) }
+	rep, err := match.Play(ctx, cfg)
+	bar.finish()
 
-	results, stopped, err := playMatch(ctx, cfg)
-	finished := 0
-	for _, r := range results {
-		if r != nil {
-			finished++
-		}
-	}
+	finished := rep.Finished()
 	saved := ""
-	if cfg.out != "" {
-		saved = ", records in " + cfg.out
+	if cfg.Out != "" {
+		saved = ", records in " + cfg.Out
 	}
 	count := fmt.Sprintf("%d games", finished)
 	switch {
-	case stopped:
-		count = fmt.Sprintf("%d games (of at most %d: stopped by the SPRT)", finished, cfg.games)
-	case finished < cfg.games:
-		count = fmt.Sprintf("%d of %d games finished", finished, cfg.games)
+	case rep.Stopped:
+		count = fmt.Sprintf("%d games (of at most %d: stopped by the SPRT)", finished, cfg.Games)
+	case finished < cfg.Games:
+		count = fmt.Sprintf("%d of %d games finished", finished, cfg.Games)
 	}
-	fmt.Fprintf(stdout, "%s vs %s: %s, clock %s+%s s, seed %d%s\n", cfg.bot, cfg.opponent, count,
-		seconds(initial), seconds(incr), cfg.seed, saved)
-	if werr := matchTable(cfg, results).write(stdout); werr != nil {
+	fmt.Fprintf(stdout, "%s vs %s: %s, clock %s s, seed %d%s\n", cfg.Bot, cfg.Opponent, count, cfg.Clock(), cfg.Seed, saved)
+	if werr := printTable(stdout, match.MatchTable(cfg.Bot, cfg.Opponent, rep.Results)); werr != nil {
 		return werr
 	}
-	if cfg.sprt != nil {
-		if _, werr := fmt.Fprintln(stdout, sprtLine(*cfg.sprt, results, false)); werr != nil {
+	if cfg.SPRT != nil {
+		if _, werr := fmt.Fprintln(stdout, match.SPRTLine(*cfg.SPRT, rep.Results, false)); werr != nil {
 			return werr
 		}
 	}
 	if err != nil {
 		return err
 	}
-	if finished < cfg.games && !stopped {
-		return fmt.Errorf("interrupted after %d of %d games", finished, cfg.games)
+	if finished < cfg.Games && !rep.Stopped {
+		return fmt.Errorf("interrupted after %d of %d games", finished, cfg.Games)
 	}
 	return nil
 }
 
-// playMatch plays the games on cfg.concurrency workers and returns them by
-// game index (nil for games not finished: the context was done). The error
-// reports a record that could not be saved, which stops the match.
-//
-// With an SPRT, every game that completes a pair updates the LLR, and once
-// it crosses a bound the match stops: no game starts, and the games in play
-// are abandoned (not saved, not counted: only finished games are), so that
-// the verdict is not held up by a game that cannot change it much. stopped
-// reports that.
-func playMatch(ctx context.Context, cfg matchConfig) (results []*gameResult, stopped bool, err error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	results = make([]*gameResult, cfg.games)
-	bar := newProgressBar(cfg.progressWriter, cfg.games)
-	bar.update(0, "")
-	defer bar.finish()
-
-	var (
-		mu       sync.Mutex
-		done     int
-		wdl      [3]int
-		pairs    match.Penta
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	jobs := make(chan int)
-	for range cfg.concurrency {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				r, err := playMatchGame(ctx, cfg, i)
-				mu.Lock()
-				switch {
-				case errors.Is(err, rbc.ErrAborted):
-				case err != nil:
-					if firstErr == nil {
-						firstErr = err
-					}
-					cancel()
-				default:
-					results[i] = r
-					done++
-					wdl[score(r)]++
-					pts := float64(wdl[0]) + float64(wdl[1])/2
-					status := fmt.Sprintf("%s: +%d =%d -%d (%.1f%%)", cfg.bot, wdl[0], wdl[1], wdl[2], 100*pts/float64(done))
-					if cfg.sprt != nil {
-						if j := i ^ 1; j < len(results) && results[j] != nil {
-							pairs[pairPoints(r, results[j])]++
-						}
-						llr := cfg.sprt.LLR(pairs)
-						lo, hi := cfg.sprt.Bounds()
-						status += fmt.Sprintf("  LLR %.2f (%.2f, %.2f)", llr, lo, hi)
-						if cfg.sprt.Decide(llr) != match.Continue && !stopped {
-							stopped = true
-							cfg.logger.Debug("SPRT verdict", "pairs", pairs.Pairs(), "llr", llr, "verdict", cfg.sprt.Decide(llr).String())
-							cancel()
-						}
-					}
-					bar.update(done, status)
-				}
-				mu.Unlock()
-			}
-		}()
+// progressStatus is the text after the progress bar: the bot's +W =D -L and
+// score, and the running LLR of an SPRT.
+func progressStatus(cfg match.Config, p match.Progress) string {
+	if p.Done == 0 {
+		return ""
 	}
-feed:
-	for i := range cfg.games {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
-		}
+	pts := float64(p.Wins) + float64(p.Draws)/2
+	s := fmt.Sprintf("%s: +%d =%d -%d (%.1f%%)", cfg.Bot, p.Wins, p.Draws, p.Losses, 100*pts/float64(p.Done))
+	if p.HasLLR {
+		lo, hi := cfg.SPRT.Bounds()
+		s += fmt.Sprintf("  LLR %.2f (%.2f, %.2f)", p.LLR, lo, hi)
 	}
-	close(jobs)
-	wg.Wait()
-	return results, stopped, firstErr
+	return s
 }
 
-// playMatchGame plays and saves game i.
-func playMatchGame(ctx context.Context, cfg matchConfig, i int) (*gameResult, error) {
-	r := &gameResult{white: cfg.bot, black: cfg.opponent, botColor: rbc.White,
-		clock: seconds(cfg.initial) + "+" + seconds(cfg.incr), timed: true}
-	botSeed, oppSeed := deriveSeed(cfg.seed, i, 0), deriveSeed(cfg.seed, i, 1)
-	whiteSeed, blackSeed := botSeed, oppSeed
-	if cfg.alternate && i%2 == 1 {
-		r.white, r.black, r.botColor = cfg.opponent, cfg.bot, rbc.Black
-		whiteSeed, blackSeed = oppSeed, botSeed
-	}
-	r.dir, r.seed, r.game, r.numbered = cfg.out, cfg.seed, i, true
-	wp, err := newBot(r.white, whiteSeed)
-	if err != nil {
-		return nil, err
-	}
-	defer closePlayer(wp, cfg.logger)
-	bp, err := newBot(r.black, blackSeed)
-	if err != nil {
-		return nil, err
-	}
-	defer closePlayer(bp, cfg.logger)
-	opts := rbc.DefaultOptions()
-	opts.InitialTime, opts.Increment = cfg.initial, cfg.incr
-	opts.MoveLimit, opts.TurnLimit = cfg.moveLimit, cfg.turnLimit
-	opts.WhiteName, opts.BlackName = r.white, r.black
-	opts.Logger = cfg.logger
-	res, err := rbc.PlayLocalGame(ctx, wp, bp, opts)
-	if err != nil {
-		return nil, err
-	}
-	h := res.History
-	r.outcome, r.used = h.Outcome, res.Used
-	r.turns = [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])}
-	cfg.logger.Debug("game over", "game", i, "white", r.white, "black", r.black, "outcome", h.Outcome.String())
-	if cfg.out != "" {
-		name := recordName(r.white, r.black, cfg.seed, i, cfg.games)
-		if err := rbc.SaveHistoryFile(filepath.Join(cfg.out, name), h); err != nil {
-			return nil, err
-		}
-		r.record = name
-		if err := cfg.results.append(r.line(cfg.seed, i, time.Now())); err != nil {
-			return nil, err
-		}
-	}
-	return r, nil
-}
-
-// recordName is "<white>-<black>-<seed>-<NNN>.json", with characters that
-// do not belong in file names replaced by '_'.
+// recordName names a game's record as the match does (play saves its game
+// under the same scheme).
 func recordName(white, black string, seed int64, i, games int) string {
-	digits := max(3, len(strconv.Itoa(games-1)))
-	return fmt.Sprintf("%s-%s-%d-%0*d.json", fileSafe(white), fileSafe(black), seed, digits, i)
-}
-
-func fileSafe(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '.', r == '=', r == '+':
-			return r
-		}
-		return '_'
-	}, s)
-}
-
-// deriveSeed gives game i's seed for a role (0 the --white bot, 1 the
-// other) from the match seed, so games differ yet each replays alone.
-func deriveSeed(seed int64, i, role int) int64 {
-	x := uint64(seed) ^ splitmix64(uint64(i)<<1|uint64(role))
-	return int64(splitmix64(x))
-}
-
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
+	return match.RecordName(white, black, seed, i, games)
 }
 
 // parseClock reads INITIAL+INCREMENT: seconds ("900+5", "0.5+0") or Go
@@ -352,7 +192,7 @@ func parseClock(s string) (initial, incr time.Duration, err error) {
 }
 
 // seconds shows d in seconds as the --clock flag takes it ("900", "0.5").
-func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
+func seconds(d time.Duration) string { return match.Seconds(d) }
 
 func parseSeconds(s string) (time.Duration, error) {
 	if f, err := strconv.ParseFloat(s, 64); err == nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/evaluator"
+	"github.com/blindfish-rbc/blindfish/match"
 )
 
 // colIndex returns the column of a header name in a table's first line.
@@ -49,7 +50,7 @@ func TestMatchAlternatesByDefaultAndLogsResults(t *testing.T) {
 			t.Errorf("both row: %v", row)
 		}
 	}
-	lines, err := readResultsLog(filepath.Join(dir, resultsLogName))
+	lines, err := match.ReadLog(filepath.Join(dir, match.LogName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,10 +58,10 @@ func TestMatchAlternatesByDefaultAndLogsResults(t *testing.T) {
 		t.Fatalf("%d result lines, want 6", len(lines))
 	}
 	for _, r := range lines {
-		if r.bot() != "attacker" || r.clock != "10+0.1" || !r.timed || r.used[0] <= 0 {
+		if r.Bot() != "attacker" || r.Clock != "10+0.1" || !r.Timed || r.Used[0] <= 0 {
 			t.Errorf("result line %+v", r)
 		}
-		if _, err := os.Stat(filepath.Join(dir, r.record)); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, r.Record)); err != nil {
 			t.Errorf("record of a result line: %v", err)
 		}
 	}

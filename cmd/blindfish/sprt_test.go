@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,61 +11,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/match"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
-
-// game returns a numbered game of session (dir, seed 1) from the bot's side:
-// result 0 a win, 1 a draw, 2 a loss.
-func game(dir string, i int, botColor rbc.Color, result int) *gameResult {
-	r := &gameResult{white: "a", black: "b", botColor: botColor, dir: dir, seed: 1, game: i, numbered: true}
-	if botColor == rbc.Black {
-		r.white, r.black = "b", "a"
-	}
-	switch result {
-	case 0:
-		r.outcome = rbc.Outcome{HasWinner: true, Winner: botColor, Reason: rbc.KingCapture}
-	case 2:
-		r.outcome = rbc.Outcome{HasWinner: true, Winner: botColor.Other(), Reason: rbc.KingCapture}
-	}
-	return r
-}
-
-// TestPentaOfPairsGames: games 2k and 2k+1 of one session with the bot on
-// both colours make a pair; a lone game, a game without its mate, games of a
-// session that did not alternate and bare histories are left out.
-func TestPentaOfPairsGames(t *testing.T) {
-	W, B := rbc.White, rbc.Black
-	games := []*gameResult{
-		game("x", 0, W, 0), game("x", 1, B, 0), // 2–0
-		game("x", 3, B, 1), game("x", 2, W, 2), // ½: a loss and a draw, in any order
-		game("x", 4, W, 1), game("x", 5, B, 1), // 1
-		game("y", 4, W, 0),                     // its mate is in another folder's session: alone
-		game("x", 6, W, 0),                     // game 7 never finished
-		game("z", 0, W, 0), game("z", 1, W, 2), // not alternating
-		{white: "a", black: "b", botColor: W}, // a bare history
-		nil,
-	}
-	p, unpaired := pentaOf(games)
-	if want := (match.Penta{0, 1, 1, 0, 1}); p != want || unpaired != 5 {
-		t.Errorf("penta %v, %d unpaired; want %v, 5", p, unpaired, want)
-	}
-	s := match.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
-	want := fmt.Sprintf("SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05: pairs 3 [0 1 1 0 1] LLR %.2f (-2.94, 2.94) no verdict (5 games outside pairs left out)", s.LLR(p))
-	if got := sprtLine(s, games, true); got != want {
-		t.Errorf("line\n%s\nwant\n%s", got, want)
-	}
-
-	// Without a single pair, merging falls back to single games.
-	single := []*gameResult{game("z", 0, W, 0), game("z", 1, W, 0), game("z", 2, W, 1), game("z", 3, W, 2)}
-	want = fmt.Sprintf("SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05: games 4 [1 1 2] (single games: no colour-swapped pairs) LLR %.2f (-2.94, 2.94) no verdict",
-		s.LLRTrinomial(match.Trinomial{1, 1, 2}))
-	if got := sprtLine(s, single, true); got != want {
-		t.Errorf("line\n%s\nwant\n%s", got, want)
-	}
-	if got := sprtLine(s, single, false); !strings.Contains(got, "pairs 0 [0 0 0 0 0] LLR 0.00") {
-		t.Errorf("live line without pairs: %s", got)
-	}
-}
 
 // sprtPart returns what follows "pairs " in the SPRT line of out.
 func sprtPart(t *testing.T, out string) string {
@@ -106,7 +51,7 @@ func TestMatchSPRTStopsEarly(t *testing.T) {
 	}
 	games, _ := strconv.Atoi(tableRow(t, out, "both")[3])
 	records, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	lines, err := readResultsLog(filepath.Join(dir, resultsLogName))
+	lines, err := match.ReadLog(filepath.Join(dir, match.LogName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +135,7 @@ func TestPinnedBuildPlays(t *testing.T) {
 	if row[1] != spec || row[3] != "1" || row[colIndex(t, out, "errors")] != "0/0" || row[colIndex(t, out, "time losses")] != "0/0" {
 		t.Errorf("row %v", row)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "random-"+fileSafe(spec)+"-1-000.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, match.RecordName("random", spec, 1, 0, 1))); err != nil {
 		t.Error(err)
 	}
 	binary := filepath.Join(cache, head, "blindfish")

@@ -3,7 +3,10 @@ package main
 import (
 	"io"
 	"strings"
+	"time"
 	"unicode/utf8"
+
+	"github.com/blindfish-rbc/blindfish/match"
 )
 
 // table prints rows under a header in aligned columns: text left-aligned,
@@ -59,3 +62,6 @@ func (t *table) write(w io.Writer) error {
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
+
+// perTurn shows the mean time per turn as the match table does.
+func perTurn(d time.Duration, turns int) string { return match.FormatPerTurn(d, turns) }

@@ -1,14 +1,11 @@
-package main
+package match
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/blindfish-rbc/blindfish/match"
 )
 
-// The SPRT of `match --sprt` and `match --merge --sprt`: the statistics are
-// the match package's; here games become pairs and the result a line.
+// The SPRT applied to games: games become pairs and the verdict a line.
 //
 // A pair is games 2k and 2k+1 of one session (folder and seed) of one
 // pairing, played with the bot on different colours: a match that alternates
@@ -25,30 +22,30 @@ type pairKey struct {
 
 // pairPoints returns the half-points the bot scored in two games, 0..4: the
 // Penta index of the pair.
-func pairPoints(a, b *gameResult) int { return 4 - score(a) - score(b) }
+func pairPoints(a, b *Result) int { return a.Points() + b.Points() }
 
-// pentaOf counts the complete pairs among games (all seen from one bot) and
-// the games outside them.
-func pentaOf(games []*gameResult) (p match.Penta, unpaired int) {
-	type slot struct{ even, odd []*gameResult }
+// PentaOf counts the complete pairs among games (all seen from one bot, as
+// in a Pairing) and the games outside them.
+func PentaOf(games []*Result) (p Penta, unpaired int) {
+	type slot struct{ even, odd []*Result }
 	slots := map[pairKey]*slot{}
 	var keys []pairKey
 	for _, r := range games {
 		if r == nil {
 			continue
 		}
-		if !r.numbered {
+		if !r.Numbered {
 			unpaired++
 			continue
 		}
-		k := pairKey{r.dir, r.seed, r.game / 2}
+		k := pairKey{r.Dir, r.Seed, r.Game / 2}
 		s := slots[k]
 		if s == nil {
 			s = &slot{}
 			slots[k] = s
 			keys = append(keys, k)
 		}
-		if r.game%2 == 0 {
+		if r.Game%2 == 0 {
 			s.even = append(s.even, r)
 		} else {
 			s.odd = append(s.odd, r)
@@ -61,7 +58,7 @@ func pentaOf(games []*gameResult) (p match.Penta, unpaired int) {
 		n := min(len(s.even), len(s.odd))
 		for i := range n {
 			a, b := s.even[i], s.odd[i]
-			if a.botColor == b.botColor { // not alternating: no pair
+			if a.BotColor == b.BotColor { // not alternating: no pair
 				unpaired += 2
 				continue
 			}
@@ -72,31 +69,31 @@ func pentaOf(games []*gameResult) (p match.Penta, unpaired int) {
 	return p, unpaired
 }
 
-// trinomialOf counts games by the bot's result: losses, draws, wins.
-func trinomialOf(games []*gameResult) (t match.Trinomial) {
+// TrinomialOf counts games by the bot's result: losses, draws, wins.
+func TrinomialOf(games []*Result) (t Trinomial) {
 	for _, r := range games {
 		if r != nil {
-			t[2-score(r)]++
+			t[r.Points()]++
 		}
 	}
 	return t
 }
 
-// sprtLine is the SPRT's verdict on games as the match prints it:
+// SPRTLine is the SPRT's verdict on games as the match prints it:
 //
 //	SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05: pairs 57 [3 10 20 15 9] LLR 2.97 (-2.94, 2.94) H1 accepted
 //
 // Games outside complete pairs are left out and counted in a note. With
 // singles set and no complete pair at all (a session that did not alternate
 // colours), the games are tested one by one instead (trinomial).
-func sprtLine(s match.SPRT, games []*gameResult, singles bool) string {
-	p, unpaired := pentaOf(games)
+func SPRTLine(s SPRT, games []*Result, singles bool) string {
+	p, unpaired := PentaOf(games)
 	lo, hi := s.Bounds()
 	var b strings.Builder
 	fmt.Fprintf(&b, "SPRT %s: ", s)
 	var llr float64
 	if singles && p.Pairs() == 0 && unpaired > 0 {
-		t := trinomialOf(games)
+		t := TrinomialOf(games)
 		llr = s.LLRTrinomial(t)
 		fmt.Fprintf(&b, "games %d [%d %d %d] (single games: no colour-swapped pairs)", t.Games(), t[0], t[1], t[2])
 		unpaired = 0
@@ -115,17 +112,17 @@ func sprtLine(s match.SPRT, games []*gameResult, singles bool) string {
 	return b.String()
 }
 
-// mergedSPRTLines are the SPRT lines of merged pairings, one per pairing of
+// MergedSPRTLines are the SPRT lines of merged pairings, one per pairing of
 // two different bots, each naming its pairing.
-func mergedSPRTLines(s match.SPRT, pairings []*pairing) []string {
+func MergedSPRTLines(s SPRT, pairings []*Pairing) []string {
 	var out []string
 	for _, p := range pairings {
-		if p.key.bot == p.key.opponent {
+		if p.Key.Bot == p.Key.Opponent {
 			continue
 		}
-		line := sprtLine(s, p.games, true)
+		line := SPRTLine(s, p.Games, true)
 		head, rest, _ := strings.Cut(line, ": ")
-		out = append(out, fmt.Sprintf("%s: %s vs %s at %s: %s", head, p.key.bot, p.key.opponent, p.key.clock, rest))
+		out = append(out, fmt.Sprintf("%s: %s vs %s at %s: %s", head, p.Key.Bot, p.Key.Opponent, p.Key.Clock, rest))
 	}
 	return out
 }

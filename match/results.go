@@ -1,0 +1,313 @@
+package match
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// Match results on disk.
+//
+// A match folder holds one harness history per game (<white>-<black>-<seed>-
+// <NNN>.json) and a results log with a line per game for what the history
+// cannot say: which bot the match was about, the clock and each side's
+// thinking time. The log is a separate file, not a sidecar per game, so that
+// tools reading a folder's *.json as histories (replay, belief) never meet
+// it, and it is appended to, so several sessions can write into one folder.
+
+// LogName is the results log of a match folder.
+const LogName = "results.jsonl"
+
+// LogLine is one line of a results log.
+type LogLine struct {
+	Record   string     `json:"record,omitempty"` // the history's file name, "" if not saved
+	Bot      string     `json:"bot"`              // the --white spec: the bot the table is about
+	Opponent string     `json:"opponent"`
+	White    string     `json:"white"`
+	Black    string     `json:"black"`
+	Winner   string     `json:"winner"` // "white", "black" or "" for a draw
+	Reason   string     `json:"reason"` // the harness's win reason, "" if none
+	Detail   string     `json:"detail,omitempty"`
+	Turns    [2]int     `json:"turns"`  // turns played by White, Black
+	UsedS    [2]float64 `json:"used_s"` // clock seconds used by White, Black
+	Clock    string     `json:"clock"`  // INITIAL+INCREMENT in seconds
+	Seed     int64      `json:"seed"`
+	Game     int        `json:"game"`
+	Finished string     `json:"finished"` // RFC 3339
+}
+
+// Result is one finished game of a match, seen from the match's bot (the
+// bot the table is about), whether just played or read back from a folder.
+type Result struct {
+	White, Black string // specs
+	BotColor     rbc.Color
+	Outcome      rbc.Outcome
+	Turns        [2]int           // turns played by White, Black
+	Used         [2]time.Duration // clock time charged to White, Black
+	Clock        string           // "60+1"; "?" for games read from a bare history
+	Timed        bool             // Used is known
+	Record       string           // the history's path or name, "" if not saved
+	// Where the game stands in its session, for pairing games for the SPRT
+	// and for resuming: the session's folder (absolute; "" when not read from
+	// one), its seed and the game number. Numbered is false for bare
+	// histories, which know none of this.
+	Dir      string
+	Seed     int64
+	Game     int
+	Numbered bool
+}
+
+// Bot returns the spec of the match's bot.
+func (r *Result) Bot() string {
+	if r.BotColor == rbc.White {
+		return r.White
+	}
+	return r.Black
+}
+
+// Opponent returns the spec of the bot's opponent.
+func (r *Result) Opponent() string {
+	if r.BotColor == rbc.White {
+		return r.Black
+	}
+	return r.White
+}
+
+// Points returns the half-points the bot scored: 2 for a win, 1 for a draw,
+// 0 for a loss.
+func (r *Result) Points() int { return 2 - r.score() }
+
+// score returns 0, 1 or 2 for a win, draw or loss of the match's bot: the
+// index of its W/D/L count.
+func (r *Result) score() int {
+	switch {
+	case !r.Outcome.HasWinner:
+		return 1
+	case r.Outcome.Winner == r.BotColor:
+		return 0
+	}
+	return 2
+}
+
+// Line renders r for the results log, finished at now.
+func (r *Result) Line(now time.Time) LogLine {
+	l := LogLine{
+		Record: filepath.Base(r.Record), Bot: r.Bot(), Opponent: r.Opponent(), White: r.White, Black: r.Black,
+		Detail: r.Outcome.Detail, Turns: r.Turns, Clock: r.Clock, Seed: r.Seed, Game: r.Game,
+		UsedS:    [2]float64{r.Used[0].Seconds(), r.Used[1].Seconds()},
+		Finished: now.UTC().Format(time.RFC3339),
+	}
+	if r.Record == "" {
+		l.Record = ""
+	}
+	if r.Outcome.HasWinner {
+		l.Winner = r.Outcome.Winner.String()
+	}
+	if r.Outcome.Reason != rbc.NoReason {
+		l.Reason = r.Outcome.Reason.String()
+	}
+	return l
+}
+
+// FromLine reads a results-log line back.
+func FromLine(l LogLine) (*Result, error) {
+	r := &Result{White: l.White, Black: l.Black, Turns: l.Turns, Clock: l.Clock, Timed: true, Record: l.Record,
+		Used: [2]time.Duration{secondsDuration(l.UsedS[0]), secondsDuration(l.UsedS[1])},
+		Seed: l.Seed, Game: l.Game, Numbered: true}
+	switch {
+	case l.Bot == l.White:
+		r.BotColor = rbc.White
+	case l.Bot == l.Black:
+		r.BotColor = rbc.Black
+	default:
+		return nil, fmt.Errorf("bot %q plays neither colour (%q, %q)", l.Bot, l.White, l.Black)
+	}
+	r.Outcome.Detail = l.Detail
+	if l.Winner != "" {
+		c, err := rbc.ParseColor(l.Winner)
+		if err != nil {
+			return nil, fmt.Errorf("winner: %w", err)
+		}
+		r.Outcome.Winner, r.Outcome.HasWinner = c, true
+	}
+	if l.Reason != "" {
+		reason, err := rbc.ParseWinReason(l.Reason)
+		if err != nil {
+			return nil, fmt.Errorf("reason: %w", err)
+		}
+		r.Outcome.Reason = reason
+	}
+	return r, nil
+}
+
+func secondsDuration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// Log appends lines to a results log; it is safe for a match's concurrent
+// games.
+type Log struct {
+	mu   sync.Mutex
+	path string
+}
+
+// NewLog returns the results log of dir.
+func NewLog(dir string) *Log {
+	return &Log{path: filepath.Join(dir, LogName)}
+}
+
+// Path returns the log's file.
+func (l *Log) Path() string { return l.path }
+
+// Append writes one line, opening and closing the file each time so that a
+// killed match loses nothing already played.
+func (l *Log) Append(line LogLine) (err error) {
+	data, err := json.Marshal(line)
+	if err != nil {
+		return fmt.Errorf("results log: %w", err)
+	}
+	data = append(data, '\n')
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("results log: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("results log: %w", cerr)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("results log: %w", err)
+	}
+	return nil
+}
+
+// ReadLog reads one results log. Its results have Record as the log names it
+// (a file name) and no Dir.
+func ReadLog(path string) ([]*Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []*Result
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		var l LogLine
+		if err := json.Unmarshal([]byte(text), &l); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		r, err := FromLine(l)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
+}
+
+// folderLogs returns the results logs of a folder.
+func folderLogs(dir string) ([]string, error) {
+	return []string{filepath.Join(dir, LogName)}, nil
+}
+
+// readFolderLogs reads every results log of dir (none is no error), with
+// Dir set to abs and Record to the history's path.
+func readFolderLogs(dir, abs string) ([]*Result, error) {
+	logs, err := folderLogs(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Result
+	for _, path := range logs {
+		lines, err := ReadLog(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range lines {
+			r.Dir = abs
+			if r.Record != "" {
+				r.Record = filepath.Join(dir, r.Record)
+			}
+		}
+		out = append(out, lines...)
+	}
+	return out, nil
+}
+
+// ReadFolders reads the games of match folders: every results-log line, and
+// every history (*.json) no line mentions, which counts as a bare game (no
+// times, clock "?"). A folder named twice counts once. Unreadable lines and
+// histories are errors that name the file.
+func ReadFolders(dirs []string) (results []*Result, bare int, err error) {
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, 0, fmt.Errorf("match folder %s: %w", dir, err)
+		}
+		if seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		fi, err := os.Stat(dir)
+		if err != nil {
+			return nil, 0, err
+		}
+		if !fi.IsDir() {
+			return nil, 0, fmt.Errorf("%s is not a folder", dir)
+		}
+		lines, err := readFolderLogs(dir, abs)
+		if err != nil {
+			return nil, 0, err
+		}
+		logged := map[string]bool{}
+		for _, r := range lines {
+			if r.Record != "" {
+				logged[filepath.Base(r.Record)] = true
+			}
+		}
+		results = append(results, lines...)
+		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+		if err != nil {
+			return nil, 0, fmt.Errorf("histories of %s: %w", dir, err)
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			if logged[filepath.Base(f)] {
+				continue
+			}
+			h, err := rbc.LoadHistoryFile(f)
+			if err != nil {
+				return nil, 0, err
+			}
+			results = append(results, &Result{
+				White: h.WhiteName, Black: h.BlackName, BotColor: rbc.White, Outcome: h.Outcome,
+				Turns: [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])}, Clock: "?", Record: f,
+			})
+			bare++
+		}
+	}
+	return results, bare, nil
+}

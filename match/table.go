@@ -1,0 +1,225 @@
+package match
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// PairingKey identifies a row group of the results table: the bot, its
+// opponent and the clock (games at different clocks are different
+// experiments).
+type PairingKey struct{ Bot, Opponent, Clock string }
+
+// Pairing collects the games of one pairing key.
+type Pairing struct {
+	Key     PairingKey
+	ByColor [2]Stats // by the bot's colour
+	Both    Stats
+	Games   []*Result // seen from Key.Bot (BotColor flipped if need be)
+}
+
+// GroupPairings sorts games into pairings in order of first appearance (nil
+// results are skipped). A game whose bot and opponent are the other way round
+// from an existing pairing joins it with colours swapped, so that folders
+// written with the bots given in either order (or bare harness histories,
+// which only know White and Black) merge into one row.
+func GroupPairings(results []*Result) []*Pairing {
+	var out []*Pairing
+	index := map[PairingKey]*Pairing{}
+	for _, r := range results {
+		if r == nil {
+			continue
+		}
+		k := PairingKey{r.Bot(), r.Opponent(), r.Clock}
+		p := index[k]
+		if p == nil {
+			if q := index[PairingKey{k.Opponent, k.Bot, k.Clock}]; q != nil {
+				flipped := *r
+				flipped.BotColor = r.BotColor.Other()
+				r, p = &flipped, q
+			}
+		}
+		if p == nil {
+			p = &Pairing{Key: k}
+			index[k] = p
+			out = append(out, p)
+		}
+		p.ByColor[r.BotColor].Add(r)
+		p.Both.Add(r)
+		p.Games = append(p.Games, r)
+	}
+	return out
+}
+
+// Stats sums the games of one row of the table, seen from the bot.
+type Stats struct {
+	Games, Wins, Draws, Losses int
+	Reasons                    [rbc.IllegalAction + 1]int // games by how they ended
+	Turns                      int                        // both sides' turns
+	TimeLosses                 [2]int                     // the bot's, the opponent's
+	Errors                     [2]int                     // losses by an illegal action or a failed callback (resignation)
+	BotTurns, OppTurns         int                        // of timed games
+	BotTime, OppTime           time.Duration              // of timed games
+}
+
+// Add counts one game.
+func (s *Stats) Add(r *Result) {
+	s.Games++
+	switch r.score() {
+	case 0:
+		s.Wins++
+	case 1:
+		s.Draws++
+	default:
+		s.Losses++
+	}
+	if int(r.Outcome.Reason) < len(s.Reasons) {
+		s.Reasons[r.Outcome.Reason]++
+	}
+	if r.Outcome.HasWinner {
+		side := 0 // the bot lost
+		if r.Outcome.Winner == r.BotColor {
+			side = 1 // the opponent lost
+		}
+		switch r.Outcome.Reason {
+		case rbc.Timeout:
+			s.TimeLosses[side]++
+		case rbc.IllegalAction, rbc.Resign:
+			s.Errors[side]++
+		}
+	}
+	s.Turns += r.Turns[rbc.White] + r.Turns[rbc.Black]
+	if r.Timed {
+		s.BotTurns += r.Turns[r.BotColor]
+		s.OppTurns += r.Turns[r.BotColor.Other()]
+		s.BotTime += r.Used[r.BotColor]
+		s.OppTime += r.Used[r.BotColor.Other()]
+	}
+}
+
+// Elo returns the bot's Elo difference to the opponent with its 95%
+// interval.
+func (s *Stats) Elo() Estimate { return EstimateElo(s.Wins, s.Draws, s.Losses) }
+
+// Table is a results table as data: the command line aligns and prints it,
+// another program may render it otherwise. Numeric lists the columns that
+// hold numbers (printed right-aligned).
+type Table struct {
+	Header  []string
+	Numeric []int
+	Rows    [][]string
+}
+
+// ResultsTable is the table of pairings: per pairing a row for each colour
+// the bot played and, when it played both, one for both together (the row
+// the Elo difference is best read from: colour advantage cancels out).
+// withClock adds a clock column after "as" (merged folders mix clocks).
+//
+// Columns: W/D/L and the score of the bot; its Elo difference to the
+// opponent with a 95% interval (EstimateElo); mean turns per game (both
+// sides' turns); mean clock time per turn of each side; losses on time and
+// losses by an error (an illegal request, or a callback that failed and so
+// resigned) as bot/opponent; how the games ended.
+func ResultsTable(pairings []*Pairing, withClock bool) Table {
+	header := []string{"bot", "opponent", "as", "games", "wins", "draws", "losses", "score", "elo", "elo 95%",
+		"turns/game", "time/turn bot", "time/turn opp", "time losses", "errors", "end reasons"}
+	right := []int{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}
+	if withClock {
+		header = append(header[:3], append([]string{"clock"}, header[3:]...)...)
+		for i := range right {
+			right[i]++
+		}
+	}
+	t := Table{Header: header, Numeric: right}
+	for _, p := range pairings {
+		row := func(as string, s *Stats) {
+			e := s.Elo()
+			cells := []string{p.Key.Bot, p.Key.Opponent, as}
+			if withClock {
+				cells = append(cells, p.Key.Clock)
+			}
+			cells = append(cells, strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws),
+				strconv.Itoa(s.Losses), pct(s), FormatElo(e.Elo), e.Interval(), ratio(float64(s.Turns), s.Games),
+				FormatPerTurn(s.BotTime, s.BotTurns), FormatPerTurn(s.OppTime, s.OppTurns),
+				fmt.Sprintf("%d/%d", s.TimeLosses[0], s.TimeLosses[1]), fmt.Sprintf("%d/%d", s.Errors[0], s.Errors[1]),
+				reasonsText(s))
+			t.Rows = append(t.Rows, cells)
+		}
+		for c := rbc.White; c <= rbc.Black; c++ {
+			if p.ByColor[c].Games > 0 {
+				row(c.String(), &p.ByColor[c])
+			}
+		}
+		if p.ByColor[rbc.White].Games > 0 && p.ByColor[rbc.Black].Games > 0 {
+			row("both", &p.Both)
+		}
+	}
+	return t
+}
+
+// MatchTable is the table of one match of bot against opponent: the bot's
+// rows for the colours it played (and both); a match without a finished game
+// shows an empty row rather than no table.
+func MatchTable(bot, opponent string, results []*Result) Table {
+	t := ResultsTable(GroupPairings(results), false)
+	if len(t.Rows) == 0 {
+		t.Rows = append(t.Rows, []string{bot, opponent, "white", "0", "0", "0", "0", "-", "-", "-", "-", "-", "-", "0/0", "0/0", "-"})
+	}
+	return t
+}
+
+func pct(s *Stats) string {
+	if s.Games == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(100*(float64(s.Wins)+float64(s.Draws)/2)/float64(s.Games), 'f', 1, 64) + "%"
+}
+
+func ratio(x float64, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(x/float64(n), 'f', 1, 64)
+}
+
+// FormatPerTurn shows the mean time per turn, d over turns, with about
+// three significant digits in the unit that fits ("12.3ms", "-" for no
+// turns): the table's time columns, and other tables that show timings the
+// same way.
+func FormatPerTurn(d time.Duration, turns int) string {
+	if turns == 0 {
+		return "-"
+	}
+	m := d / time.Duration(turns)
+	switch {
+	case m < time.Microsecond:
+		return strconv.FormatInt(int64(m), 10) + "ns"
+	case m < time.Millisecond:
+		return strconv.FormatFloat(float64(m)/1e3, 'f', 1, 64) + "µs"
+	case m < time.Second:
+		return strconv.FormatFloat(float64(m)/1e6, 'f', 1, 64) + "ms"
+	}
+	return strconv.FormatFloat(m.Seconds(), 'f', 2, 64) + "s"
+}
+
+// reasonsText lists how the games ended: "KING_CAPTURE 9, MOVE_LIMIT 1".
+func reasonsText(s *Stats) string {
+	var parts []string
+	for r, n := range s.Reasons {
+		if n > 0 {
+			name := rbc.WinReason(r).String()
+			if r == int(rbc.NoReason) {
+				name = "NONE"
+			}
+			parts = append(parts, name+" "+strconv.Itoa(n))
+		}
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}
