@@ -24,9 +24,29 @@ import (
 // thinking time. The log is a separate file, not a sidecar per game, so that
 // tools reading a folder's *.json as histories (replay, belief) never meet
 // it, and it is appended to, so several sessions can write into one folder.
+//
+// A whole match appends to results.jsonl; shard K of N appends to
+// results.shard-K-of-N.jsonl instead. The shards of a cluster job usually
+// share one folder on a network file system, where appends from several
+// machines to one file can overwrite each other (NFS emulates O_APPEND on the
+// client); with a file each, no line is lost. Readers take all of a folder's
+// logs.
 
-// LogName is the results log of a match folder.
+// LogName is the results log of a match folder (of a whole match; a shard
+// writes its own, ShardLogName).
 const LogName = "results.jsonl"
+
+// shardLogGlob matches the logs of shards in a folder.
+const shardLogGlob = "results.shard-*-of-*.jsonl"
+
+// ShardLogName is the results log that shard s appends to, so that shards
+// sharing a folder never append to one file.
+func ShardLogName(s Shard) string {
+	if s.Whole() {
+		return LogName
+	}
+	return fmt.Sprintf("results.shard-%d-of-%d.jsonl", s.K, s.N)
+}
 
 // LogLine is one line of a results log.
 type LogLine struct {
@@ -159,9 +179,10 @@ type Log struct {
 	path string
 }
 
-// NewLog returns the results log of dir.
-func NewLog(dir string) *Log {
-	return &Log{path: filepath.Join(dir, LogName)}
+// NewLog returns the results log of shard s (Shard{}: the whole match) in
+// dir.
+func NewLog(dir string, s Shard) *Log {
+	return &Log{path: filepath.Join(dir, ShardLogName(s))}
 }
 
 // Path returns the log's file.
@@ -224,9 +245,15 @@ func ReadLog(path string) ([]*Result, error) {
 	return out, nil
 }
 
-// folderLogs returns the results logs of a folder.
+// folderLogs returns the results logs of a folder: results.jsonl first,
+// then the shards' logs in name order.
 func folderLogs(dir string) ([]string, error) {
-	return []string{filepath.Join(dir, LogName)}, nil
+	shards, err := filepath.Glob(filepath.Join(dir, shardLogGlob))
+	if err != nil {
+		return nil, fmt.Errorf("results logs of %s: %w", dir, err)
+	}
+	sort.Strings(shards)
+	return append([]string{filepath.Join(dir, LogName)}, shards...), nil
 }
 
 // readFolderLogs reads every results log of dir (none is no error), with

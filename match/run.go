@@ -33,7 +33,15 @@ type Config struct {
 	Concurrency          int    // games played at once (at least 1)
 	Alternate            bool   // swap colours every other game
 	MoveLimit, TurnLimit int    // the referee's draw rules (0: none)
-	// SPRT, when set, stops the match as soon as the test decides (see Play).
+	// Shard, when not the zero Shard, plays only that shard's games of the
+	// schedule (see Shard), logging them to its own results log.
+	Shard Shard
+	// Resume skips the games the folder's results logs already hold (see
+	// Play).
+	Resume bool
+	// SPRT, when set, stops the match as soon as the test decides (see
+	// Play). A shard does not stop: it plays its games, and the verdict
+	// comes from merging the shards.
 	SPRT   *SPRT
 	NewBot BotFactory
 	// Logger gets the referee's warnings and a line per finished game at
@@ -87,9 +95,13 @@ func (c *Config) Game(i int) Game {
 
 // Report is what Play did.
 type Report struct {
-	// Results holds the finished games by game number (len Games); nil for a
-	// game not finished (the match was stopped or interrupted).
+	// Results holds the finished games by game number (len Games), resumed
+	// ones included; nil for a game of another shard or not finished (the
+	// match was stopped or interrupted).
 	Results []*Result
+	// Scheduled counts the games of the shard played (all games of a whole
+	// match), Resumed those of them found in the folder's logs.
+	Scheduled, Resumed int
 	// Stopped is set when the SPRT decided and ended the match early.
 	Stopped bool
 }
@@ -105,16 +117,21 @@ func (r *Report) Finished() int {
 	return n
 }
 
-// Play plays the match's games on cfg.Concurrency workers, saving each
-// game's record and results-log line in cfg.Out as it ends. It returns when
-// every game is over, or ctx is done (the games in play are abandoned: not
-// saved, not counted), or a record could not be saved (the error; that stops
-// the match too).
+// Play plays the match's games (those of cfg.Shard) on cfg.Concurrency
+// workers, saving each game's record and results-log line in cfg.Out as it
+// ends. It returns when every game is over, or ctx is done (the games in
+// play are abandoned: not saved, not counted), or a record could not be
+// saved (the error; that stops the match too).
 //
-// With an SPRT, every game that completes a pair updates the LLR, and once
-// it crosses a bound the match stops: no game starts, and the games in play
-// are abandoned, so that the verdict is not held up by a game that cannot
-// change it much. Report.Stopped says so.
+// With cfg.Resume, a game some results log of cfg.Out already holds (same
+// seed and game number, same bots on the same colours, same clock) is not
+// played again but taken from the log: an interrupted match, or a cluster
+// task that was killed and restarted, plays only what is missing.
+//
+// With an SPRT (and the whole schedule), every game that completes a pair
+// updates the LLR, and once it crosses a bound the match stops: no game
+// starts, and the games in play are abandoned, so that the verdict is not
+// held up by a game that cannot change it much. Report.Stopped says so.
 func Play(ctx context.Context, cfg Config) (Report, error) {
 	switch {
 	case cfg.Games < 1 || cfg.Concurrency < 1:
@@ -122,25 +139,81 @@ func Play(ctx context.Context, cfg Config) (Report, error) {
 	case cfg.NewBot == nil:
 		return Report{}, errors.New("match: no bot factory")
 	}
+	if err := cfg.Shard.Check(); err != nil {
+		return Report{}, fmt.Errorf("match: %w", err)
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	sprt := cfg.SPRT
+	if !cfg.Shard.Whole() {
+		sprt = nil
+	}
+	rep := Report{Results: make([]*Result, cfg.Games), Scheduled: cfg.Shard.Count(cfg.Games)}
 	var log *Log
+	var dir string // cfg.Out made absolute: the Dir of the results, as ReadFolders gives it
 	if cfg.Out != "" {
-		log = NewLog(cfg.Out)
+		var err error
+		if dir, err = filepath.Abs(cfg.Out); err != nil {
+			return Report{}, fmt.Errorf("match: %w", err)
+		}
+		log = NewLog(cfg.Out, cfg.Shard)
+		if cfg.Resume {
+			n, err := resume(&cfg, dir, rep.Results)
+			if err != nil {
+				return Report{}, fmt.Errorf("match: resume: %w", err)
+			}
+			rep.Resumed = n
+		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	rep := Report{Results: make([]*Result, cfg.Games)}
 
 	var (
 		mu       sync.Mutex
-		prog     = Progress{Total: cfg.Games}
+		prog     = Progress{Total: rep.Scheduled, HasLLR: sprt != nil}
 		pairs    Penta
 		firstErr error
 		wg       sync.WaitGroup
+		todo     []int
 	)
-	prog.HasLLR = cfg.SPRT != nil
+	// count adds game i, finished, to the progress and the SPRT's pairs, and
+	// reports whether the SPRT decided. A pair counts once its second game
+	// is in: resumed games are counted in order, so of a resumed pair the
+	// odd game counts it.
+	count := func(i int, r *Result, resumed bool) bool {
+		prog.Done++
+		switch r.score() {
+		case 0:
+			prog.Wins++
+		case 1:
+			prog.Draws++
+		default:
+			prog.Losses++
+		}
+		if sprt == nil {
+			return false
+		}
+		if j := i ^ 1; j < len(rep.Results) && rep.Results[j] != nil && (!resumed || j < i) {
+			pairs[pairPoints(r, rep.Results[j])]++
+		}
+		prog.LLR = sprt.LLR(pairs)
+		return sprt.Decide(prog.LLR) != Continue
+	}
+	for i := range cfg.Games {
+		switch {
+		case !cfg.Shard.Has(i):
+		case rep.Results[i] != nil:
+			if count(i, rep.Results[i], true) {
+				rep.Stopped = true
+			}
+		default:
+			todo = append(todo, i)
+		}
+	}
+	if rep.Stopped {
+		todo = nil // the resumed games decided already
+	}
 	if cfg.OnProgress != nil {
 		cfg.OnProgress(prog)
 	}
@@ -150,7 +223,7 @@ func Play(ctx context.Context, cfg Config) (Report, error) {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				r, err := playGame(ctx, &cfg, log, i)
+				r, err := playGame(ctx, &cfg, log, dir, i)
 				mu.Lock()
 				switch {
 				case errors.Is(err, rbc.ErrAborted):
@@ -161,25 +234,10 @@ func Play(ctx context.Context, cfg Config) (Report, error) {
 					cancel()
 				default:
 					rep.Results[i] = r
-					prog.Done++
-					switch r.score() {
-					case 0:
-						prog.Wins++
-					case 1:
-						prog.Draws++
-					default:
-						prog.Losses++
-					}
-					if cfg.SPRT != nil {
-						if j := i ^ 1; j < len(rep.Results) && rep.Results[j] != nil {
-							pairs[pairPoints(r, rep.Results[j])]++
-						}
-						prog.LLR = cfg.SPRT.LLR(pairs)
-						if cfg.SPRT.Decide(prog.LLR) != Continue && !rep.Stopped {
-							rep.Stopped = true
-							cfg.Logger.Debug("SPRT verdict", "pairs", pairs.Pairs(), "llr", prog.LLR, "verdict", cfg.SPRT.Decide(prog.LLR).String())
-							cancel()
-						}
+					if count(i, r, false) && !rep.Stopped {
+						rep.Stopped = true
+						cfg.Logger.Debug("SPRT verdict", "pairs", pairs.Pairs(), "llr", prog.LLR, "verdict", sprt.Decide(prog.LLR).String())
+						cancel()
 					}
 					if cfg.OnProgress != nil {
 						cfg.OnProgress(prog)
@@ -190,7 +248,7 @@ func Play(ctx context.Context, cfg Config) (Report, error) {
 		}()
 	}
 feed:
-	for i := range cfg.Games {
+	for _, i := range todo {
 		select {
 		case jobs <- i:
 		case <-ctx.Done():
@@ -202,11 +260,38 @@ feed:
 	return rep, firstErr
 }
 
+// resume fills results with the games of cfg's shard that the results logs
+// of its folder (dir, absolute) hold, and returns how many. A logged game
+// counts only if it is the game the schedule has under its number: same
+// seed, same bots on the same colours, same clock (a folder may hold other
+// sessions). A game logged twice counts once.
+func resume(cfg *Config, dir string, results []*Result) (int, error) {
+	logged, err := readFolderLogs(cfg.Out, dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range logged {
+		i := r.Game
+		if r.Seed != cfg.Seed || i < 0 || i >= cfg.Games || !cfg.Shard.Has(i) || results[i] != nil {
+			continue
+		}
+		g := cfg.Game(i)
+		if r.White != g.White || r.Black != g.Black || r.BotColor != g.BotColor || r.Clock != cfg.Clock() {
+			continue
+		}
+		r.Record = filepath.Base(r.Record)
+		results[i] = r
+		n++
+	}
+	return n, nil
+}
+
 // playGame plays game i and saves its record and log line.
-func playGame(ctx context.Context, cfg *Config, log *Log, i int) (*Result, error) {
+func playGame(ctx context.Context, cfg *Config, log *Log, dir string, i int) (*Result, error) {
 	g := cfg.Game(i)
 	r := &Result{White: g.White, Black: g.Black, BotColor: g.BotColor, Clock: cfg.Clock(), Timed: true,
-		Dir: cfg.Out, Seed: cfg.Seed, Game: i, Numbered: true}
+		Dir: dir, Seed: cfg.Seed, Game: i, Numbered: true}
 	wp, err := cfg.NewBot(g.White, g.WhiteSeed)
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", i, err)

@@ -7,13 +7,15 @@ import (
 
 // The SPRT applied to games: games become pairs and the verdict a line.
 //
-// A pair is games 2k and 2k+1 of one session (folder and seed) of one
-// pairing, played with the bot on different colours: a match that alternates
-// plays exactly these with colours swapped. Nothing beyond the results log's
-// seed and game number is needed to find them again, so a merged folder
-// gives the line the match printed.
+// A pair is games 2k and 2k+1 of one session (seed) of one pairing, played
+// with the bot on different colours: a match that alternates plays exactly
+// these with colours swapped. Nothing beyond the results log's seed and game
+// number is needed to find them again, so a merged folder gives the line the
+// match printed. Games pair within their folder first; games still without a
+// mate then pair across folders, so that shards written into folders of
+// their own (shard 0 of 2 holds only even games) pair up again when merged.
 
-// pairKey names pair k of a session.
+// pairKey names pair k of a session in folder dir ("" across folders).
 type pairKey struct {
 	dir  string
 	seed int64
@@ -27,18 +29,31 @@ func pairPoints(a, b *Result) int { return a.Points() + b.Points() }
 // PentaOf counts the complete pairs among games (all seen from one bot, as
 // in a Pairing) and the games outside them.
 func PentaOf(games []*Result) (p Penta, unpaired int) {
+	var numbered []*Result
+	for _, r := range games {
+		switch {
+		case r == nil:
+		case !r.Numbered:
+			unpaired++
+		default:
+			numbered = append(numbered, r)
+		}
+	}
+	left := pairUp(numbered, func(r *Result) string { return r.Dir }, &p, &unpaired)
+	left = pairUp(left, func(*Result) string { return "" }, &p, &unpaired)
+	return p, unpaired + len(left)
+}
+
+// pairUp pairs games 2k and 2k+1 of one seed and one folder as dir names it,
+// in order, counting pairs into p; a would-be pair with the bot on one
+// colour twice (a session that did not alternate) counts as two unpaired
+// games. It returns the games left without a mate, in order.
+func pairUp(games []*Result, dir func(*Result) string, p *Penta, unpaired *int) (left []*Result) {
 	type slot struct{ even, odd []*Result }
 	slots := map[pairKey]*slot{}
 	var keys []pairKey
 	for _, r := range games {
-		if r == nil {
-			continue
-		}
-		if !r.Numbered {
-			unpaired++
-			continue
-		}
-		k := pairKey{r.Dir, r.Seed, r.Game / 2}
+		k := pairKey{dir(r), r.Seed, r.Game / 2}
 		s := slots[k]
 		if s == nil {
 			s = &slot{}
@@ -59,14 +74,15 @@ func PentaOf(games []*Result) (p Penta, unpaired int) {
 		for i := range n {
 			a, b := s.even[i], s.odd[i]
 			if a.BotColor == b.BotColor { // not alternating: no pair
-				unpaired += 2
+				*unpaired += 2
 				continue
 			}
 			p[pairPoints(a, b)]++
 		}
-		unpaired += len(s.even) + len(s.odd) - 2*n
+		left = append(left, s.even[n:]...)
+		left = append(left, s.odd[n:]...)
 	}
-	return p, unpaired
+	return left
 }
 
 // TrinomialOf counts games by the bot's result: losses, draws, wins.

@@ -60,3 +60,20 @@ func TestPentaOfPairsGames(t *testing.T) {
 		t.Errorf("live line without pairs: %s", got)
 	}
 }
+
+// TestPentaOfPairsAcrossFolders: games without a mate in their own folder
+// pair with their mate in another folder (shards written into folders of
+// their own), but a folder's own pairs come first.
+func TestPentaOfPairsAcrossFolders(t *testing.T) {
+	W, B := rbc.White, rbc.Black
+	games := []*Result{
+		game("even", 0, W, 0), game("even", 2, W, 1), game("even", 4, W, 2),
+		game("odd", 1, B, 0), game("odd", 3, B, 1),
+		game("both", 2, W, 0), game("both", 3, B, 0), // a pair of their own
+	}
+	p, unpaired := PentaOf(games)
+	// 0+1: 2–0; 2+3: a draw and a draw from the two folders; 4 alone.
+	if want := (Penta{0, 0, 1, 0, 2}); p != want || unpaired != 1 {
+		t.Errorf("penta %v, %d unpaired; want %v, 1", p, unpaired, want)
+	}
+}

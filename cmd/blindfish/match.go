@@ -20,7 +20,7 @@ import (
 // harness history, and ends with a win/draw/loss table: the everyday way to
 // measure a bot against another.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("match", "--white BOT --black BOT [--games N] [--clock 900+5] [--seed S] [--out DIR] [--concurrency K] [--alternate] [--sprt ELO0,ELO1[,ALPHA,BETA]]\n       blindfish match --merge [--sprt ELO0,ELO1[,ALPHA,BETA]] DIR...", stderr)
+	fs := newFlagSet("match", "--white BOT --black BOT [--games N] [--clock 900+5] [--seed S] [--out DIR] [--concurrency K] [--alternate] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--shard K/N] [--resume=false]\n       blindfish match --merge [--sprt ELO0,ELO1[,ALPHA,BETA]] DIR...", stderr)
 	var names []string
 	for _, b := range engine.Bots() {
 		names = append(names, b.Name)
@@ -38,6 +38,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	sprtFlag := fs.String("sprt", "", "stop as soon as a sequential probability ratio test over colour-swapped game pairs decides H0 elo=ELO0 against H1 elo=ELO1 (--white's Elo to --black's; ALPHA and BETA default to 0.05)")
 	moveLimit := fs.Int("move-limit", 100, "draw after this many half-moves without capture or pawn move (0: none)")
 	turnLimit := fs.Int("turn-limit", 0, "draw after this many full turns (0: none)")
+	shardFlag := fs.String("shard", "", "play only shard K of N of the schedule that --games and --seed fix: the games i with i mod N = K, each with the seeds, colours and record name it has in one run (so that N shards, on as many machines, merge with --merge into one run); with --sprt, the shard plays all its games and --merge --sprt gives the verdict")
+	resume := fs.Bool("resume", true, "skip the games of the schedule that --out's results logs already hold (same seed, game number, bots, colours and clock), so that an interrupted match or shard plays only what is missing")
 	verbose := fs.Bool("v", false, "log the referee's warnings and details to stderr")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -58,6 +60,17 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *white == "" || *black == "" {
 		return usageError{"--white and --black are required"}
+	}
+	var shard match.Shard
+	if *shardFlag != "" {
+		s, err := match.ParseShard(*shardFlag)
+		if err != nil {
+			return usageError{"--shard: " + err.Error()}
+		}
+		if *out == "" {
+			return usageError{"--shard needs --out: the shards are merged from their folders"}
+		}
+		shard = s
 	}
 	if *games < 1 || *concurrency < 1 || *moveLimit < 0 || *turnLimit < 0 {
 		return usageError{"--games and --concurrency must be at least 1, the limits not negative"}
@@ -112,7 +125,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := match.Config{
 		Bot: *white, Opponent: *black, Games: *games, Initial: initial, Increment: incr, Seed: *seed,
 		Out: *out, Concurrency: *concurrency, Alternate: *alternate, MoveLimit: *moveLimit, TurnLimit: *turnLimit,
-		SPRT: sprt, NewBot: newBot,
+		Shard: shard, Resume: *resume, SPRT: sprt, NewBot: newBot,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	}
 	if cfg.Out != "" {
@@ -120,37 +133,51 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("create the records directory: %w", err)
 		}
 	}
-	bar := newProgressBar(stderr, cfg.Games)
+	bar := newProgressBar(stderr, shard.Count(cfg.Games))
 	cfg.OnProgress = func(p match.Progress) { bar.update(p.Done, progressStatus(cfg, p)) }
 	rep, err := match.Play(ctx, cfg)
 	bar.finish()
 
 	finished := rep.Finished()
-	saved := ""
-	if cfg.Out != "" {
-		saved = ", records in " + cfg.Out
-	}
+	var notes []string
 	count := fmt.Sprintf("%d games", finished)
 	switch {
 	case rep.Stopped:
-		count = fmt.Sprintf("%d games (of at most %d: stopped by the SPRT)", finished, cfg.Games)
-	case finished < cfg.Games:
-		count = fmt.Sprintf("%d of %d games finished", finished, cfg.Games)
+		notes = append(notes, fmt.Sprintf("of at most %d: stopped by the SPRT", rep.Scheduled))
+	case finished < rep.Scheduled:
+		count = fmt.Sprintf("%d of %d games finished", finished, rep.Scheduled)
+	}
+	if !shard.Whole() {
+		notes = append(notes, fmt.Sprintf("shard %s of %d games", shard, cfg.Games))
+	}
+	if rep.Resumed > 0 {
+		notes = append(notes, fmt.Sprintf("%d already in %s", rep.Resumed, cfg.Out))
+	}
+	if len(notes) > 0 {
+		count += " (" + strings.Join(notes, "; ") + ")"
+	}
+	saved := ""
+	if cfg.Out != "" {
+		saved = ", records in " + cfg.Out
 	}
 	fmt.Fprintf(stdout, "%s vs %s: %s, clock %s s, seed %d%s\n", cfg.Bot, cfg.Opponent, count, cfg.Clock(), cfg.Seed, saved)
 	if werr := printTable(stdout, match.MatchTable(cfg.Bot, cfg.Opponent, rep.Results)); werr != nil {
 		return werr
 	}
 	if cfg.SPRT != nil {
-		if _, werr := fmt.Fprintln(stdout, match.SPRTLine(*cfg.SPRT, rep.Results, false)); werr != nil {
+		line := match.SPRTLine(*cfg.SPRT, rep.Results, false)
+		if !shard.Whole() {
+			line = fmt.Sprintf("SPRT %s: not tested on one shard (its games do not form pairs); merge the shards' folders with --merge --sprt %s", cfg.SPRT, *sprtFlag)
+		}
+		if _, werr := fmt.Fprintln(stdout, line); werr != nil {
 			return werr
 		}
 	}
 	if err != nil {
 		return err
 	}
-	if finished < cfg.Games && !rep.Stopped {
-		return fmt.Errorf("interrupted after %d of %d games", finished, cfg.Games)
+	if finished < rep.Scheduled && !rep.Stopped {
+		return fmt.Errorf("interrupted after %d of %d games", finished, rep.Scheduled)
 	}
 	return nil
 }

@@ -226,7 +226,92 @@ func TestProgressLine(t *testing.T) {
 	if want := "[#####.....] 5/10  20s (about 20s left)  x: +1 =0 -4"; got != want {
 		t.Errorf("got %q want %q", got, want)
 	}
+	// Resumed steps took none of the time: 2 steps in 20s, 4 to go.
+	if got, want := progressLineFrom(6, 4, 10, 10, 20*time.Second, ""), "[######....] 6/10  20s (about 40s left)"; got != want {
+		t.Errorf("got %q want %q", got, want)
+	}
 	if newProgressBar(&bytes.Buffer{}, 3) != nil {
 		t.Error("a progress bar on a buffer")
+	}
+}
+
+// withoutTimes returns the table rows of out (header line dropped) without
+// the time/turn columns, which depend on the machine's speed.
+func withoutTimes(t *testing.T, out string) []string {
+	t.Helper()
+	bot, opp := colIndex(t, out, "time/turn bot"), colIndex(t, out, "time/turn opp")
+	var rows []string
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[0] == "bot" || f[0] == "merged" {
+			continue
+		}
+		if strings.HasPrefix(line, "SPRT ") {
+			rows = append(rows, line)
+			continue
+		}
+		rows = append(rows, strings.Join(append(f[:bot:bot], f[opp+1:]...), " "))
+	}
+	return rows
+}
+
+// TestMatchShardsMergeToOneRun: --shard 0/2 and 1/2 into one folder merge
+// into the table and SPRT line of one run, with the same records; a shard
+// run again finds its games in the folder and plays none.
+func TestMatchShardsMergeToOneRun(t *testing.T) {
+	flags := []string{"match", "--white", "random", "--black", "attacker", "--games", "8", "--clock", "60+1", "--seed", "9"}
+	one, shards := t.TempDir(), t.TempDir()
+	if code, out, errs := runBlindfish(t, context.Background(), append(flags, "--out", one)...); code != 0 {
+		t.Fatalf("one run: exit %d\n%s%s", code, out, errs)
+	}
+	for k := range 2 {
+		// An SPRT that would stop one run after a pair or two: a shard plays
+		// its games.
+		code, out, errs := runBlindfish(t, context.Background(), append(flags, "--out", shards, "--shard", fmt.Sprintf("%d/2", k),
+			"--sprt", "-400,400,0.45,0.45")...)
+		if code != 0 {
+			t.Fatalf("shard %d: exit %d\n%s%s", k, code, out, errs)
+		}
+		want := fmt.Sprintf("random vs attacker: 4 games (shard %d/2 of 8 games), clock 60+1 s, seed 9, records in %s\n", k, shards)
+		if !strings.HasPrefix(out, want) || !strings.Contains(out, "not tested on one shard") {
+			t.Errorf("shard %d printed\n%s\nwant the header\n%s", k, out, want)
+		}
+	}
+	records, _ := filepath.Glob(filepath.Join(one, "*.json"))
+	if len(records) != 8 {
+		t.Fatalf("%d records in one run", len(records))
+	}
+	for _, r := range records {
+		x, _ := os.ReadFile(r)
+		y, err := os.ReadFile(filepath.Join(shards, filepath.Base(r)))
+		if err != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s: not the same in the shards' folder (%v)", filepath.Base(r), err)
+		}
+	}
+	_, a, _ := runBlindfish(t, context.Background(), "match", "--merge", "--sprt", "0,10", one)
+	code, b, errs := runBlindfish(t, context.Background(), "match", "--merge", "--sprt", "0,10", shards)
+	if code != 0 {
+		t.Fatalf("merge: exit %d\n%s%s", code, b, errs)
+	}
+	if x, y := withoutTimes(t, a), withoutTimes(t, b); strings.Join(x, "\n") != strings.Join(y, "\n") || len(x) != 4 {
+		t.Errorf("one run merged:\n%s\nshards merged:\n%s", a, b)
+	}
+
+	code, out, errs := runBlindfish(t, context.Background(), append(flags, "--out", shards, "--shard", "1/2")...)
+	if code != 0 || !strings.Contains(out, "4 games (shard 1/2 of 8 games; 4 already in "+shards+")") {
+		t.Errorf("shard 1/2 again: exit %d\n%s%s", code, out, errs)
+	}
+	lines, err := match.ReadLog(filepath.Join(shards, "results.shard-1-of-2.jsonl"))
+	if err != nil || len(lines) != 4 {
+		t.Errorf("shard 1/2's log: %d lines, %v", len(lines), err)
+	}
+
+	for want, args := range map[string][]string{
+		"--shard: shard \"2/2\"": {"--shard", "2/2", "--out", shards},
+		"--shard needs --out":    {"--shard", "0/2", "--out", ""},
+	} {
+		if code, _, errs := runBlindfish(t, context.Background(), append(flags, args...)...); code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
 	}
 }

@@ -18,6 +18,11 @@ type progressBar struct {
 	width int // of the bar itself, in characters
 	last  int // length of the last line drawn, to blank leftovers
 	drawn time.Time
+	// base is the count of the first update: steps done before the bar
+	// started (games a match resumed) took none of its time, so the
+	// estimate of the time left leaves them out.
+	base    int
+	started bool
 }
 
 // newProgressBar returns a bar for total steps on w, or nil when w is not a
@@ -41,12 +46,15 @@ func (p *progressBar) update(done int, status string) {
 	if p == nil {
 		return
 	}
+	if !p.started {
+		p.started, p.base = true, done
+	}
 	now := time.Now()
 	if done < p.total && done > 0 && now.Sub(p.drawn) < 100*time.Millisecond {
 		return
 	}
 	p.drawn = now
-	p.draw(progressLine(done, p.total, p.width, time.Since(p.start), status))
+	p.draw(progressLineFrom(done, p.base, p.total, p.width, time.Since(p.start), status))
 }
 
 func (p *progressBar) draw(line string) {
@@ -67,14 +75,20 @@ func (p *progressBar) finish() {
 // progressLine renders "[#####.....] 5/10  12s  status", with an estimate of
 // the time left once a step is done.
 func progressLine(done, total, width int, elapsed time.Duration, status string) string {
+	return progressLineFrom(done, 0, total, width, elapsed, status)
+}
+
+// progressLineFrom is progressLine for a bar that started with base steps
+// done: the estimate extrapolates from the steps done since.
+func progressLineFrom(done, base, total, width int, elapsed time.Duration, status string) string {
 	filled := 0
 	if total > 0 {
 		filled = min(done*width/total, width)
 	}
 	s := fmt.Sprintf("[%s%s] %d/%d  %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled),
 		done, total, elapsed.Round(time.Second))
-	if done > 0 && done < total {
-		left := time.Duration(float64(elapsed) / float64(done) * float64(total-done))
+	if done > base && done < total {
+		left := time.Duration(float64(elapsed) / float64(done-base) * float64(total-done))
 		s += fmt.Sprintf(" (about %s left)", left.Round(time.Second))
 	}
 	if status != "" {
