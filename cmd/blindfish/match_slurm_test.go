@@ -14,9 +14,9 @@ import (
 // The Slurm test: the job-array scripts of scripts/slurm on a real Slurm.
 //
 // It uses the cluster SLURM_CONF (or /etc/slurm/slurm.conf) names if sinfo
-// answers; otherwise, as root with Debian's slurm-wlm and munge installed,
-// it starts a one-node cluster on localhost with
-// scripts/slurm/local-cluster.sh and stops it at the end. Without either it
+// answers; otherwise, with Debian's slurm-wlm and munge installed and root
+// (or sudo without a password), it starts a one-node cluster on localhost
+// with scripts/slurm/local-cluster.sh and stops it at the end. Without either it
 // skips, and under CI=true it fails instead: CI installs the packages.
 
 // slurmScripts returns scripts/slurm (absolute: the jobs run elsewhere).
@@ -47,26 +47,31 @@ func slurmCluster(t *testing.T) []string {
 		t.Log("using the running cluster")
 		return os.Environ()
 	}
+	// The daemons run as root: as root, or through sudo without a password
+	// (a CI machine's usual set-up).
+	var asRoot []string
 	if os.Geteuid() != 0 {
-		unavailable("sinfo reaches no cluster, and starting one on localhost needs root")
+		if err := exec.Command("sudo", "-n", "true").Run(); err != nil {
+			unavailable("sinfo reaches no cluster, and starting one on localhost needs root (or sudo -n): %v", err)
+		}
+		asRoot = []string{"sudo", "-n"}
 	}
-	dir := t.TempDir()
-	env := append(os.Environ(), "BLINDFISH_SLURM_DIR="+filepath.Join(dir, "cluster"), "SLURM_PORT=17817")
+	cluster := filepath.Join(t.TempDir(), "cluster")
 	script := filepath.Join(slurmScripts(t), "local-cluster.sh")
-	start := exec.Command("bash", script, "start")
-	start.Env = env
-	out, err := start.CombinedOutput()
-	if err != nil {
+	run := func(what string) ([]byte, error) {
+		argv := append(asRoot, "env", "BLINDFISH_SLURM_DIR="+cluster, "SLURM_PORT=17817", "bash", script, what)
+		return exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	}
+	if out, err := run("start"); err != nil {
+		run("stop")
 		t.Fatalf("local-cluster.sh start: %v\n%s", err, out)
 	}
 	t.Cleanup(func() {
-		stop := exec.Command("bash", script, "stop")
-		stop.Env = env
-		if out, err := stop.CombinedOutput(); err != nil {
+		if out, err := run("stop"); err != nil {
 			t.Errorf("local-cluster.sh stop: %v\n%s", err, out)
 		}
 	})
-	return append(env, "SLURM_CONF="+filepath.Join(dir, "cluster", "slurm.conf"))
+	return append(os.Environ(), "SLURM_CONF="+filepath.Join(cluster, "slurm.conf"))
 }
 
 // TestMatchSlurmArray submits an 8-game match of random against attacker as

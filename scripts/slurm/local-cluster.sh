@@ -102,8 +102,9 @@ start() {
   fi
   rm -rf "$dir"
   mkdir -p "$dir/munge" "$dir/state" "$dir/spool"
-  chmod 755 "$dir"
-  chmod 700 "$dir/munge"
+  # Readable by all: users other than root submit jobs through the munge
+  # socket and read the config. The key itself is root's alone.
+  chmod 755 "$dir" "$dir/munge"
 
   # The cluster's own munge key and daemon, on a socket of its own.
   dd if=/dev/urandom of="$dir/munge/munge.key" bs=1 count=1024 status=none
