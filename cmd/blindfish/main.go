@@ -35,6 +35,7 @@ func commands() []command {
 		{"play", "play a game against a bot in the terminal", runPlay},
 		{"belief", "replay recorded games through a belief sampler and report its accuracy", runBelief},
 		{"analyze", "replay a recorded game through a bot and show where it would sense and move", runAnalyze},
+		{"view", "write an HTML page that replays a recorded game with the belief drawn on the board", runView},
 		{"eval", "score a position (and a move) as the player would", runEval},
 		{"engine", "serve a bot over the rbcp line protocol on stdin/stdout", runEngine},
 		{"connect", "play on a reconchess tournament server (rc-connect, natively)", runConnect},

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/sampler"
+	"github.com/blindfish-rbc/blindfish/view"
+)
+
+// runView writes one self-contained HTML page that replays a recorded game
+// with a player's belief drawn on the board (package view does the work;
+// this only reads flags and reports). The record is parsed, and the belief
+// replayed, before anything is written, and the page is written atomically,
+// so a bad record never leaves a partial page behind.
+func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("view", "[--color white|black|both|none] [--sampler NAME] [-o FILE.html] GAME.json", stderr)
+	colorFlag := fs.String("color", "both", "whose belief to draw: white, black, both or none")
+	samplerName := fs.String("sampler", "exact", "the belief `name` ("+strings.Join(sampler.Names(), ", ")+")")
+	out := fs.String("o", "", "the page to write (default: the record's name with .html)")
+	maxBoards := fs.Int("max-boards", view.DefaultMaxBoards, "count at most this many boards per belief; past it, count a sample of that many")
+	budget := fs.Int64("budget", 96, "exact's memory budget in `MiB` (small, as the player's: update time grows with the set)")
+	replay := fs.Int("replay", 1<<20, "exact's backlog replay work per observation, in `boards`")
+	pool := fs.Int("pool", sampler.DefaultPoolSize, "pool size of the sampling beliefs")
+	seed := fs.Uint64("seed", 1, "seed of the samplers and of the sampling past --max-boards")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageError{"give exactly one game record"}
+	}
+	var colors []rbc.Color
+	switch *colorFlag {
+	case "both":
+		colors = []rbc.Color{rbc.White, rbc.Black}
+	case "none":
+	default:
+		c, err := rbc.ParseColor(*colorFlag)
+		if err != nil {
+			return usageError{"--color must be white, black, both or none"}
+		}
+		colors = []rbc.Color{c}
+	}
+	if _, err := sampler.New(*samplerName, sampler.Options{}); err != nil {
+		return usageError{err.Error()}
+	}
+	if *maxBoards < 1 || *budget < 1 || *pool < 1 || *replay < 1 {
+		return usageError{"--max-boards, --budget, --replay and --pool must be positive"}
+	}
+	record := fs.Arg(0)
+	path := *out
+	if path == "" {
+		path = strings.TrimSuffix(record, filepath.Ext(record)) + ".html"
+	}
+
+	began := time.Now()
+	h, err := rbc.LoadHistoryFile(record)
+	if err != nil {
+		return err
+	}
+	page, err := view.Build(ctx, h, view.Options{
+		Colors:  colors,
+		Sampler: *samplerName,
+		SamplerOptions: sampler.Options{
+			MemoryBudget: *budget << 20,
+			PoolSize:     *pool,
+			MaxReplay:    *replay,
+			Logger:       slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		},
+		MaxBoards: *maxBoards,
+		Seed:      *seed,
+		Source:    recordLink(path, record),
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", record, err)
+	}
+	if err := view.WriteFile(path, page); err != nil {
+		return err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d turns, %d KiB, made in %v\n", path, len(page.Plies), (st.Size()+1023)/1024,
+		time.Since(began).Round(time.Millisecond))
+	return nil
+}
+
+// recordLink is how the page links to its record: relative to the page's
+// folder, so that the pair can be moved together; the bare path when there
+// is no relative way.
+func recordLink(page, record string) string {
+	pageAbs, err1 := filepath.Abs(filepath.Dir(page))
+	recAbs, err2 := filepath.Abs(record)
+	if err1 != nil || err2 != nil {
+		return filepath.ToSlash(record)
+	}
+	rel, err := filepath.Rel(pageAbs, recAbs)
+	if err != nil {
+		return filepath.ToSlash(record)
+	}
+	return filepath.ToSlash(rel)
+}

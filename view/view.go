@@ -1,0 +1,352 @@
+// Package view turns a recorded game of Reconnaissance Blind Chess into one
+// self-contained HTML page that replays it turn by turn, with a player's
+// belief about the hidden board drawn on the board as a heat map.
+//
+// People judge an RBC bot, and a belief sampler, by watching what it believed
+// and why it sensed and moved as it did; reading logs is a poor substitute.
+// The page needs no network when it is opened (script, styles and piece
+// glyphs are all inside it), so it can be mailed, attached to an issue or
+// kept next to the record it was made from.
+//
+// The work is split in two: Build replays the record through a sampler and
+// gathers per-square statistics (the expensive part, done in Go), and Write
+// embeds them as JSON in a fixed page whose script draws them.
+package view
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/sampler"
+)
+
+// DefaultMaxBoards is how many boards of a belief are counted per turn at
+// most. Past it the per-square statistics come from a sample of that many
+// boards: counting tens of millions of boards per turn would make a page
+// take minutes, and the heat map cannot show the difference.
+const DefaultMaxBoards = 200_000
+
+// Options say whose belief to draw and how to compute it.
+type Options struct {
+	// Colors are the sides whose belief is computed (none: the page shows the
+	// game only).
+	Colors []rbc.Color
+	// Sampler names the belief (sampler.Names); default "exact".
+	Sampler string
+	// SamplerOptions configure it.
+	SamplerOptions sampler.Options
+	// MaxBoards caps the boards counted per belief (default DefaultMaxBoards).
+	MaxBoards int
+	// Seed seeds the sampling past MaxBoards, so that pages are reproducible.
+	Seed uint64
+	// Source is the record's file name, shown on the page and linked to.
+	Source string
+}
+
+// Page is everything the page shows, as it is embedded in it (JSON).
+type Page struct {
+	White   string `json:"white"`
+	Black   string `json:"black"`
+	Outcome string `json:"outcome"`
+	Source  string `json:"source,omitempty"`
+	Sampler string `json:"sampler,omitempty"`
+	// MaxBoards is the cap on boards counted per belief (see Belief.Sampled).
+	MaxBoards int `json:"maxBoards"`
+	// Plies are the turns of both players in the order they were played
+	// (White's first turn, Black's first, ...).
+	Plies []Ply `json:"plies"`
+	// Final is the board after the last move (FEN).
+	Final string `json:"final"`
+	// Beliefs holds, per colour ("white", "black"), one entry per turn of
+	// that colour, when the colour's belief was computed.
+	Beliefs map[string][]TurnBeliefs `json:"beliefs,omitempty"`
+}
+
+// Ply is one player's turn.
+type Ply struct {
+	Color string `json:"color"` // "white" or "black"
+	Turn  int    `json:"turn"`  // the player's own turn number, from 0
+	// Notice is the square where the opponent's previous move captured one
+	// of this player's pieces (told at the start of the turn), or "".
+	Notice string `json:"notice,omitempty"`
+	// Sense is the sensed square ("" for a passed sense), SenseResult what it
+	// showed: square name to piece letter ("" for empty).
+	Sense       string            `json:"sense,omitempty"`
+	SenseResult map[string]string `json:"senseResult,omitempty"`
+	HasMove     bool              `json:"hasMove"`
+	Requested   string            `json:"requested,omitempty"` // UCI; "" for a pass
+	Taken       string            `json:"taken,omitempty"`     // UCI; "" when no move was made
+	Capture     string            `json:"capture,omitempty"`   // square of the piece captured
+	Before      string            `json:"before"`              // FEN before the move
+	After       string            `json:"after,omitempty"`     // FEN after the move
+}
+
+// TurnBeliefs is one player's belief at three moments of one of its turns.
+type TurnBeliefs struct {
+	Start  *Belief `json:"start"`           // after the capture notice, before the sense
+	Sensed *Belief `json:"sensed"`          // after the sense: what the move was chosen on
+	Moved  *Belief `json:"moved,omitempty"` // after the move result
+}
+
+// Belief is a summary of a belief over the enemy's pieces.
+type Belief struct {
+	// Size is the number of boards the belief holds; Exact says whether that
+	// is the whole information set; Deferred counts exact's backlog.
+	Size     int  `json:"size"`
+	Exact    bool `json:"exact"`
+	Deferred int  `json:"deferred,omitempty"`
+	// Entropy is the sampler's estimate of the uncertainty, in bits.
+	Entropy float64 `json:"entropy"`
+	// Counted is the number of boards the statistics come from; Sampled is
+	// true when they were drawn (Size passed the cap) rather than all counted.
+	Counted int  `json:"counted"`
+	Sampled bool `json:"sampled,omitempty"`
+	// P holds, for each piece type (pawn..king) and square (a1=0..h8=63),
+	// the probability in thousandths that an enemy piece of that type is
+	// there: 6×64 integers, type-major. Thousandths keep the page small and
+	// are finer than a colour scale can show.
+	P []int `json:"p"`
+	// Truth is the probability in thousandths that the true enemy placement
+	// is among the boards counted (the weight of boards that agree with the
+	// true board on every enemy piece).
+	Truth int `json:"truth"`
+}
+
+// Build replays h and gathers what the page shows.
+func Build(ctx context.Context, h *rbc.History, opts Options) (*Page, error) {
+	if opts.Sampler == "" {
+		opts.Sampler = "exact"
+	}
+	if opts.MaxBoards <= 0 {
+		opts.MaxBoards = DefaultMaxBoards
+	}
+	p := &Page{White: h.WhiteName, Black: h.BlackName, Outcome: h.Outcome.String(),
+		Source: opts.Source, MaxBoards: opts.MaxBoards}
+	if err := p.addPlies(h); err != nil {
+		return nil, err
+	}
+	if len(opts.Colors) > 0 {
+		p.Sampler = opts.Sampler
+		p.Beliefs = map[string][]TurnBeliefs{}
+	}
+	for _, c := range opts.Colors {
+		tb, err := replay(ctx, h, c, opts)
+		if err != nil {
+			return nil, fmt.Errorf("view: %v's belief: %w", c, err)
+		}
+		p.Beliefs[c.String()] = tb
+	}
+	return p, nil
+}
+
+// addPlies lists both players' turns in the order they were played.
+func (p *Page) addPlies(h *rbc.History) error {
+	start := rbc.StartBoard()
+	p.Final = start.FEN()
+	n := max(len(h.Turns[rbc.White]), len(h.Turns[rbc.Black]))
+	for i := range n {
+		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+			if i >= len(h.Turns[c]) {
+				continue
+			}
+			rec := &h.Turns[c][i]
+			ply := Ply{Color: c.String(), Turn: i, HasMove: rec.HasMove, Sense: squareName(rec.Sense)}
+			if len(rec.SenseResult) > 0 {
+				ply.SenseResult = map[string]string{}
+				for _, sp := range rec.SenseResult {
+					ply.SenseResult[sp.Square.String()] = pieceLetter(sp.Piece)
+				}
+			}
+			// The notice: the capture of the opponent's move just before.
+			if len(p.Plies) > 0 {
+				prev := p.Plies[len(p.Plies)-1]
+				if prev.Color != ply.Color {
+					ply.Notice = prev.Capture
+				}
+			}
+			switch {
+			case rec.HasMove:
+				ply.Before = rec.FENBefore
+				ply.After = rec.FENAfter
+				if !rec.Requested.IsNull() {
+					ply.Requested = rec.Requested.String()
+				}
+				if !rec.Taken.IsNull() {
+					ply.Taken = rec.Taken.String()
+				}
+				ply.Capture = squareName(rec.Capture)
+				p.Final = rec.FENAfter
+			default:
+				ply.Before = p.Final
+			}
+			if _, err := rbc.ParseFEN(ply.Before); err != nil {
+				return fmt.Errorf("view: %v's turn %d: board before the move: %w", c, i, err)
+			}
+			if ply.After != "" {
+				if _, err := rbc.ParseFEN(ply.After); err != nil {
+					return fmt.Errorf("view: %v's turn %d: board after the move: %w", c, i, err)
+				}
+			}
+			p.Plies = append(p.Plies, ply)
+		}
+	}
+	return nil
+}
+
+// replay feeds colour c's observations to a fresh sampler and summarises the
+// belief at each moment of each turn.
+func replay(ctx context.Context, h *rbc.History, c rbc.Color, opts Options) ([]TurnBeliefs, error) {
+	start, turns, err := sampler.Observations(h, c)
+	if err != nil {
+		return nil, err
+	}
+	so := opts.SamplerOptions
+	so.Seed = opts.Seed
+	s, err := sampler.New(opts.Sampler, so)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	if err := s.HandleGameStart(ctx, c, start); err != nil {
+		return nil, fmt.Errorf("game start: %w", err)
+	}
+	rng := rand.New(rand.NewPCG(opts.Seed, uint64(c)+1))
+	enemy := c.Other()
+	out := make([]TurnBeliefs, 0, len(turns))
+	for i := range turns {
+		t := &turns[i]
+		var tb TurnBeliefs
+		if err := t.Notice(ctx, s); err != nil {
+			return nil, fmt.Errorf("turn %d: notice: %w", i, err)
+		}
+		if tb.Start, err = summarise(ctx, s, enemy, &t.Before, opts.MaxBoards, rng); err != nil {
+			return nil, fmt.Errorf("turn %d: %w", i, err)
+		}
+		if err := t.SenseWith(ctx, s, t.Sense); err != nil {
+			return nil, fmt.Errorf("turn %d: sense: %w", i, err)
+		}
+		if tb.Sensed, err = summarise(ctx, s, enemy, &t.Before, opts.MaxBoards, rng); err != nil {
+			return nil, fmt.Errorf("turn %d: %w", i, err)
+		}
+		if t.HasMove {
+			if err := t.Move(ctx, s); err != nil {
+				return nil, fmt.Errorf("turn %d: move: %w", i, err)
+			}
+			if tb.Moved, err = summarise(ctx, s, enemy, &t.After, opts.MaxBoards, rng); err != nil {
+				return nil, fmt.Errorf("turn %d: %w", i, err)
+			}
+		}
+		out = append(out, tb)
+	}
+	return out, nil
+}
+
+// tally is one worker's weighted counts.
+type tally struct {
+	w     [6][64]float64
+	total float64
+	truth float64
+	n     int
+}
+
+func (t *tally) add(b *rbc.Board, weight float64, enemy rbc.Color, truth [6]rbc.Bitboard) {
+	t.total += weight
+	t.n++
+	same := true
+	for k := range 6 {
+		bb := b.PiecesOf(enemy, rbc.PieceType(k+1))
+		if bb != truth[k] {
+			same = false
+		}
+		for bb != 0 {
+			t.w[k][bb.PopFirst()] += weight
+		}
+	}
+	if same {
+		t.truth += weight
+	}
+}
+
+// summarise counts the enemy's pieces over the belief: every board when it
+// holds at most maxBoards, else a weighted sample of maxBoards.
+func summarise(ctx context.Context, s sampler.Sampler, enemy rbc.Color, truthBoard *rbc.Board, maxBoards int, rng *rand.Rand) (*Belief, error) {
+	size := s.Size()
+	b := &Belief{Size: size.Boards, Exact: size.Exact, Deferred: size.Deferred, Entropy: s.Entropy()}
+	if math.IsNaN(b.Entropy) || math.IsInf(b.Entropy, 0) {
+		b.Entropy = 0
+	}
+	var truth [6]rbc.Bitboard
+	for k := range 6 {
+		truth[k] = truthBoard.PiecesOf(enemy, rbc.PieceType(k+1))
+	}
+	var total tally
+	if size.Boards > maxBoards {
+		b.Sampled = true
+		sample, err := s.Sample(ctx, maxBoards, rng)
+		if err != nil {
+			return nil, fmt.Errorf("sample the belief: %w", err)
+		}
+		for i := range sample {
+			total.add(&sample[i].Board, sample[i].Weight, enemy, truth)
+		}
+	} else {
+		tallies := make([]tally, s.Workers())
+		err := s.ForEach(ctx, func(worker int, boards []rbc.Board, weights []float64) error {
+			if worker < 0 || worker >= len(tallies) {
+				return errors.New("sampler gave a worker id out of range")
+			}
+			t := &tallies[worker]
+			for i := range boards {
+				w := 1.0
+				if weights != nil {
+					w = weights[i]
+				}
+				t.add(&boards[i], w, enemy, truth)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("count the belief: %w", err)
+		}
+		for i := range tallies {
+			t := &tallies[i]
+			total.total += t.total
+			total.truth += t.truth
+			total.n += t.n
+			for k := range 6 {
+				for sq := range 64 {
+					total.w[k][sq] += t.w[k][sq]
+				}
+			}
+		}
+	}
+	b.Counted = total.n
+	b.P = make([]int, 6*64)
+	if total.total > 0 {
+		for k := range 6 {
+			for sq := range 64 {
+				b.P[k*64+sq] = int(math.Round(1000 * total.w[k][sq] / total.total))
+			}
+		}
+		b.Truth = int(math.Round(1000 * total.truth / total.total))
+	}
+	return b, nil
+}
+
+func squareName(s rbc.Square) string {
+	if !s.Valid() {
+		return ""
+	}
+	return s.String()
+}
+
+func pieceLetter(p rbc.Piece) string {
+	if p == rbc.NoPiece {
+		return ""
+	}
+	return p.String()
+}

@@ -1,0 +1,77 @@
+package view
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// pageHTML is the page: markup, styles and the script that draws the game
+// from the JSON that Write puts in place of dataMarker.
+//
+//go:embed page.html
+var pageHTML string
+
+// dataMarker is where the page's data goes, inside a script element of type
+// application/json (read by the page's script, never run).
+const dataMarker = "/*BLINDFISH-DATA*/"
+
+// Write writes the page for p to w.
+//
+// The data goes in as JSON rather than through a template: json.Marshal
+// escapes <, > and & in strings, so no player name or detail taken from the
+// record can close the script element, and the page's script sets every
+// text through textContent.
+func Write(w io.Writer, p *Page) error {
+	data, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("view: encode the page data: %w", err)
+	}
+	before, after, ok := strings.Cut(pageHTML, dataMarker)
+	if !ok {
+		return fmt.Errorf("view: the page template lacks its data marker")
+	}
+	for _, part := range [][]byte{[]byte(before), data, []byte(after)} {
+		if _, err := w.Write(part); err != nil {
+			return fmt.Errorf("view: write the page: %w", err)
+		}
+	}
+	return nil
+}
+
+// WriteFile writes the page for p to path, atomically: to a temporary file
+// in the same folder, renamed over path only once complete, so that a
+// failure never leaves a partial page where a good one is expected.
+func WriteFile(path string, p *Page) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("view: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err := Write(f, p); err != nil {
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return fmt.Errorf("view: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("view: %w", err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("view: %w", err)
+	}
+	return nil
+}
