@@ -99,8 +99,8 @@ type Report struct {
 	// ones included; nil for a game of another shard or not finished (the
 	// match was stopped or interrupted).
 	Results []*Result
-	// Scheduled counts the games of the shard played (all games of a whole
-	// match), Resumed those of them found in the folder's logs.
+	// Scheduled counts the games of the shard (all games of a whole match),
+	// Resumed those of them taken from the folder's logs.
 	Scheduled, Resumed int
 	// Stopped is set when the SPRT decided and ended the match early.
 	Stopped bool
