@@ -110,10 +110,11 @@ type Belief struct {
 	// there: 6×64 integers, type-major. Thousandths keep the page small and
 	// are finer than a colour scale can show.
 	P []int `json:"p"`
-	// Truth is the probability in thousandths that the true enemy placement
-	// is among the boards counted (the weight of boards that agree with the
-	// true board on every enemy piece).
-	Truth int `json:"truth"`
+	// Truth is the weight of the boards counted that agree with the true
+	// board on every enemy piece: 0 when the belief has lost the truth. It is
+	// a fraction, not thousandths like P, because one board in ten thousand
+	// is the usual case and must not round to "lost".
+	Truth float64 `json:"truth"`
 }
 
 // Build replays h and gathers what the page shows.
@@ -332,7 +333,7 @@ func summarise(ctx context.Context, s sampler.Sampler, enemy rbc.Color, truthBoa
 				b.P[k*64+sq] = int(math.Round(1000 * total.w[k][sq] / total.total))
 			}
 		}
-		b.Truth = int(math.Round(1000 * total.truth / total.total))
+		b.Truth = float64(float32(total.truth / total.total)) // 7 digits are plenty and keep the JSON short
 	}
 	return b, nil
 }
