@@ -23,8 +23,11 @@ type PriorCalibration struct {
 	// Turns counts the turns observed.
 	Turns int
 	// Hang holds the classes of the material the opponent left en prise
-	// (none, up to a pawn, a minor piece, a rook, a queen or more) and the
-	// boards where our king is attacked, which the prior exempts.
+	// (none, up to a pawn, a minor piece, a rook, a queen), the boards where
+	// our king is attacked, which the prior exempts, and those where the
+	// opponent's own king is (the prior counts it as hangCap; kept apart
+	// because a king left en prise loses the game at once, and an opponent
+	// that never does so makes our king-capture gambles fail).
 	Hang []CalibrationClass
 	// Zone holds the classes of the number of opponent pieces bearing on our
 	// king's zone (0 to 4 and more), the threat feature.
@@ -52,8 +55,8 @@ func (c CalibrationClass) Ratio() float64 {
 
 // hangClasses and zoneClasses are the classes PriorCalibration counts.
 var (
-	hangNames  = []string{"none", "pawn", "minor", "rook", "queen+", "checked"}
-	hangValues = []float64{0, 100, 320, 500, hangCap, 0}
+	hangNames  = []string{"none", "pawn", "minor", "rook", "queen", "checked", "king"}
+	hangValues = []float64{0, 100, 320, 500, hangCap, 0, hangCap}
 )
 
 // NewPriorCalibration returns an empty calibration.
@@ -78,6 +81,9 @@ func hangClass(b *rbc.Board, us rbc.Color, capture rbc.Square) int {
 	k := b.KingSquare(us)
 	if k != rbc.NoSquare && b.Attacked(k, us.Other()) {
 		return 5
+	}
+	if theirs := b.KingSquare(us.Other()); theirs != rbc.NoSquare && b.Attacked(theirs, us) {
+		return 6
 	}
 	switch h := hangingValue(b, us, capture); {
 	case h == 0:
@@ -154,7 +160,7 @@ func (c *PriorCalibration) Observe(ctx context.Context, belief sampler.Sampler, 
 // exp(−Value/T) = ratio(k)/ratio(none). NaN where it is undefined (the
 // classes "none" and "checked", or a ratio at or above the neutral one).
 func (c *PriorCalibration) ImpliedHang(k int) float64 {
-	if k <= 0 || k >= 5 {
+	if k <= 0 || k == 5 || k >= len(c.Hang) {
 		return math.NaN()
 	}
 	rel := c.Hang[k].Ratio() / c.Hang[0].Ratio()

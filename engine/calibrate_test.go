@@ -43,6 +43,16 @@ func TestPriorCalibration(t *testing.T) {
 	if got, want := c.ImpliedHang(2), 320/math.Ln2; math.Abs(got-want) > 1e-9 {
 		t.Errorf("implied hang %v, want %v", got, want)
 	}
+	// A king left en prise is a class of its own, apart from the queen.
+	for fen, want := range map[string]string{
+		"4k3/8/8/8/8/8/8/4R1K1 w - - 0 1": "king",
+		"q3k3/8/8/8/8/8/8/R3K3 w - - 0 1": "queen",
+	} {
+		b := newFixed(t, fen).boards[0]
+		if k := hangClass(&b, rbc.White, rbc.NoSquare); hangNames[k] != want {
+			t.Errorf("hang class of %s: %q, want %q", fen, hangNames[k], want)
+		}
+	}
 	// No black piece bears on the zone of the king on e1.
 	if z := c.Zone[0]; z.Expected != 4 || z.Observed != 4 {
 		t.Errorf("zone class 0: %+v", z)

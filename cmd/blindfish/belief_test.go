@@ -120,7 +120,7 @@ func TestBeliefCalibrate(t *testing.T) {
 	if m == nil || m[1] == "0" {
 		t.Fatalf("no turn count:\n%s", out)
 	}
-	for _, row := range []string{`(?m)^none +\d`, `(?m)^queen\+ +\d`, `(?m)^checked +\d`, `(?m)^4\+ +\d`} {
+	for _, row := range []string{`(?m)^none +\d`, `(?m)^queen +\d`, `(?m)^checked +\d`, `(?m)^king +\d`, `(?m)^4\+ +\d`} {
 		if !regexp.MustCompile(row).MatchString(out) {
 			t.Errorf("no row %s:\n%s", row, out)
 		}

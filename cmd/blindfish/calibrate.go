@@ -17,10 +17,11 @@ import (
 // engine.PriorCalibration): how often the true board left material en prise
 // or bore on our king, against the share of the belief that did.
 func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("belief --calibrate", "[--budget MiB] [--max-boards N] FILE|DIR...", stderr)
+	fs := newFlagSet("belief --calibrate", "[--budget MiB] [--max-boards N] [--opponent NAME] FILE|DIR...", stderr)
 	fs.Bool("calibrate", true, "measure the opponent model (the prior) against the games")
 	budget := fs.Int64("budget", 256, "exact's memory budget in `MiB`")
 	maxBoards := fs.Int("max-boards", 2000000, "skip turns whose belief holds more boards than this (their scan is slow)")
+	opponent := fs.String("opponent", "", "measure only the sides that played against the player of this `name` (as the records spell it), so that the model is that opponent's")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -32,18 +33,33 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	cal := engine.NewPriorCalibration()
+	games := 0
 	for _, file := range files {
 		h, err := rbc.LoadHistoryFile(file)
 		if err != nil {
 			return err
 		}
-		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+		sides := []rbc.Color{rbc.White, rbc.Black}
+		switch *opponent {
+		case "":
+		case h.BlackName:
+			sides = []rbc.Color{rbc.White}
+		case h.WhiteName:
+			sides = []rbc.Color{rbc.Black}
+		default:
+			continue
+		}
+		games++
+		for _, c := range sides {
 			if err := calibrateGame(ctx, cal, h, c, *budget, *maxBoards); err != nil {
 				return fmt.Errorf("%s as %v: %w", file, c, err)
 			}
 		}
 	}
-	writeCalibration(stdout, cal, len(files))
+	if games == 0 {
+		return fmt.Errorf("no record of a game against %q among %d", *opponent, len(files))
+	}
+	writeCalibration(stdout, cal, games, *opponent)
 	return nil
 }
 
@@ -85,8 +101,12 @@ func calibrateGame(ctx context.Context, cal *engine.PriorCalibration, h *rbc.His
 // writeCalibration prints the two feature tables with each class's
 // likelihood ratio relative to the neutral class and the prior setting
 // that ratio implies.
-func writeCalibration(w io.Writer, cal *engine.PriorCalibration, games int) {
-	fmt.Fprintf(w, "%d games, %d turns (both sides; turns with one board, or an inexact belief, left out)\n\n", games, cal.Turns)
+func writeCalibration(w io.Writer, cal *engine.PriorCalibration, games int, opponent string) {
+	sides := "both sides"
+	if opponent != "" {
+		sides = "the sides playing " + opponent
+	}
+	fmt.Fprintf(w, "%d games, %d turns (%s; turns with one board, or an inexact belief, left out)\n\n", games, cal.Turns, sides)
 	tab := newTable([]string{"left en prise", "belief share", "true", "ratio", "vs none", "implied hang"}, 1, 2, 3, 4, 5)
 	for k, cl := range cal.Hang {
 		tab.add(cl.Name, fmt.Sprintf("%.1f", cl.Expected), fmt.Sprintf("%.0f", cl.Observed),
