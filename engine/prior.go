@@ -22,7 +22,9 @@ import (
 //     piece attacked by a cheaper one of ours), capped at hangCap. A board on
 //     which our king is attacked is exempt (a forking check leaves a piece
 //     en prise on purpose), and so is the piece that has just captured ours
-//     (it traded; it did not blunder).
+//     (it traded; it did not blunder);
+//   - above all it does not leave its own king en prise (king): exp(−King)
+//     in place of the hang factor when King is set.
 //
 // Both are static: a few attack look-ups a board, so the whole belief can be
 // weighed within a decision (see scanPopulation), and the rare threatening
@@ -32,6 +34,7 @@ type prior struct {
 	threat  float64
 	check   float64
 	hang    float64    // temperature in centipawns; 0: off
+	king    float64    // exponent for their king en prise; 0: counted by hang
 	capture rbc.Square // where the opponent just captured, or NoSquare
 }
 
@@ -41,11 +44,11 @@ const hangCap = 600
 
 // newPrior returns the prior of a decision from the config.
 func newPrior(cfg *Config, us rbc.Color, capture rbc.Square) prior {
-	return prior{us: us, threat: cfg.Threat, check: cfg.Check, hang: cfg.Hang, capture: capture}
+	return prior{us: us, threat: cfg.Threat, check: cfg.Check, hang: cfg.Hang, king: cfg.King, capture: capture}
 }
 
 // off reports whether every board gets weight 1.
-func (p prior) off() bool { return p.threat <= 0 && p.hang <= 0 }
+func (p prior) off() bool { return p.threat <= 0 && p.hang <= 0 && p.king <= 0 }
 
 // weight returns the prior weight of b (1 when the prior is off).
 func (p prior) weight(b *rbc.Board) float64 {
@@ -59,13 +62,24 @@ func (p prior) weight(b *rbc.Board) float64 {
 	if p.threat > 0 {
 		x += p.threat * zoneAttackers(b, k, them, checked, p.check)
 	}
-	if p.hang > 0 && !checked {
+	switch {
+	case checked:
+	case p.king > 0 && kingEnPrise(b, them):
+		x -= p.king
+	case p.hang > 0:
 		x -= min(hangingValue(b, p.us, p.capture), hangCap) / p.hang
 	}
 	if x == 0 {
 		return 1
 	}
 	return math.Exp(x)
+}
+
+// kingEnPrise reports whether the king of c can be captured on b (false
+// when c has no king).
+func kingEnPrise(b *rbc.Board, c rbc.Color) bool {
+	k := b.KingSquare(c)
+	return k != rbc.NoSquare && b.Attacked(k, c.Other())
 }
 
 // threatWeight is the threat part of the prior alone: exp(beta·a), a the

@@ -76,6 +76,45 @@ func TestPriorWeights(t *testing.T) {
 	}
 }
 
+// TestPriorKing: with King set, a board where the opponent's king is en
+// prise gets exp(−King) whatever else hangs; without it the king counts as
+// hanging material; a board where our own king is attacked stays exempt.
+func TestPriorKing(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Threat, cfg.King = 0, 3
+	exposed := mustFEN(t, "q3k3/8/8/8/8/8/8/R3K3 w - - 0 1")  // the rook on a1 takes the loose queen
+	king := mustFEN(t, "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1")     // the rook on e1 takes the king
+	both := mustFEN(t, "4k3/8/8/8/8/8/8/1K2R3 b - - 0 1")     // with black to move: the side to move changes nothing
+	checked := mustFEN(t, "4k3/8/8/8/8/8/4R3/r4K2 w - - 0 1") // their rook checks us along the first rank, ours attacks their king
+	pr := newPrior(&cfg, rbc.White, rbc.NoSquare)
+	for _, c := range []struct {
+		name string
+		b    rbc.Board
+		want float64
+	}{
+		{"loose queen", exposed, math.Exp(-600 / cfg.Hang)},
+		{"king en prise", king, math.Exp(-3)},
+		{"king en prise, other side to move", both, math.Exp(-3)},
+		{"our king in check", checked, 1},
+	} {
+		if w := pr.weight(&c.b); math.Abs(w-c.want) > 1e-12 {
+			t.Errorf("%s: weight %v, want %v", c.name, w, c.want)
+		}
+	}
+	cfg.King = 0
+	if w, want := newPrior(&cfg, rbc.White, rbc.NoSquare).weight(&king), math.Exp(-hangCap/cfg.Hang); math.Abs(w-want) > 1e-12 {
+		t.Errorf("king=0: weight %v, want the hang factor %v", w, want)
+	}
+	cfg.Hang = 0
+	if !newPrior(&cfg, rbc.White, rbc.NoSquare).off() {
+		t.Error("threat, hang and king 0 should turn the prior off")
+	}
+	cfg.King = 3
+	if newPrior(&cfg, rbc.White, rbc.NoSquare).off() {
+		t.Error("king alone should keep the prior on")
+	}
+}
+
 // TestPopulationPrioritySample: on a belief far larger than the population,
 // the priority sample keeps k boards whose weights estimate the prior mass:
 // the share of the less likely boards is their prior share, and the total
