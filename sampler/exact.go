@@ -85,6 +85,10 @@ type segment struct {
 	// id names the segment for ContainsPath's cache (segments never change;
 	// a split or a replay makes new ones). 0 until the sampler files it.
 	id int
+	// promise is the outlook's estimate of survivors per unit of replay
+	// work, as of scoredAt-1 observations (scoredAt 0: not yet estimated).
+	promise  float64
+	scoredAt int
 }
 
 // size returns the number of boards of the segment.
@@ -362,12 +366,19 @@ func (e *exact) maxParents() int {
 	return int(max(avail/max(e.perParent, 1), 64))
 }
 
-// popReplayable removes and returns the replayable segment that has seen the
-// most observations (the cheapest to bring up to date).
-func (e *exact) popReplayable() (segment, bool) {
+// popReplayable removes and returns the replayable segment with the best
+// promise (survivors per unit of replay work, see outlook.promise); between
+// equal promises, the one that has seen the most observations (the cheapest
+// to bring up to date).
+func (e *exact) popReplayable(ol *outlook) (segment, bool) {
 	best := -1
 	for i := range e.backlog {
-		if s := &e.backlog[i]; s.at < len(e.obs) && (best < 0 || s.at > e.backlog[best].at) {
+		s := &e.backlog[i]
+		if s.at >= len(e.obs) {
+			continue
+		}
+		e.score(ol, s)
+		if b := &e.backlog[max(best, 0)]; best < 0 || s.promise > b.promise || s.promise == b.promise && s.at > b.at {
 			best = i
 		}
 	}
@@ -380,12 +391,19 @@ func (e *exact) popReplayable() (segment, bool) {
 		l, err := s.boards()
 		if err != nil {
 			e.drop(s)
-			return e.popReplayable()
+			return e.popReplayable(ol)
 		}
 		e.unspill(&s)
 		s.l = l
 	}
 	return s, true
+}
+
+// score brings the segment's promise up to date with the observations.
+func (e *exact) score(ol *outlook, s *segment) {
+	if s.scoredAt != len(e.obs)+1 {
+		s.promise, s.scoredAt = ol.promise(s, len(e.obs), e.rng), len(e.obs)+1
+	}
 }
 
 // replayPiece is the number of backlog boards replayed at a time (and the
@@ -408,15 +426,19 @@ const fillCap = 1 << 22
 // (or replay fails) the boards go back to the backlog and settle stops.
 func (e *exact) settle(ctx context.Context) {
 	work := 0
+	var ol *outlook
 	for e.stage == usToMove && e.live.n < e.opts.MinLive && ctx.Err() == nil &&
 		(work < e.opts.MaxReplay || e.live.n == 0 && work/4 < e.opts.MaxReplay) {
-		seg, ok := e.popReplayable()
+		if ol == nil {
+			ol = newOutlook(e.obs, e.know.color.Other())
+		}
+		seg, ok := e.popReplayable(ol)
 		if !ok {
 			break
 		}
 		head, tail := seg.l.split(replayPiece)
 		e.file(segment{at: seg.at, stage: seg.stage, l: tail})
-		env := replayEnv{workers: e.opts.Workers, obs: e.obs, perParent: e.perParent}
+		env := replayEnv{workers: e.opts.Workers, obs: e.obs, perParent: e.perParent, ahead: ol}
 		out, def, w, err := env.advance(ctx, segment{at: seg.at, stage: seg.stage, l: head}, e.opts.MemoryBudget-e.liveUsage())
 		if err != nil {
 			e.file(segment{at: seg.at, stage: seg.stage, l: head})
@@ -473,23 +495,30 @@ func (e *exact) recover() {
 // startJob starts the background expansion of the live boards (the opponent
 // to move), after bringing replayable backlog segments up to date when the
 // expansion has room for them.
+//
+// The segments are filled in order of promise (see popReplayable).
 func (e *exact) startJob() {
 	budget := e.opts.MemoryBudget - e.liveUsage()
+	ol := newOutlook(e.obs, e.know.color.Other())
 	var fill []segment
 	keep := e.backlog[:0:0]
 	for _, s := range e.backlog {
 		if s.at < len(e.obs) && s.disk == nil {
+			e.score(ol, &s)
 			fill = append(fill, s)
 			e.inflight += s.l.n
 		} else {
 			keep = append(keep, s)
 		}
 	}
+	slices.SortStableFunc(fill, func(a, b segment) int {
+		return cmp.Or(cmp.Compare(b.promise, a.promise), b.at-a.at)
+	})
 	e.backlog = keep
 	e.inflightSegs = fill
 	j := &expandJob{done: make(chan struct{})}
 	e.job = j
-	env := replayEnv{workers: e.opts.Workers, obs: e.obs, perParent: e.perParent, maxReplay: e.opts.MaxReplay}
+	env := replayEnv{workers: e.opts.Workers, obs: e.obs, perParent: e.perParent, maxReplay: e.opts.MaxReplay, ahead: ol}
 	parents := e.live
 	go func() {
 		defer close(j.done)
@@ -536,15 +565,16 @@ type replayEnv struct {
 	obs       []observation
 	perParent int64
 	maxReplay int
+	// ahead, when set, drops the boards that cannot reach a later sense
+	// before they are expanded (see outlook).
+	ahead *outlook
 }
 
-// runJob fills the parents from the backlog when there is room, then expands
-// them by every opponent option.
+// runJob fills the parents from the backlog when there is room (the
+// segments in the order given), then expands them by every opponent option.
 func (env *replayEnv) runJob(ctx context.Context, parents layer, fill []segment, budget int64) (*jobResult, error) {
 	res := &jobResult{}
 	maxParents := int(max(budget/max(env.perParent, 1), 64))
-	fill = slices.Clone(fill)
-	slices.SortStableFunc(fill, func(a, b segment) int { return b.at - a.at })
 	var extra []part
 	count := parents.n
 	work := 0
@@ -616,6 +646,12 @@ func (env *replayEnv) advance(ctx context.Context, seg segment, budget int64) (l
 					l = layer{}
 				}
 				break
+			}
+			if env.ahead != nil && env.ahead.ahead(at) {
+				// Boards that cannot reach a later sense are not worth expanding.
+				if err := l.filter(ctx, env.workers, env.ahead.keep(at)); err != nil {
+					return layer{}, nil, work, err
+				}
 			}
 			var next layer
 			for _, p := range l.parts {

@@ -73,40 +73,45 @@ func replayPath(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []T
 	})
 }
 
-// replayUntil is replayPath that stops when check returns false.
+// replayUntil is replayPath that stops when check returns false: the
+// belief then has seen exactly the observations of the path check was given
+// last (so that a test may go on asking it about that path).
 func replayUntil(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []Turn, limit int,
 	check0 func(turn int, at checkpoint, path []rbc.Board) bool) {
 	t.Helper()
 	path := []rbc.Board{start}
-	stop := false
-	check := func(turn int, at checkpoint, truth *rbc.Board) {
+	check := func(turn int, at checkpoint, truth *rbc.Board) bool {
 		path = append(path, *truth)
-		if !stop && !check0(turn, at, path) {
-			stop = true
-		}
+		return check0(turn, at, path)
 	}
 	ctx := context.Background()
 	if err := s.HandleGameStart(ctx, c, start); err != nil {
 		t.Fatal(err)
 	}
 	for i := range turns {
-		if i == limit || stop {
+		if i == limit {
 			break
 		}
 		tr := &turns[i]
 		if err := tr.Notice(ctx, s); err != nil {
 			t.Fatal(err)
 		}
-		check(i, afterNotice, &tr.Before)
+		if !check(i, afterNotice, &tr.Before) {
+			return
+		}
 		if err := tr.SenseWith(ctx, s, tr.Sense); err != nil {
 			t.Fatal(err)
 		}
-		check(i, afterSense, &tr.Before)
+		if !check(i, afterSense, &tr.Before) {
+			return
+		}
 		if tr.HasMove {
 			if err := tr.Move(ctx, s); err != nil {
 				t.Fatal(err)
 			}
-			check(i, afterMove, &tr.After)
+			if !check(i, afterMove, &tr.After) {
+				return
+			}
 		}
 	}
 }

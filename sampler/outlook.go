@@ -1,0 +1,193 @@
+package sampler
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// The outlook of a deferred board: how well it agrees with the senses it has
+// not seen yet, judged without replaying it.
+//
+// Between two points of the game the opponent's placement (its pieces by
+// type and square) changes on at most two squares per opponent move (four
+// for a castling, once) and on one square per capture of ours. A board that
+// differs from a later sense, on the window's squares, by more than the moves
+// and captures between them allow has no descendant that shows that sense:
+// it can be dropped without losing a consistent board. Among the boards that
+// pass, those that already show what was sensed need the fewest particular
+// opponent moves to survive and are the likeliest to hold the true board.
+//
+// exact uses this to replay its backlog where survivors are likeliest first
+// (rather than merely the most recent segment first): when the live set runs
+// out, the segment that holds the true board is then usually among the first
+// replayed, within the replay work allowed per observation, instead of the
+// player being handed stand-ins. It also drops the boards that cannot
+// survive before expanding them.
+
+// outlook holds the senses of a game and, per observation index, the number
+// of opponent moves and captures of ours before it.
+type outlook struct {
+	them   rbc.Color
+	senses []senseView
+	moves  []int // moves[i]: notices (opponent moves) among obs[:i]
+	caps   []int // caps[i]: our captures among obs[:i]
+}
+
+// senseView is one sense result as the outlook uses it: the window and the
+// opponent's pieces seen in it, by type.
+type senseView struct {
+	at     int // index of the sense among the observations
+	window rbc.Bitboard
+	opp    [6]rbc.Bitboard // indexed by PieceType-1
+}
+
+// newOutlook reads the observations of a game; them is the opponent.
+func newOutlook(obs []observation, them rbc.Color) *outlook {
+	o := &outlook{them: them, moves: make([]int, len(obs)+1), caps: make([]int, len(obs)+1)}
+	for i := range obs {
+		ob := &obs[i]
+		o.moves[i+1], o.caps[i+1] = o.moves[i], o.caps[i]
+		switch ob.kind {
+		case obsNotice:
+			o.moves[i+1]++
+		case obsMove:
+			if ob.square.Valid() {
+				o.caps[i+1]++
+			}
+		case obsSense:
+			f := &ob.sense
+			if f.window == 0 {
+				continue // a passed sense tells nothing
+			}
+			v := senseView{at: i, window: f.window}
+			ours := f.white
+			if them == rbc.White {
+				ours = f.occ &^ f.white
+			}
+			for t := range v.opp {
+				v.opp[t] = f.types[t] &^ ours
+			}
+			o.senses = append(o.senses, v)
+		}
+	}
+	return o
+}
+
+// misfit returns by how many squares b (having seen the first at
+// observations) differs from the senses still ahead of it, summed over them;
+// ok is false when some sense differs by more than the opponent's moves and
+// our captures in between could change, so that no descendant of b can show
+// it.
+func (o *outlook) misfit(b *rbc.Board, at int) (diff int, ok bool) {
+	i, _ := slices.BinarySearchFunc(o.senses, at, func(v senseView, at int) int { return v.at - at })
+	castle := 0
+	if b.Castling()&castlingOf(o.them) != 0 {
+		castle = 2
+	}
+	for _, v := range o.senses[i:] {
+		d := 0
+		for t := rbc.Pawn; t <= rbc.King; t++ {
+			d += ((b.PiecesOf(o.them, t) ^ v.opp[t-1]) & v.window).Count()
+		}
+		moves := o.moves[v.at] - o.moves[at]
+		limit := 2*moves + o.caps[v.at] - o.caps[at]
+		if moves > 0 {
+			limit += castle
+		}
+		if d > limit {
+			return 0, false
+		}
+		diff += d
+	}
+	return diff, true
+}
+
+// ahead reports whether any sense lies at or after observation at (else
+// misfit accepts every board).
+func (o *outlook) ahead(at int) bool {
+	return len(o.senses) > 0 && o.senses[len(o.senses)-1].at >= at
+}
+
+// keep is misfit's verdict alone, for filtering a layer at observation at.
+func (o *outlook) keep(at int) func(b *rbc.Board) bool {
+	return func(b *rbc.Board) bool {
+		_, ok := o.misfit(b, at)
+		return ok
+	}
+}
+
+// Weights of the promise of a segment: a board's chance of surviving falls
+// by about missWeight for every square on which it differs from a later
+// sense (a particular opponent move must have made up for it), and every
+// opponent move still to replay multiplies the work per board by about
+// moveCost (its children).
+const (
+	missWeight   = 1.0 / 16
+	moveCost     = 32.0
+	promiseProbe = 32 // boards sampled per segment
+)
+
+// promise estimates how likely the segment's boards are to yield consistent
+// boards per unit of replay work: the mean over a sample of its boards of
+// missWeight^misfit (0 for a board that cannot survive), divided by
+// moveCost^(opponent moves to replay). A segment that cannot be read back
+// gets +Inf, so that it is taken (and its failure handled) at once.
+func (o *outlook) promise(s *segment, now int, rng *rand.Rand) float64 {
+	n := s.size()
+	if n == 0 {
+		return 0
+	}
+	k := min(n, promiseProbe)
+	sum := 0.0
+	for range k {
+		i := rng.IntN(n)
+		var b rbc.Board
+		if s.disk != nil {
+			var err error
+			if b, err = s.disk.board(i); err != nil {
+				return math.Inf(1)
+			}
+		} else {
+			b = s.l.at(i)
+		}
+		if d, ok := o.misfit(&b, s.at); ok {
+			sum += math.Pow(missWeight, float64(d))
+		}
+	}
+	return sum / float64(k) / math.Pow(moveCost, float64(o.moves[now]-o.moves[s.at]))
+}
+
+// at returns the layer's i-th board (in the order of forEach), rebuilt if
+// it is a child.
+func (l *layer) at(i int) rbc.Board {
+	for pi := range l.parts {
+		p := &l.parts[pi]
+		if i >= p.n {
+			i -= p.n
+			continue
+		}
+		if p.isFlat() {
+			return *p.base.at(p.lo + i)
+		}
+		for _, c := range p.refs {
+			if i < len(c) {
+				return p.child(c[i])
+			}
+			i -= len(c)
+		}
+	}
+	panic("sampler: layer index out of range")
+}
+
+// board reads the piece's i-th board back from disk.
+func (s *spilled) board(i int) (rbc.Board, error) {
+	var b [1]rbc.Board
+	if _, err := s.file.f.ReadAt(boardBytesOf(b[:]), s.off+int64(i)*boardBytes); err != nil {
+		return rbc.Board{}, fmt.Errorf("sampler: backlog spill: read back: %w", err)
+	}
+	return b[0], nil
+}
