@@ -59,17 +59,15 @@ func ReadHistory(r io.Reader) (*History, error) {
 	return ParseHistory(data)
 }
 
-// LoadHistoryFile reads the game record in the file at path.
+// LoadHistoryFile reads the game record at path: a file (gzipped when its
+// name ends in .gz), or a record in an archive, as LoadRecord finds it
+// (ARCHIVE:MEMBER, or a record path whose folder has been archived).
 func LoadHistoryFile(path string) (*History, error) {
-	data, err := os.ReadFile(path)
+	r, err := LoadRecord(path)
 	if err != nil {
 		return nil, fmt.Errorf("rbc: load game history: %w", err)
 	}
-	h, err := ParseHistory(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return h, nil
+	return r.History()
 }
 
 // SaveHistoryFile writes h to the file at path in the harness's format. It
