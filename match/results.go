@@ -284,9 +284,10 @@ func readFolderLogs(dir, abs string) ([]*Result, error) {
 }
 
 // ReadFolders reads the games of match folders: every results-log line, and
-// every history (*.json) no line mentions, which counts as a bare game (no
-// times, clock "?"). A folder named twice counts once. Unreadable lines and
-// histories are errors that name the file.
+// every history no line mentions (loose, *.json or *.json.gz, or in the
+// folder's archives, see rbc.FolderRecords), which counts as a bare game (no
+// times, clock "?"). A folder named twice counts once. Unreadable lines,
+// histories and archives are errors that name the file.
 func ReadFolders(dirs []string) (results []*Result, bare int, err error) {
 	seen := map[string]bool{}
 	for _, dir := range dirs {
@@ -316,22 +317,20 @@ func ReadFolders(dirs []string) (results []*Result, bare int, err error) {
 			}
 		}
 		results = append(results, lines...)
-		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-		if err != nil {
-			return nil, 0, fmt.Errorf("histories of %s: %w", dir, err)
-		}
-		sort.Strings(files)
-		for _, f := range files {
-			if logged[filepath.Base(f)] {
+		for rec, err := range rbc.FolderRecords(dir) {
+			if err != nil {
+				return nil, 0, err
+			}
+			if logged[rec.Base()] {
 				continue
 			}
-			h, err := rbc.LoadHistoryFile(f)
+			h, err := rec.History()
 			if err != nil {
 				return nil, 0, err
 			}
 			results = append(results, &Result{
 				White: h.WhiteName, Black: h.BlackName, BotColor: rbc.White, Outcome: h.Outcome,
-				Turns: [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])}, Clock: "?", Record: f,
+				Turns: [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])}, Clock: "?", Record: rec.Name(),
 			})
 			bare++
 		}
