@@ -22,7 +22,7 @@ import (
 // behind each choice) go to stderr for the turns shown: the way to see why a
 // game was lost.
 func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("analyze", "--color white|black [--bot SPEC] [--from N] [--to N] [--clock D] [-v] GAME.json", stderr)
+	fs := newFlagSet("analyze", "--color white|black [--bot SPEC] [--from N] [--to N] [--clock D] [-v] GAME.json|ARCHIVE.tar.gz:GAME.json", stderr)
 	bot := fs.String("bot", "blindfish", "the bot to ask (a bot spec, as in match)")
 	colorFlag := fs.String("color", "", "the side the bot takes: white or black (required)")
 	from := fs.Int("from", 1, "first turn to show (the bot still follows the game from the start)")

@@ -24,7 +24,7 @@ type beliefConfig struct {
 	perTurn  bool
 	opts     sampler.Options
 	sense    senseChooser
-	files    []string
+	paths    []string // records, archives and folders of them (rbc.Records)
 }
 
 // senseChooser picks the square a replayed turn senses. The recorded choice
@@ -119,11 +119,15 @@ func runBelief(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	rep := &beliefReport{}
-	for _, file := range cfg.files {
-		h, err := rbc.LoadHistoryFile(file)
+	for rec, err := range rbc.Records(cfg.paths...) {
 		if err != nil {
 			return fmt.Errorf("belief: %w", err)
 		}
+		h, err := rec.History()
+		if err != nil {
+			return fmt.Errorf("belief: %w", err)
+		}
+		file := rec.Base()
 		for _, name := range cfg.samplers {
 			for _, c := range cfg.colors {
 				g, err := replayBelief(ctx, cfg, h, file, name, c)
@@ -163,12 +167,9 @@ func parseBeliefFlags(args []string, stderr io.Writer) (*beliefConfig, error) {
 	}
 	cfg := &beliefConfig{json: *asJSON, perTurn: *perTurn, sense: recordedSense}
 	if fs.NArg() == 0 {
-		return nil, usageError{"no game records given (history files or folders of them)"}
+		return nil, usageError{"no game records given (history files, archives or folders of them)"}
 	}
-	var err error
-	if cfg.files, err = expandRecords(fs.Args()); err != nil {
-		return nil, err
-	}
+	cfg.paths = fs.Args()
 	if *samplers == "all" {
 		cfg.samplers = sampler.Names()
 	} else {

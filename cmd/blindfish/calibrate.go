@@ -28,17 +28,18 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if fs.NArg() == 0 {
 		return usageError{"no game records given (history files or folders of them)"}
 	}
-	files, err := expandRecords(fs.Args())
-	if err != nil {
-		return err
-	}
 	cal := engine.NewPriorCalibration()
-	games := 0
-	for _, file := range files {
-		h, err := rbc.LoadHistoryFile(file)
+	games, records := 0, 0
+	for rec, err := range rbc.Records(fs.Args()...) {
 		if err != nil {
 			return err
 		}
+		h, err := rec.History()
+		if err != nil {
+			return err
+		}
+		records++
+		file := rec.Name()
 		sides := []rbc.Color{rbc.White, rbc.Black}
 		switch *opponent {
 		case "":
@@ -57,7 +58,7 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 	}
 	if games == 0 {
-		return fmt.Errorf("no record of a game against %q among %d", *opponent, len(files))
+		return fmt.Errorf("no record of a game against %q among %d", *opponent, records)
 	}
 	writeCalibration(stdout, cal, games, *opponent)
 	return nil

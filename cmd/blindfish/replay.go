@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"sort"
+	"strings"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -23,8 +20,9 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: blindfish replay --check [-q] FILE|DIR...
 
-Re-referees each recorded game (a directory stands for its *.json files) and
-prints one line per game: ok, the first divergence (turn, colour, recorded
+Re-referees each recorded game (FILE is a record, .json or .json.gz, an
+archive of records, .tar.gz, or ARCHIVE:MEMBER; a directory stands for its
+records and archives) and prints one line per game: ok, the first divergence (turn, colour, recorded
 and replayed value), or why the file could not be read. Turns are numbered
 from 1 for each colour (the full-move number). A game that ended by TIMEOUT
 or RESIGN cannot be re-timed: it passes when all its turns match, with a note.
@@ -43,37 +41,37 @@ Flags:
 	if fs.NArg() == 0 {
 		return usageError{"no game records given"}
 	}
-	files, err := expandRecords(fs.Args())
-	if err != nil {
-		return err
-	}
-	reproduced := 0
-	for _, f := range files {
-		ok, err := replayFile(ctx, f, stdout, *quiet)
-		if err != nil {
-			fmt.Fprintf(stdout, "%d/%d games reproduced\n", reproduced, len(files))
-			return err
+	reproduced, total := 0, 0
+	for _, arg := range fs.Args() {
+		for r, err := range rbc.Records(arg) {
+			total++
+			if err != nil {
+				// The error names the file; say it first, as for a game.
+				fmt.Fprintf(stdout, "%s: unreadable: %s\n", arg, strings.TrimPrefix(err.Error(), arg+": "))
+				continue
+			}
+			ok, err := replayRecord(ctx, r, stdout, *quiet)
+			if err != nil {
+				fmt.Fprintf(stdout, "%d/%d games reproduced\n", reproduced, total)
+				return err
+			}
+			if ok {
+				reproduced++
+			}
 		}
-		if ok {
-			reproduced++
-		}
 	}
-	fmt.Fprintf(stdout, "%d/%d games reproduced\n", reproduced, len(files))
-	if reproduced < len(files) {
-		return reportedError{fmt.Sprintf("%d of %d games did not reproduce", len(files)-reproduced, len(files))}
+	fmt.Fprintf(stdout, "%d/%d games reproduced\n", reproduced, total)
+	if reproduced < total {
+		return reportedError{fmt.Sprintf("%d of %d games did not reproduce", total-reproduced, total)}
 	}
 	return nil
 }
 
-// replayFile checks one record and prints its line. The error is non-nil
+// replayRecord checks one record and prints its line. The error is non-nil
 // only when ctx is done.
-func replayFile(ctx context.Context, path string, stdout io.Writer, quiet bool) (bool, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		fmt.Fprintf(stdout, "%s: unreadable: %v\n", path, err)
-		return false, nil
-	}
-	rec, err := rbc.ParseHistory(data)
+func replayRecord(ctx context.Context, r *rbc.Record, stdout io.Writer, quiet bool) (bool, error) {
+	path := r.Name()
+	rec, err := rbc.ParseHistory(r.Data)
 	if err != nil {
 		fmt.Fprintf(stdout, "%s: unreadable: %v\n", path, err)
 		return false, nil
@@ -96,28 +94,4 @@ func replayFile(ctx context.Context, path string, stdout io.Writer, quiet bool) 
 		fmt.Fprintf(stdout, "%s: ok, %d turns, %s\n", path, turns, rec.Outcome)
 	}
 	return true, nil
-}
-
-// expandRecords replaces each directory among args by the *.json files in it
-// (sorted); files are kept as given, existing or not (a missing file is
-// reported like an unreadable one).
-func expandRecords(args []string) ([]string, error) {
-	var files []string
-	for _, a := range args {
-		fi, err := os.Stat(a)
-		if err != nil || !fi.IsDir() {
-			files = append(files, a)
-			continue
-		}
-		matches, err := filepath.Glob(filepath.Join(a, "*.json"))
-		if err != nil {
-			return nil, fmt.Errorf("list %s: %w", a, err)
-		}
-		if len(matches) == 0 {
-			return nil, errors.New(a + ": no *.json game records in this directory")
-		}
-		sort.Strings(matches)
-		files = append(files, matches...)
-	}
-	return files, nil
 }

@@ -19,7 +19,7 @@ func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT) error {
 		return err
 	}
 	if len(results) == 0 {
-		return fmt.Errorf("no games in %s (no %s, no *.json histories)", strings.Join(dirs, ", "), match.LogName)
+		return fmt.Errorf("no games in %s (no %s, no *.json histories, no *.tar.gz archives of them)", strings.Join(dirs, ", "), match.LogName)
 	}
 	note := ""
 	if bare > 0 {

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,7 +61,7 @@ type senseBenchConfig struct {
 	memoryMB   int
 	workers    int
 	seed       int64
-	files      []string
+	paths      []string // records, archives and folders of them (rbc.Records)
 	logger     *slog.Logger
 	progress   io.Writer // per-game lines; nil for none
 	turnLog    io.Writer // per-turn lines; nil for none
@@ -117,9 +116,7 @@ func runSenseBench(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if fs.NArg() == 0 {
 		return usageError{"give recorded games: history files or folders of them"}
 	}
-	if cfg.files, err = expandRecords(fs.Args()); err != nil {
-		return err
-	}
+	cfg.paths = fs.Args()
 	level := slog.LevelError
 	if *verbose {
 		level = slog.LevelDebug
@@ -242,17 +239,21 @@ func senseBench(ctx context.Context, cfg senseBenchConfig) (*senseBenchResult, e
 	for i := range rngs {
 		rngs[i] = engine.NewRand(cfg.seed + int64(i))
 	}
-	for _, f := range cfg.files {
-		h, err := rbc.LoadHistoryFile(f)
+	for rec, err := range rbc.Records(cfg.paths...) {
 		if err != nil {
 			return res, err
 		}
+		h, err := rec.History()
+		if err != nil {
+			return res, err
+		}
+		f := rec.Name()
 		res.games++
 		for c := rbc.White; c <= rbc.Black; c++ {
 			start := time.Now()
 			n, err := benchSide(ctx, cfg, bench, strategies, rngs, h, c, res)
 			if cfg.progress != nil {
-				fmt.Fprintf(cfg.progress, "%s %s: %d turns in %s\n", filepath.Base(f), c, n, time.Since(start).Round(time.Millisecond))
+				fmt.Fprintf(cfg.progress, "%s %s: %d turns in %s\n", rec.Base(), c, n, time.Since(start).Round(time.Millisecond))
 			}
 			if err != nil {
 				return res, fmt.Errorf("%s, %s: %w", f, c, err)

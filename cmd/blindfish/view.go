@@ -21,7 +21,7 @@ import (
 // replayed, before anything is written, and the page is written atomically,
 // so a bad record never leaves a partial page behind.
 func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("view", "[--color white|black|both|none] [--sampler NAME] [-o FILE.html] GAME.json", stderr)
+	fs := newFlagSet("view", "[--color white|black|both|none] [--sampler NAME] [-o FILE.html] GAME.json|ARCHIVE.tar.gz:GAME.json", stderr)
 	colorFlag := fs.String("color", "both", "whose belief to draw: white, black, both or none")
 	samplerName := fs.String("sampler", "exact", "the belief `name` ("+strings.Join(sampler.Names(), ", ")+")")
 	out := fs.String("o", "", "the page to write (default: the record's name with .html)")
@@ -54,16 +54,21 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *maxBoards < 1 || *budget < 1 || *pool < 1 || *replay < 1 {
 		return usageError{"--max-boards, --budget, --replay and --pool must be positive"}
 	}
-	record := fs.Arg(0)
-	path := *out
-	if path == "" {
-		path = strings.TrimSuffix(record, filepath.Ext(record)) + ".html"
-	}
-
 	began := time.Now()
-	h, err := rbc.LoadHistoryFile(record)
+	rec, err := rbc.LoadRecord(fs.Arg(0)) // a file, or a member of an archive
 	if err != nil {
 		return err
+	}
+	h, err := rec.History()
+	if err != nil {
+		return err
+	}
+	// The page goes beside the record (or its archive), named after it; the
+	// page links to the file that holds the record.
+	record := rec.Path
+	path := *out
+	if path == "" {
+		path = filepath.Join(filepath.Dir(rec.Path), strings.TrimSuffix(rec.Base(), ".json")+".html")
 	}
 	page, err := view.Build(ctx, h, view.Options{
 		Colors:  colors,
@@ -79,7 +84,7 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		Source:    recordLink(path, record),
 	})
 	if err != nil {
-		return fmt.Errorf("%s: %w", record, err)
+		return fmt.Errorf("%s: %w", rec.Name(), err)
 	}
 	if err := view.WriteFile(path, page); err != nil {
 		return err
