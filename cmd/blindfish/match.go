@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,7 +21,7 @@ import (
 // harness history, and ends with a win/draw/loss table: the everyday way to
 // measure a bot against another.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("match", "--white BOT --black BOT [--games N] [--clock 900+5] [--seed S] [--out DIR] [--concurrency K] [--alternate] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--shard K/N] [--resume=false]\n       blindfish match --merge [--sprt ELO0,ELO1[,ALPHA,BETA]] DIR...", stderr)
+	fs := newFlagSet("match", "--white BOT --black BOT [--games N] [--clock 900+5] [--seed S] [--out DIR] [--concurrency K] [--alternate] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--shard K/N] [--resume=false] [--archive]\n       blindfish match --merge [--sprt ELO0,ELO1[,ALPHA,BETA]] [--archive] DIR...\n       blindfish match --archive DIR...", stderr)
 	var names []string
 	for _, b := range engine.Bots() {
 		names = append(names, b.Name)
@@ -41,6 +42,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	shardFlag := fs.String("shard", "", "play only shard K of N of the schedule that --games and --seed fix: the games i with i mod N = K, each with the seeds, colours and record name it has in one run (so that N shards, on as many machines, merge with --merge into one run); with --sprt, the shard plays all its games and --merge --sprt gives the verdict")
 	resume := fs.Bool("resume", true, "skip the games of the schedule that --out's results logs already hold (same seed, game number, bots, colours and clock), so that an interrupted match or shard plays only what is missing")
 	verbose := fs.Bool("v", false, "log the referee's warnings and details to stderr")
+	archive := fs.Bool("archive", false, "at the end, pack the records the run saved in --out into one new compressed archive there (games.tar.gz, a shard's games.shard-K-of-N.tar.gz; -2, -3, ... when the name is taken) that every command reads as it reads loose records; with --merge, or with folders and no bots, pack the loose records of the folders given")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -53,7 +55,13 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		sprt = &s
 	}
 	if *merge {
-		return runMerge(fs.Args(), stdout, sprt)
+		if err := runMerge(fs.Args(), stdout, sprt); err != nil || !*archive {
+			return err
+		}
+		return archiveFolders(fs.Args(), stdout)
+	}
+	if *archive && fs.NArg() > 0 && *white == "" && *black == "" {
+		return archiveFolders(fs.Args(), stdout)
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
@@ -71,6 +79,9 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usageError{"--shard needs --out: the shards are merged from their folders"}
 		}
 		shard = s
+	}
+	if *archive && *out == "" {
+		return usageError{"--archive needs --out"}
 	}
 	if *games < 1 || *concurrency < 1 || *moveLimit < 0 || *turnLimit < 0 {
 		return usageError{"--games and --concurrency must be at least 1, the limits not negative"}
@@ -173,6 +184,21 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return werr
 		}
 	}
+	if *archive {
+		// The records of the run's games (resumed ones too, if still loose).
+		var names []string
+		for i, r := range rep.Results {
+			if r != nil {
+				names = append(names, cfg.Game(i).Record)
+			}
+		}
+		path, n, aerr := match.Archive(cfg.Out, match.ArchiveName(shard), names)
+		if aerr != nil {
+			err = errors.Join(err, aerr)
+		} else if n > 0 {
+			fmt.Fprintf(stdout, "%d records archived in %s\n", n, path)
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -241,4 +267,21 @@ func closePlayer(p rbc.Player, log *slog.Logger) {
 	if err := c.Close(); err != nil && log != nil {
 		log.Warn("closing a player", "err", err)
 	}
+}
+
+// archiveFolders packs the loose records of each folder into a new archive
+// there (match.Archive) and says what it did.
+func archiveFolders(dirs []string, stdout io.Writer) error {
+	for _, dir := range dirs {
+		path, n, err := match.Archive(dir, match.ArchiveName(match.Shard{}), nil)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			fmt.Fprintf(stdout, "%s: no loose records\n", dir)
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: %d records archived in %s\n", dir, n, path)
+	}
+	return nil
 }
