@@ -2,11 +2,10 @@ package baseline
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/evaluator"
+	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -22,20 +21,6 @@ func newBareTrout(t *testing.T, c rbc.Color) *Trout {
 	tr.board = newTroutBoard(rbc.StartBoard())
 	tr.captured = rbc.NoSquare
 	return tr
-}
-
-// needStockfish returns the Stockfish path, skipping the test when there is
-// none, unless CI=true (where a missing engine is a failure).
-func needStockfish(t *testing.T) string {
-	t.Helper()
-	path, ok := evaluator.FindStockfish()
-	if !ok {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no Stockfish found (CI=true requires one): %v", evaluator.ErrNoStockfish)
-		}
-		t.Skip("no Stockfish found")
-	}
-	return path
 }
 
 func sq(t *testing.T, name string) rbc.Square {
@@ -181,7 +166,7 @@ func TestTroutBoardFollowsPythonChess(t *testing.T) {
 // TestTroutPlaysAStockfishMove: with no king in reach, the move is
 // Stockfish's, a legal chess move and a move action.
 func TestTroutPlaysAStockfishMove(t *testing.T) {
-	path := needStockfish(t)
+	path := stockfishtest.Path(t)
 	ctx := context.Background()
 	for _, robust := range []bool{false, true} {
 		tr, err := NewTrout(TroutConfig{EnginePath: path, Rand: newRand(2), Robust: robust})
@@ -332,7 +317,7 @@ func TestTroutGivesUpWhereTheReferenceDid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Stockfish on recorded games (about 10 s)")
 	}
-	path := needStockfish(t)
+	path := stockfishtest.Path(t)
 	files, err := filepath.Glob("../../testdata/histories/*trout_bot*.json")
 	if err != nil || len(files) == 0 {
 		t.Skipf("no recorded Trout games (%v)", err)
@@ -414,7 +399,7 @@ func TestTroutGivesUpWhereTheReferenceDid(t *testing.T) {
 // Trout's engine dies and it passes, as the reference did; robust Trout
 // keeps only the king it believes in and plays a move action.
 func TestRobustTroutSurvivesACrashBoard(t *testing.T) {
-	path := needStockfish(t)
+	path := stockfishtest.Path(t)
 	ctx := context.Background()
 	const fen = "rn1qkk2/pp1p1ppp/2p2q2/4R3/8/4Q3/PPP2PPP/RN4K1 w q - 4 1"
 	for _, robust := range []bool{false, true} {

@@ -29,6 +29,31 @@ func Path(t testing.TB) string {
 	return ""
 }
 
+// Optional returns the Stockfish binary and true, or "" and false when none
+// is installed, for a test that runs with or without it (leaving Trout out
+// of a match, say). Like Path, it fails the test under CI=true, where
+// Stockfish must be installed, and on an explicit $STOCKFISH_EXECUTABLE that
+// names no executable file.
+func Optional(t testing.TB) (string, bool) {
+	t.Helper()
+	path, err := stockfishpath.Lookup()
+	return optional(t, path, err)
+}
+
+// optional is Optional on the lookup's answer.
+func optional(t testing.TB, path string, err error) (string, bool) {
+	t.Helper()
+	if err == nil {
+		return path, true
+	}
+	if skip, msg := verdict(err, InCI()); skip {
+		t.Log(msg)
+	} else {
+		t.Fatal(msg)
+	}
+	return "", false
+}
+
 // verdict says whether a test that needs Stockfish and met err looking for
 // it is skipped (or fails), and why.
 func verdict(err error, ci bool) (skip bool, msg string) {

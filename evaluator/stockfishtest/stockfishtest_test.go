@@ -35,12 +35,13 @@ func TestVerdict(t *testing.T) {
 // recorder is a testing.TB that records Skip and Fatal instead of stopping.
 type recorder struct {
 	testing.TB
-	skipped, failed string
+	skipped, failed, logged string
 }
 
 func (r *recorder) Helper()           {}
 func (r *recorder) Skip(args ...any)  { r.skipped = fmt.Sprint(args...) }
 func (r *recorder) Fatal(args ...any) { r.failed = fmt.Sprint(args...) }
+func (r *recorder) Log(args ...any)   { r.logged = fmt.Sprint(args...) }
 
 // TestPath: the path when $STOCKFISH_EXECUTABLE names an executable, a
 // failure (not a skip) when it names nothing usable.
@@ -61,5 +62,38 @@ func TestPath(t *testing.T) {
 	r = &recorder{TB: t}
 	if Path(r); r.failed == "" || r.skipped != "" || !strings.Contains(r.failed, missing) {
 		t.Fatalf("broken $%s: skipped %q, failed %q; want a failure naming it", stockfishpath.Env, r.skipped, r.failed)
+	}
+}
+
+// TestOptional: the path when there is one; without one, false and a line
+// in the log outside CI, a failure under CI=true; a broken explicit choice
+// fails everywhere.
+func TestOptional(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "stockfish")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CI", "")
+	t.Setenv(stockfishpath.Env, exe)
+	r := &recorder{TB: t}
+	if p, ok := Optional(r); p != exe || !ok || r.failed != "" {
+		t.Fatalf("Optional = %q %v (failed %q); want %s", p, ok, r.failed, exe)
+	}
+	missing := filepath.Join(dir, "missing")
+	t.Setenv(stockfishpath.Env, missing)
+	r = &recorder{TB: t}
+	if _, ok := Optional(r); ok || !strings.Contains(r.failed, missing) {
+		t.Fatalf("broken $%s: ok %v, failed %q; want a failure naming it", stockfishpath.Env, ok, r.failed)
+	}
+	// Nothing installed.
+	r = &recorder{TB: t}
+	if _, ok := optional(r, "", stockfishpath.ErrNotFound); ok || r.failed != "" || r.logged == "" {
+		t.Errorf("no Stockfish outside CI: ok %v, failed %q, logged %q; want false and a log line", ok, r.failed, r.logged)
+	}
+	t.Setenv("CI", "true")
+	r = &recorder{TB: t}
+	if _, ok := optional(r, "", stockfishpath.ErrNotFound); ok || r.failed == "" {
+		t.Errorf("no Stockfish under CI: ok %v, failed %q; want a failure", ok, r.failed)
 	}
 }
