@@ -10,13 +10,27 @@ import (
 	"github.com/blindfish-rbc/blindfish/engine/baseline"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
-// playBlindfish plays one game of blindfish (embedded evaluator, small
-// samples) against opp under the real clock and returns the result.
-func playBlindfish(t *testing.T, opp rbc.Player, asWhite bool, clock time.Duration, inc time.Duration, seed int64, spec Params) *rbc.GameResult {
+// game describes one test game of blindfish (embedded evaluator unless eval
+// is set, small samples) against a baseline.
+type game struct {
+	opp        rbc.Player
+	asWhite    bool
+	clock, inc time.Duration
+	turnLimit  int
+	seed       int64
+	spec       Params
+	// eval replaces the embedded evaluator; wrap wraps every belief.
+	eval evaluator.Evaluator
+	wrap func(sampler.Sampler) sampler.Sampler
+}
+
+// play plays the game and returns its result and blindfish's counters.
+func (g game) play(t *testing.T) (*rbc.GameResult, Stats) {
 	t.Helper()
-	cfg, err := ParseConfig(spec)
+	cfg, err := ParseConfig(g.spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,34 +39,39 @@ func playBlindfish(t *testing.T, opp rbc.Player, asWhite bool, clock time.Durati
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	bf, err := NewBlindfish(cfg, Options{Seed: seed, Evaluator: evaluator.NewEmbedded(), Logger: log})
+	eval := g.eval
+	if eval == nil {
+		eval = evaluator.NewEmbedded()
+	}
+	opts := rbc.DefaultOptions()
+	opts.InitialTime, opts.Increment, opts.TurnLimit = g.clock, g.inc, g.turnLimit
+	opts.Logger = log
+	bf, err := NewBlindfish(cfg, Options{Seed: g.seed, Evaluator: eval, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
+	bf.wrapBelief = g.wrap
 	defer bf.Close()
-	opts := rbc.DefaultOptions()
-	opts.InitialTime, opts.Increment = clock, inc
-	opts.Logger = log
-	white, black := rbc.Player(bf), opp
+	white, black := rbc.Player(bf), g.opp
 	opts.WhiteName, opts.BlackName = "blindfish", "opponent"
-	if !asWhite {
-		white, black = opp, bf
+	if !g.asWhite {
+		white, black = g.opp, bf
 		opts.WhiteName, opts.BlackName = "opponent", "blindfish"
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	res, err := rbc.PlayLocalGame(ctx, white, black, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := bf.Stats()
-	t.Logf("%s vs %s: %v after %d turns (blindfish used %v, left %v; fast %d, emergency %d, fallbacks %d, late %d, failovers %d, panics %d)",
-		opts.WhiteName, opts.BlackName, res.History.Outcome, s.Turns, res.Used[colorOf(asWhite)], res.Left[colorOf(asWhite)],
-		s.FastTurns, s.Emergencies, s.Fallbacks, s.LateUpdates, s.Failovers, s.Panics)
+	t.Logf("%s vs %s: %v after %d turns (blindfish used %v, left %v; fast %d, emergency %d, fallbacks %d, cut-offs %d, late %d, failovers %d, panics %d, slowness %.2f)",
+		opts.WhiteName, opts.BlackName, res.History.Outcome, s.Turns, res.Used[colorOf(g.asWhite)], res.Left[colorOf(g.asWhite)],
+		s.FastTurns, s.Emergencies, s.Fallbacks, s.Cutoffs, s.LateUpdates, s.Failovers, s.Panics, s.Slowness)
 	if s.Panics > 0 {
 		t.Errorf("blindfish panicked %d times", s.Panics)
 	}
-	return res
+	return res, s
 }
 
 func colorOf(white bool) rbc.Color {
@@ -83,7 +102,8 @@ func TestGamesAgainstBaselines(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			res := playBlindfish(t, tc.opp(int64(i)), tc.asWhite, 15*time.Second, 200*time.Millisecond, int64(i), spec)
+			res, _ := game{opp: tc.opp(int64(i)), asWhite: tc.asWhite, clock: 15 * time.Second, inc: 200 * time.Millisecond,
+				seed: int64(i), spec: spec}.play(t)
 			o := res.History.Outcome
 			switch {
 			case o.Reason == rbc.Timeout || o.Reason == rbc.IllegalAction || o.Reason == rbc.Resign:

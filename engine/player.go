@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"runtime/debug"
@@ -26,7 +27,11 @@ type Options struct {
 	Evaluator evaluator.Evaluator
 	// Logger receives the player's logs; nil means slog.Default().
 	Logger *slog.Logger
-	// Now is the time source of the clock manager; nil means time.Now.
+	// Now is the time source of the clock manager, which the player's
+	// callbacks are timed on too; nil means time.Now. (A test that plays
+	// under the referee's virtual clock passes that clock's Now: the
+	// player then plans with the time the referee charges. Deadlines, of
+	// the strategies and on the callbacks, stay real.)
 	Now func() time.Time
 }
 
@@ -44,6 +49,9 @@ type Player struct {
 	opts Options
 	log  *slog.Logger
 	rng  *rand.Rand
+	// fbRng draws the fallback choices (rng may be lent to a decision
+	// still running in the background).
+	fbRng *rand.Rand
 
 	sense SenseStrategy
 	move  MoveStrategy
@@ -82,6 +90,9 @@ type Player struct {
 	// carry holds the boards the sense decision scored this turn, filtered
 	// by the sense result, for the move decision.
 	carry []sampler.Weighted
+	// wrapBelief, if set, wraps every belief the player makes (the first
+	// one and those of failover): the tests' way to slow a belief down.
+	wrapBelief func(sampler.Sampler) sampler.Sampler
 
 	stats Stats
 }
@@ -93,10 +104,15 @@ type Stats struct {
 	Emergencies  int
 	Panics       int
 	Fallbacks    int // decisions that fell back to a safe choice
+	Cutoffs      int // decisions answered from what was ready at their hard deadline
 	LateUpdates  int // belief updates that missed their deadline
 	Failovers    int // beliefs replaced by a cheaper one
 	BoardsScored int // fully scored boards over all move decisions
 	Depth        int // the engine depth at the end
+	// Slowness is the highest slowness the clock manager measured: the
+	// decisions' wall time over their budgets on a turn (1: never slower
+	// than planned, or less than 15% slower).
+	Slowness float64
 }
 
 // pendingObservation is a belief update not applied yet.
@@ -130,6 +146,7 @@ func NewBlindfish(cfg Config, opts Options) (*Player, error) {
 		opts:     opts,
 		log:      log.With("bot", "blindfish"),
 		rng:      NewRand(opts.Seed),
+		fbRng:    NewRand(^opts.Seed),
 		sense:    sense,
 		move:     move,
 		clock:    NewClockManager(ClockConfig{Split: cfg.Split, Turns: cfg.Turns, Reserve: cfg.Reserve, Inc: cfg.Inc}, opts.Now),
@@ -156,6 +173,7 @@ func (p *Player) Config() Config { return p.cfg }
 func (p *Player) Stats() Stats {
 	s := p.stats
 	s.Depth = p.depth
+	s.Slowness = p.clock.PeakSlowness()
 	return s
 }
 
@@ -200,8 +218,9 @@ func (p *Player) HandleGameStart(ctx context.Context, color rbc.Color, board rbc
 
 // HandleOpponentMoveResult feeds the capture notice to the belief.
 func (p *Player) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece bool, captureSquare rbc.Square) (err error) {
-	start := time.Now()
-	defer func() { p.clock.Charge(time.Since(start)) }()
+	start := p.now()
+	var planned time.Duration
+	defer func() { p.record(start, planned, false) }()
 	defer p.recoverTo("HandleOpponentMoveResult", func() { err = nil })
 	p.turn++
 	p.stats.Turns++
@@ -211,18 +230,20 @@ func (p *Player) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece b
 		sq = rbc.NoSquare
 	}
 	p.captured = sq
-	p.observe(ctx, "capture notice", func(ctx context.Context, s sampler.Sampler) error {
+	planned = p.observe(ctx, 4, "capture notice", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleOpponentMoveResult(ctx, capturedMyPiece, sq)
 	})
 	return nil
 }
 
 // ChooseSense picks a window with the configured sense strategy within the
-// clock manager's sense budget.
+// clock manager's sense budget. The strategy runs on its own goroutine: if
+// it has not answered by the budget's hard deadline, a random inner window
+// is the answer and the strategy finishes in the background (see decide).
 func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, moveActions []rbc.Move, secondsLeft time.Duration) (sq rbc.Square, err error) {
-	start := time.Now()
+	start, began := time.Now(), p.now()
 	budget := p.clock.StartSense(secondsLeft)
-	defer func() { p.clock.Charge(time.Since(start)) }()
+	defer func() { p.record(began, budget.Time, true) }()
 	defer p.recoverTo("ChooseSense", func() { sq, err = p.fallbackSense(senseActions), nil })
 	p.countMode(budget.Mode)
 
@@ -237,9 +258,20 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 		return rbc.NoSquare, nil // the board is known: nothing to learn
 	}
 	t := p.newTurn(budget, senseActions, moveActions)
-	t.keep = func(ws []sampler.Weighted) { p.carry = ws }
-	sq, err = p.sense.ChooseSense(dctx, t)
-	if err != nil {
+	ans, ok := decide(ctx, p, "sense decision", start.Add(budget.Hard), func(keep func([]sampler.Weighted)) (rbc.Square, error) {
+		t.keep = keep
+		return p.sense.ChooseSense(dctx, t)
+	})
+	switch {
+	case !ok:
+		p.cutOff("sense", budget, start)
+		return p.fallbackSense(senseActions), nil
+	case ans.panic != nil:
+		p.panicked("ChooseSense", ans.panic, ans.stack)
+		return p.fallbackSense(senseActions), nil
+	}
+	p.carry = ans.kept
+	if sq, err = ans.v, ans.err; err != nil {
 		p.log.Warn("sense strategy failed; sensing at random", "turn", p.turn, "err", err)
 		p.stats.Fallbacks++
 		return p.fallbackSense(senseActions), nil
@@ -256,12 +288,13 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 
 // HandleSenseResult feeds the sense result to the belief.
 func (p *Player) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece) (err error) {
-	start := time.Now()
-	defer func() { p.clock.Charge(time.Since(start)) }()
+	start := p.now()
+	var planned time.Duration
+	defer func() { p.record(start, planned, false) }()
 	defer p.recoverTo("HandleSenseResult", func() { err = nil })
 	res := slices.Clone(result)
 	p.carry = consistentWith(p.carry, res)
-	p.observe(ctx, "sense result", func(ctx context.Context, s sampler.Sampler) error {
+	planned = p.observe(ctx, 2, "sense result", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleSenseResult(ctx, res)
 	})
 	return nil
@@ -269,10 +302,13 @@ func (p *Player) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece
 
 // ChooseMove picks a move with the configured move strategy within the clock
 // manager's move budget. The answer is always one of moveActions or a pass.
+// The strategy runs on its own goroutine: if it has not answered by the
+// budget's hard deadline, the answer is a safe move (see safeMove) and the
+// strategy finishes in the background.
 func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, secondsLeft time.Duration) (mv rbc.Move, err error) {
-	start := time.Now()
+	start, began := time.Now(), p.now()
 	budget := p.clock.StartMove(secondsLeft)
-	defer func() { p.clock.Charge(time.Since(start)) }()
+	defer func() { p.record(began, budget.Time, true) }()
 	defer p.recoverTo("ChooseMove", func() { mv, err = rbc.Move{}, nil })
 
 	dctx, cancel := context.WithTimeout(ctx, budget.Time)
@@ -280,12 +316,22 @@ func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, seconds
 	p.ensureBelief(secondsLeft)
 	if !p.flush(dctx, budget.Time) {
 		p.stats.Fallbacks++
-		return rbc.Move{}, nil
+		return p.safeMove(p.carry, moveActions), nil
 	}
 	t := p.newTurn(budget, nil, moveActions)
 	t.Prior, p.carry = p.carry, nil
-	mv, err = p.move.ChooseMove(dctx, t)
-	if err != nil {
+	ans, ok := decide(ctx, p, "move decision", start.Add(budget.Hard), func(func([]sampler.Weighted)) (rbc.Move, error) {
+		return p.move.ChooseMove(dctx, t)
+	})
+	switch {
+	case !ok:
+		p.cutOff("move", budget, start)
+		return p.safeMove(t.Prior, moveActions), nil
+	case ans.panic != nil:
+		p.panicked("ChooseMove", ans.panic, ans.stack)
+		return rbc.Move{}, nil
+	}
+	if mv, err = ans.v, ans.err; err != nil {
 		// The strategy could not even sample the belief in time (its own
 		// fallbacks cover slow engines): pass rather than spend more.
 		p.log.Warn("move strategy failed; passing", "turn", p.turn, "err", err)
@@ -307,9 +353,10 @@ func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, seconds
 // HandleMoveResult feeds our move result to the belief (which then expands
 // in the background while the opponent thinks).
 func (p *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move, capturedOpponentPiece bool, captureSquare rbc.Square) (err error) {
-	start := time.Now()
+	start := p.now()
+	var planned time.Duration
 	defer func() {
-		p.clock.Charge(time.Since(start))
+		p.record(start, planned, false)
 		p.clock.EndTurn()
 	}()
 	defer p.recoverTo("HandleMoveResult", func() { err = nil })
@@ -317,10 +364,118 @@ func (p *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move
 	if !capturedOpponentPiece {
 		sq = rbc.NoSquare
 	}
-	p.observe(ctx, "move result", func(ctx context.Context, s sampler.Sampler) error {
+	planned = p.observe(ctx, 0, "move result", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleMoveResult(ctx, requested, taken, capturedOpponentPiece, sq)
 	})
 	return nil
+}
+
+// now reads the clock manager's time source (Options.Now).
+func (p *Player) now() time.Time {
+	if p.opts.Now != nil {
+		return p.opts.Now()
+	}
+	return time.Now()
+}
+
+// record charges a callback that started at start (p.now) to the clock
+// manager and tells it what the callback had planned to take, so that it
+// learns how slow the machine is (ClockManager.Record).
+func (p *Player) record(start time.Time, planned time.Duration, decision bool) {
+	took := p.now().Sub(start)
+	p.clock.Charge(took)
+	p.clock.Record(planned, took, decision)
+}
+
+// answer is what a decision's goroutine hands back: the choice, the boards
+// a sense strategy kept for the move, its error, or the panic it met.
+type answer[T any] struct {
+	v     T
+	kept  []sampler.Weighted
+	err   error
+	panic any
+	stack []byte
+}
+
+// decide runs a strategy's decision fn on its own goroutine and waits for
+// its answer until deadline (the budget's hard deadline) or ctx's end. It
+// reports false when it stopped waiting: the caller then answers with what
+// is ready, and the decision, whose context the caller cancels on
+// returning, finishes in the background as the player's in-flight work
+// (p.inflight), which the next flush waits for before anything else touches
+// the belief, the random source or the scorer. A strategy honours its
+// context, but on a starved machine the work between two looks at it (a
+// belief sample, an engine's answer to "stop") can take longer than the
+// whole clock allows: no answer waits for it.
+func decide[T any](ctx context.Context, p *Player, name string, deadline time.Time, fn func(keep func([]sampler.Weighted)) (T, error)) (answer[T], bool) {
+	res := make(chan answer[T], 1)
+	done := make(chan error, 1)
+	go func() {
+		var a answer[T]
+		defer func() {
+			if v := recover(); v != nil {
+				a.panic, a.stack = v, debug.Stack()
+			}
+			res <- a
+			done <- nil
+		}()
+		a.v, a.err = fn(func(ws []sampler.Weighted) { a.kept = ws })
+	}()
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case a := <-res:
+		return a, true
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	select {
+	case a := <-res: // it answered just as the wait ended
+		return a, true
+	default:
+	}
+	p.inflight = &inflight{name: name, done: done, decision: true}
+	return answer[T]{}, false
+}
+
+// cutOff records a decision answered from what was ready at its hard
+// deadline.
+func (p *Player) cutOff(what string, b Budget, start time.Time) {
+	p.stats.Cutoffs++
+	p.stats.Fallbacks++
+	p.log.Warn("decision not done by its hard deadline; answering with what is ready", "decision", what,
+		"turn", p.turn, "budget", b.Time, "hard", b.Hard, "took", time.Since(start), "mode", b.Mode.String(),
+		"slowness", p.clock.Slowness(), "lag", p.clock.Lag())
+}
+
+// panicked logs and counts a panic a strategy met on its goroutine.
+func (p *Player) panicked(name string, v any, stack []byte) {
+	p.stats.Panics++
+	p.log.Error("panic in callback; falling back to a safe choice", "callback", name,
+		"panic", fmt.Sprint(v), "stack", string(stack))
+}
+
+// safeMoveBoards bounds the boards safeMove scores: static scores take
+// microseconds a board, and it answers past a deadline.
+const safeMoveBoards = 16
+
+// safeMove is the move when the move decision cannot answer in time: the
+// static choice (no engine: the king capture and exposure terms and
+// material, as the static strategy scores) on the boards the sense decision
+// scored this turn that agree with the sense result, or a pass without
+// them. Those boards are consistent with every observation up to the sense,
+// so the move suits the belief; it costs a millisecond.
+func (p *Player) safeMove(boards []sampler.Weighted, actions []rbc.Move) rbc.Move {
+	if len(boards) == 0 || len(actions) == 0 {
+		return rbc.Move{}
+	}
+	boards = boards[:min(len(boards), safeMoveBoards)]
+	reqs := Requests(actions, &boards[0].Board)
+	best, _ := chooseRequest(StaticMatrix(boards, reqs), &p.cfg, &boards[0].Board, nil)
+	if mv := reqs[best]; mv.IsNull() || slices.Contains(actions, mv) {
+		return mv
+	}
+	return rbc.Move{}
 }
 
 // HandleGameEnd logs the game's summary and releases the belief and the
@@ -329,8 +484,8 @@ func (p *Player) HandleGameEnd(ctx context.Context, outcome rbc.Outcome, history
 	defer p.recoverTo("HandleGameEnd", func() { err = nil })
 	s := p.Stats()
 	p.log.Info("game end", "outcome", outcome.String(), "turns", s.Turns, "fast", s.FastTurns,
-		"emergency", s.Emergencies, "fallbacks", s.Fallbacks, "late updates", s.LateUpdates, "failovers", s.Failovers,
-		"panics", s.Panics, "depth", s.Depth)
+		"emergency", s.Emergencies, "fallbacks", s.Fallbacks, "cut-offs", s.Cutoffs, "late updates", s.LateUpdates,
+		"failovers", s.Failovers, "panics", s.Panics, "depth", s.Depth, "slowness", math.Round(s.Slowness*100)/100)
 	return p.Close()
 }
 
@@ -387,20 +542,22 @@ func (p *Player) Close() error {
 	return errors.Join(errs...)
 }
 
-// observe queues a belief update and applies the queue within the handler
-// budget. An update that misses it stays queued and is retried at the next
-// callback, so a slow belief costs a weaker decision, never the clock.
-func (p *Player) observe(ctx context.Context, name string, apply func(context.Context, sampler.Sampler) error) {
+// observe queues a belief update and applies the queue within the notice
+// budget (ClockManager.NoticeBudget; after is how many callbacks of the turn
+// follow this one), which it returns. An update that misses it goes on in
+// the background and the next callback waits for it first, so a slow belief
+// costs a weaker decision, never the clock.
+func (p *Player) observe(ctx context.Context, after int, name string, apply func(context.Context, sampler.Sampler) error) time.Duration {
 	p.enqueue(name, apply)
-	budget := p.clock.HandlerBudget(time.Minute)
+	var bound time.Duration
 	if dl, ok := ctx.Deadline(); ok {
-		// The callback's deadline is our clock (under the system clock):
-		// never let an update take more than half of it.
-		if left := time.Until(dl); left > 0 {
-			budget = min(budget, left/2)
-		}
+		// The callback's deadline is our clock under the system clock (one
+		// in the past is another clock's, a test's virtual time: ignored).
+		bound = max(time.Until(dl), 0)
 	}
+	budget := p.clock.NoticeBudget(after, bound)
 	p.flush(ctx, budget)
+	return budget
 }
 
 // flush applies the queued belief updates in order within budget and
@@ -434,6 +591,12 @@ func (p *Player) flush(ctx context.Context, budget time.Duration) bool {
 		}
 		select {
 		case err := <-p.inflight.done:
+			if p.inflight.decision {
+				// A decision answered without it has finished: the belief
+				// is free for the updates.
+				p.inflight = nil
+				continue
+			}
 			if err != nil {
 				// The belief rejected it (it recovers by itself from bad
 				// observations), or the game is being closed; repeating it
@@ -454,15 +617,23 @@ func (p *Player) flush(ctx context.Context, budget time.Duration) bool {
 	return true
 }
 
-// inflight is a belief update running in the background.
+// inflight is work on the belief running in the background: a belief
+// update, or a decision answered without it (decide).
 type inflight struct {
-	name string
-	done chan error
+	name     string
+	done     chan error
+	decision bool
 }
 
 // late records an update that is still running when its budget ran out, and
-// replaces the belief when that keeps happening.
+// replaces the belief when that keeps happening. A decision still running
+// is the slow machine's doing, not the belief's: it is only logged.
 func (p *Player) late(ctx context.Context) {
+	if p.inflight.decision {
+		p.log.Warn("an earlier decision is still running; the belief waits for it", "decision", p.inflight.name,
+			"queued", len(p.pending), "ctx", ctx.Err())
+		return
+	}
 	p.stats.LateUpdates++
 	p.lateStreak++
 	p.log.Warn("belief update not done in time; it goes on in the background", "update", p.inflight.name,
@@ -502,7 +673,7 @@ func (p *Player) failover() {
 		}
 		next = chain[i+1]
 	}
-	b, err := sampler.New(next, p.samplerOptions())
+	b, err := p.newBelief(next)
 	if err != nil {
 		p.log.Error("cannot make the fallback belief", "sampler", next, "err", err)
 		return
@@ -538,7 +709,7 @@ func (p *Player) ensureBelief(left time.Duration) {
 	if p.memoryMB <= 0 {
 		p.memoryMB = memoryFor(left)
 	}
-	b, err := sampler.New(p.cfg.Sampler, p.samplerOptions())
+	b, err := p.newBelief(p.cfg.Sampler)
 	if err != nil { // the name was checked by NewBlindfish
 		p.log.Error("cannot make the belief", "sampler", p.cfg.Sampler, "err", err)
 		return
@@ -555,6 +726,18 @@ func (p *Player) ensureBelief(left time.Duration) {
 // past the budget wait in the sampler's backlog.
 func memoryFor(left time.Duration) int {
 	return int(min(max(left.Seconds()*1.5, 64), 768))
+}
+
+// newBelief makes a belief by sampler name with the player's options.
+func (p *Player) newBelief(name string) (sampler.Sampler, error) {
+	b, err := sampler.New(name, p.samplerOptions())
+	if err != nil {
+		return nil, err
+	}
+	if p.wrapBelief != nil {
+		b = p.wrapBelief(b)
+	}
+	return b, nil
 }
 
 // samplerOptions are the options every belief of the player is made with.
@@ -668,11 +851,12 @@ func consistentWith(ws []sampler.Weighted, result []rbc.SquarePiece) []sampler.W
 }
 
 // fallbackSense is a random inner window (or a pass): the choice when the
-// belief or a strategy cannot answer.
+// belief or a strategy cannot answer. It draws from its own random source:
+// the decisions' one may be in use by a decision still running.
 func (p *Player) fallbackSense(actions []rbc.Square) rbc.Square {
 	sq := innerSquares(actions)
 	if len(sq) == 0 {
 		return rbc.NoSquare
 	}
-	return sq[p.rng.IntN(len(sq))]
+	return sq[p.fbRng.IntN(len(sq))]
 }
