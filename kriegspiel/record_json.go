@@ -1,0 +1,399 @@
+package kriegspiel
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// The JSON form of a Record (docs/kriegspiel.md shows an example). Names of
+// messages are the reference referee's; squares and moves are in UCI form.
+
+// RecordFormat and RecordVersion identify the format in every record.
+const (
+	RecordFormat  = "blindfish-kriegspiel"
+	RecordVersion = 1
+)
+
+type wireRecord struct {
+	Format    string     `json:"format"`
+	Version   int        `json:"version"`
+	Ruleset   string     `json:"ruleset"`
+	White     string     `json:"white,omitempty"`
+	Black     string     `json:"black,omitempty"`
+	StartFEN  string     `json:"start_fen"`
+	PawnTries *int       `json:"pawn_tries,omitempty"`
+	Turns     []wireTurn `json:"turns"`
+	Result    wireResult `json:"result"`
+	FinalFEN  string     `json:"final_fen"`
+}
+
+type wireTurn struct {
+	Color       string    `json:"color"`
+	Tries       []wireTry `json:"tries"`
+	Move        string    `json:"move,omitempty"`
+	FENAfter    string    `json:"fen_after,omitempty"`
+	ClockLeftMS *int64    `json:"clock_left_ms,omitempty"`
+}
+
+type wireTry struct {
+	Q      string     `json:"q"`
+	A      wireAnswer `json:"a"`
+	Public bool       `json:"public"`
+}
+
+type wireAnswer struct {
+	Verdict   string   `json:"verdict"`
+	Capture   string   `json:"capture,omitempty"`
+	Captured  string   `json:"captured,omitempty"`
+	Checks    []string `json:"checks,omitempty"`
+	End       string   `json:"end,omitempty"`
+	PawnTries *int     `json:"pawn_tries,omitempty"`
+}
+
+type wireResult struct {
+	Reason string `json:"reason"`
+	Winner string `json:"winner,omitempty"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// RecordError is a record that cannot be read: the field (as a JSON path,
+// "turns[3].tries[1].a.verdict") and what is wrong with it.
+type RecordError struct {
+	Field string
+	Err   error
+}
+
+func (e *RecordError) Error() string {
+	if e.Field == "" {
+		return "kriegspiel: bad record: " + e.Err.Error()
+	}
+	return fmt.Sprintf("kriegspiel: bad record: %s: %v", e.Field, e.Err)
+}
+
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// MarshalJSON writes the record in its JSON form.
+func (r *Record) MarshalJSON() ([]byte, error) {
+	w := wireRecord{
+		Format: RecordFormat, Version: RecordVersion, Ruleset: r.Ruleset.Name,
+		White: r.White, Black: r.Black, StartFEN: r.StartFEN, FinalFEN: r.FinalFEN,
+		Turns:  make([]wireTurn, 0, len(r.Turns)),
+		Result: wireResult{Reason: r.Result.reasonName(), Detail: r.Result.Detail},
+	}
+	if r.PawnTries >= 0 {
+		w.PawnTries = &r.PawnTries
+	}
+	if r.Result.HasWinner {
+		w.Result.Winner = r.Result.Winner.String()
+	}
+	for _, t := range r.Turns {
+		wt := wireTurn{Color: t.Color.String(), Tries: make([]wireTry, 0, len(t.Tries)), FENAfter: t.FENAfter}
+		if !t.Move.IsNull() {
+			wt.Move = t.Move.String()
+		}
+		if t.ClockLeft >= 0 {
+			ms := t.ClockLeft.Milliseconds()
+			wt.ClockLeftMS = &ms
+		}
+		for _, try := range t.Tries {
+			wt.Tries = append(wt.Tries, wireTry{Q: try.Question.String(), A: wireAnswerOf(try.Answer), Public: try.Public})
+		}
+		w.Turns = append(w.Turns, wt)
+	}
+	return json.Marshal(w)
+}
+
+func wireAnswerOf(a Answer) wireAnswer {
+	w := wireAnswer{Verdict: a.Verdict.String(), Captured: a.Captured.String()}
+	if a.Capture != rbc.NoSquare {
+		w.Capture = a.Capture.String()
+	}
+	for _, c := range a.Checks {
+		if c != NoCheck {
+			w.Checks = append(w.Checks, c.String())
+		}
+	}
+	if a.End != NotOver {
+		w.End = a.End.String()
+	}
+	if a.PawnTries >= 0 {
+		n := a.PawnTries
+		w.PawnTries = &n
+	}
+	return w
+}
+
+// WriteRecord writes the record as indented JSON.
+func WriteRecord(w io.Writer, r *Record) error {
+	data, err := r.MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("kriegspiel: writing record: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, data, "", " "); err != nil {
+		return fmt.Errorf("kriegspiel: writing record: %w", err)
+	}
+	buf.WriteByte('\n')
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("kriegspiel: writing record: %w", err)
+	}
+	return nil
+}
+
+// ReadRecord reads one record in JSON form. Unknown fields are refused, and
+// a record that is malformed or inconsistent in itself (a verdict that is not
+// one, a capture without a square, a move after the one that ended the turn,
+// turns out of order, …) is a *RecordError naming the field. Whether the
+// answers are the referee's is Replay's business.
+func ReadRecord(r io.Reader) (*Record, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var w wireRecord
+	if err := dec.Decode(&w); err != nil {
+		return nil, jsonRecordError(err)
+	}
+	if dec.More() {
+		return nil, &RecordError{Err: errors.New("more than one JSON value")}
+	}
+	return w.record()
+}
+
+// UnmarshalJSON reads a record (see ReadRecord).
+func (r *Record) UnmarshalJSON(data []byte) error {
+	rec, err := ReadRecord(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	*r = *rec
+	return nil
+}
+
+// jsonRecordError names the field of a JSON decoding error where it can.
+func jsonRecordError(err error) error {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) && typ.Field != "" {
+		return &RecordError{Field: typ.Field, Err: fmt.Errorf("want %s, got JSON %s", typ.Type, typ.Value)}
+	}
+	return &RecordError{Err: err}
+}
+
+func (w *wireRecord) record() (*Record, error) {
+	fail := func(field string, format string, args ...any) (*Record, error) {
+		return nil, &RecordError{Field: field, Err: fmt.Errorf(format, args...)}
+	}
+	wrap := func(field string, err error) (*Record, error) {
+		return nil, &RecordError{Field: field, Err: err}
+	}
+	if w.Format != RecordFormat {
+		return fail("format", "want %q, got %q", RecordFormat, w.Format)
+	}
+	if w.Version != RecordVersion {
+		return fail("version", "want %d, got %d", RecordVersion, w.Version)
+	}
+	rules, err := ParseRuleset(w.Ruleset)
+	if err != nil {
+		return wrap("ruleset", err)
+	}
+	r := &Record{Ruleset: rules, White: w.White, Black: w.Black, StartFEN: w.StartFEN, FinalFEN: w.FinalFEN, PawnTries: -1}
+	start, err := NewGameFromFEN(rules, w.StartFEN)
+	if err != nil {
+		return wrap("start_fen", err)
+	}
+	if w.PawnTries != nil {
+		if *w.PawnTries < 0 {
+			return fail("pawn_tries", "negative: %d", *w.PawnTries)
+		}
+		r.PawnTries = *w.PawnTries
+	}
+	if _, err := rbc.ParseFEN(w.FinalFEN); err != nil {
+		return wrap("final_fen", err)
+	}
+	turn := start.Turn()
+	r.Turns = make([]Turn, 0, len(w.Turns))
+	for i, wt := range w.Turns {
+		field := fmt.Sprintf("turns[%d]", i)
+		t := Turn{ClockLeft: -1}
+		if t.Color, err = rbc.ParseColor(wt.Color); err != nil || (wt.Color != "white" && wt.Color != "black") {
+			return fail(field+".color", "want white or black, got %q", wt.Color)
+		}
+		if t.Color != turn {
+			return fail(field+".color", "%s, but it is %s's turn", t.Color, turn)
+		}
+		last := i == len(w.Turns)-1
+		if len(wt.Tries) == 0 && !last {
+			return fail(field+".tries", "empty, but the game goes on")
+		}
+		done := false
+		for j, wtry := range wt.Tries {
+			f := fmt.Sprintf("%s.tries[%d]", field, j)
+			if done {
+				return fail(f, "a question after the move that ended the turn")
+			}
+			try, err := wtry.try(f)
+			if err != nil {
+				return nil, err
+			}
+			done = try.Answer.Verdict.Done()
+			t.Tries = append(t.Tries, try)
+		}
+		if !done && !last {
+			return fail(field+".tries", "no move ends the turn, but the game goes on")
+		}
+		if wt.Move != "" {
+			if t.Move, err = rbc.ParseMove(wt.Move); err != nil {
+				return wrap(field+".move", err)
+			}
+		}
+		switch {
+		case done && t.Move != t.Tries[len(t.Tries)-1].Question.Move:
+			return fail(field+".move", "%q, but the turn's last question made %s", wt.Move, t.Tries[len(t.Tries)-1].Question)
+		case !done && wt.Move != "":
+			return fail(field+".move", "%q, but no question made a move", wt.Move)
+		}
+		if wt.FENAfter != "" {
+			if !done {
+				return fail(field+".fen_after", "a position after no move")
+			}
+			if _, err := rbc.ParseFEN(wt.FENAfter); err != nil {
+				return wrap(field+".fen_after", err)
+			}
+		}
+		t.FENAfter = wt.FENAfter
+		if wt.ClockLeftMS != nil {
+			if *wt.ClockLeftMS < 0 || *wt.ClockLeftMS > int64(time.Duration(1<<62)/time.Millisecond) {
+				return fail(field+".clock_left_ms", "out of range: %d", *wt.ClockLeftMS)
+			}
+			t.ClockLeft = time.Duration(*wt.ClockLeftMS) * time.Millisecond
+		}
+		r.Turns = append(r.Turns, t)
+		turn = turn.Other()
+	}
+	if r.Result, err = w.Result.result(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (w *wireTry) try(field string) (Try, error) {
+	fail := func(f string, format string, args ...any) (Try, error) {
+		return Try{}, &RecordError{Field: field + f, Err: fmt.Errorf(format, args...)}
+	}
+	wrap := func(f string, err error) (Try, error) { return Try{}, &RecordError{Field: field + f, Err: err} }
+	q, err := ParseQuestion(w.Q)
+	if err != nil {
+		return wrap(".q", err)
+	}
+	a := answer(0)
+	if a.Verdict, err = ParseVerdict(w.A.Verdict); err != nil {
+		return wrap(".a.verdict", err)
+	}
+	v := a.Verdict
+	switch {
+	case q.AskAny && v != HasAny && v != NoAny && v != Impossible:
+		return fail(".a.verdict", "%s answers a move, not \"any?\"", v)
+	case !q.AskAny && (v == HasAny || v == NoAny):
+		return fail(".a.verdict", "%s answers \"any?\", not a move", v)
+	}
+	if w.A.Capture != "" {
+		if v != Captured {
+			return fail(".a.capture", "a capture square with %s", v)
+		}
+		if a.Capture, err = rbc.ParseSquare(w.A.Capture); err != nil {
+			return wrap(".a.capture", err)
+		}
+	} else if v == Captured {
+		return fail(".a.capture", "missing: %s needs the square", v)
+	}
+	if w.A.Captured != "" {
+		if v != Captured {
+			return fail(".a.captured", "a captured man with %s", v)
+		}
+		if a.Captured, err = ParseCaptureKind(w.A.Captured); err != nil {
+			return wrap(".a.captured", err)
+		}
+	}
+	if len(w.A.Checks) > 0 && !v.Done() {
+		return fail(".a.checks", "checks with %s", v)
+	}
+	if len(w.A.Checks) > 2 {
+		return fail(".a.checks", "%d checks, want at most 2", len(w.A.Checks))
+	}
+	for i, s := range w.A.Checks {
+		if a.Checks[i], err = ParseCheck(s); err != nil || a.Checks[i] == NoCheck {
+			return fail(fmt.Sprintf(".a.checks[%d]", i), "want a check direction, got %q", s)
+		}
+	}
+	if w.A.End != "" {
+		if !v.Done() {
+			return fail(".a.end", "an ending with %s", v)
+		}
+		if a.End, err = ParseEnding(w.A.End); err != nil || a.End == NotOver {
+			return fail(".a.end", "want an ending, got %q", w.A.End)
+		}
+		if a.Checks[0] != NoCheck {
+			return fail(".a.checks", "checks with the ending %s", a.End)
+		}
+	}
+	if w.A.PawnTries != nil {
+		if !v.Done() || a.End != NotOver {
+			return fail(".a.pawn_tries", "pawn tries with %s", w.A.Verdict)
+		}
+		if *w.A.PawnTries < 0 {
+			return fail(".a.pawn_tries", "negative: %d", *w.A.PawnTries)
+		}
+		a.PawnTries = *w.A.PawnTries
+	}
+	return Try{Question: q, Answer: a, Public: w.Public}, nil
+}
+
+func (w *wireResult) result() (Result, error) {
+	fail := func(f string, format string, args ...any) (Result, error) {
+		return Result{}, &RecordError{Field: "result." + f, Err: fmt.Errorf(format, args...)}
+	}
+	var r Result
+	r.Detail = w.Detail
+	if w.Winner != "" {
+		if w.Winner != "white" && w.Winner != "black" {
+			return fail("winner", "want white, black or nothing, got %q", w.Winner)
+		}
+		r.Winner, _ = rbc.ParseColor(w.Winner)
+		r.HasWinner = true
+	}
+	found := false
+	for i, n := range reasonNames {
+		if n != "" && n == w.Reason {
+			r.Reason, found = Reason(i), true
+		}
+	}
+	if !found {
+		end, err := ParseEnding(w.Reason)
+		if err != nil || end == NotOver {
+			return fail("reason", "unknown reason %q (want an ending, TIMEOUT, RESIGN, TURN_LIMIT or UNFINISHED)", w.Reason)
+		}
+		r.Reason, r.End = ByRules, end
+	}
+	switch r.Reason {
+	case ByRules:
+		if want, ok := r.End.Winner(); ok != r.HasWinner || (ok && want != r.Winner) {
+			return fail("winner", "%q does not go with %s", w.Winner, r.End)
+		}
+	case Timeout, Resign:
+		if !r.HasWinner {
+			return fail("winner", "missing: %s needs a winner", w.Reason)
+		}
+	case Unfinished, TurnLimit:
+		if r.HasWinner {
+			return fail("winner", "%q with %s", w.Winner, w.Reason)
+		}
+	}
+	if r.Reason == Unfinished && r.Detail != "" {
+		return fail("detail", "a detail for an unfinished game")
+	}
+	return r, nil
+}

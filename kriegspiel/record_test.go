@@ -1,0 +1,244 @@
+package kriegspiel
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// foolsMate is a short berkeley_any game with every kind of answer but a
+// capture: White tries a pawn capture onto nothing (illegal, public), asks
+// "any?" (no), and is mated.
+func foolsMate(t testing.TB) *Record {
+	t.Helper()
+	g := NewGame(BerkeleyAny())
+	for _, q := range []string{"f2f3", "e7e5", "e2d3", "any", "g2g4", "d8h4"} {
+		question, err := ParseQuestion(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Ask(question); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := NewRecord(g)
+	r.White, r.Black = "w", "b"
+	r.Turns[0].ClockLeft = 905 * time.Second
+	return r
+}
+
+func recordJSON(t testing.TB, r *Record) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteRecord(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestRecordOfAGame(t *testing.T) {
+	r := foolsMate(t)
+	if len(r.Turns) != 4 || len(r.Turns[2].Tries) != 3 || r.Result.End != CheckmateBlackWins || !r.Result.HasWinner || r.Result.Winner != rbc.Black {
+		t.Fatalf("record %+v", r)
+	}
+	if got := r.Moves(); len(got) != 4 || got[3] != (rbc.Move{From: rbc.D8, To: rbc.H4}) {
+		t.Errorf("moves %v", got)
+	}
+	// Black heard every answer to White's questions (berkeley: illegal tries
+	// are public), but not the moves themselves.
+	heard := r.Heard(rbc.Black)
+	if len(heard) != 6 {
+		t.Fatalf("black heard %v", heard)
+	}
+	if h := heard[2]; h.Own || h.Answer.Verdict != Illegal || h.Question != (Question{}) {
+		t.Errorf("black heard %+v of e2d3", h)
+	}
+	if h := heard[3]; h.Own || h.Answer.Verdict != NoAny || !h.Question.AskAny {
+		t.Errorf("black heard %+v of any?", h)
+	}
+	if h := heard[5]; !h.Own || h.Answer.End != CheckmateBlackWins {
+		t.Errorf("black heard %+v of its mate", h)
+	}
+	if _, err := r.Replay(); err != nil {
+		t.Error(err)
+	}
+	got, err := ReadRecord(bytes.NewReader(recordJSON(t, r)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Equal(r) {
+		t.Errorf("read back %+v\nwant %+v", got, r)
+	}
+}
+
+// TestRecordReplayFindsTampering changes one thing in a record at a time
+// and checks that Replay names it.
+func TestRecordReplayFindsTampering(t *testing.T) {
+	for _, c := range []struct {
+		field  string
+		tamper func(r *Record)
+	}{
+		{"pawn_tries", func(r *Record) { r.PawnTries = 3 }},
+		{"turns[0].tries[0].a", func(r *Record) { r.Turns[0].Tries[0].Answer.Checks[0] = CheckFile }},
+		{"turns[1].tries[0].public", func(r *Record) { r.Turns[1].Tries[0].Public = false }},
+		{"turns[2].tries[0].a", func(r *Record) { r.Turns[2].Tries[0].Answer = answer(Impossible) }},
+		{"turns[2].fen_after", func(r *Record) { r.Turns[2].FENAfter = rbc.StartFEN }},
+		{"turns[1].color", func(r *Record) { r.Turns[1].Color = rbc.White }},
+		{"turns[4]", func(r *Record) { r.Turns = append(r.Turns, Turn{Color: rbc.White}) }},
+		{"final_fen", func(r *Record) { r.FinalFEN = rbc.StartFEN }},
+		{"result", func(r *Record) { r.Result = Result{Reason: Timeout, Winner: rbc.White, HasWinner: true} }},
+		{"result", func(r *Record) { r.Result = Result{} }},
+	} {
+		r := foolsMate(t)
+		c.tamper(r)
+		_, err := r.Replay()
+		var m *Mismatch
+		if !errors.As(err, &m) || m.Field != c.field {
+			t.Errorf("tampered %s: %v", c.field, err)
+		}
+	}
+	// A game that stopped (on time) in the middle is not for the rules to judge.
+	r := foolsMate(t)
+	r.Turns = r.Turns[:3]
+	r.Turns[2].Tries = r.Turns[2].Tries[:2]
+	r.Turns[2].Move, r.Turns[2].FENAfter = rbc.Move{}, ""
+	r.FinalFEN = "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq e6 0 2"
+	r.Result = Result{Reason: Timeout, Winner: rbc.Black, HasWinner: true}
+	if _, err := r.Replay(); err != nil {
+		t.Errorf("a loss on time mid-turn: %v", err)
+	}
+}
+
+// TestReadRecordErrors checks that bad records are refused with an error
+// naming the field.
+func TestReadRecordErrors(t *testing.T) {
+	base := recordJSON(t, foolsMate(t))
+	edit := func(f func(m map[string]any)) string {
+		var m map[string]any
+		if err := json.Unmarshal(base, &m); err != nil {
+			t.Fatal(err)
+		}
+		f(m)
+		out, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	turn := func(m map[string]any, i int) map[string]any { return m["turns"].([]any)[i].(map[string]any) }
+	try := func(m map[string]any, i, j int) map[string]any {
+		return turn(m, i)["tries"].([]any)[j].(map[string]any)
+	}
+	ans := func(m map[string]any, i, j int) map[string]any { return try(m, i, j)["a"].(map[string]any) }
+	for _, c := range []struct {
+		field string
+		json  string
+	}{
+		{"", "{"},
+		{"", "[]"},
+		{"", string(base) + "{}"},
+		{"", edit(func(m map[string]any) { m["colour"] = "white" })},
+		{"format", edit(func(m map[string]any) { m["format"] = "reconchess" })},
+		{"version", edit(func(m map[string]any) { m["version"] = 2 })},
+		{"version", edit(func(m map[string]any) { m["version"] = "1" })},
+		{"ruleset", edit(func(m map[string]any) { m["ruleset"] = "english" })},
+		{"start_fen", edit(func(m map[string]any) { m["start_fen"] = "8/8/8/8/8/8/8/8 w - - 0 1" })},
+		{"pawn_tries", edit(func(m map[string]any) { m["pawn_tries"] = -2 })},
+		{"final_fen", edit(func(m map[string]any) { m["final_fen"] = "" })},
+		{"turns[1].color", edit(func(m map[string]any) { turn(m, 1)["color"] = "white" })},
+		{"turns[1].color", edit(func(m map[string]any) { turn(m, 1)["color"] = "b" })},
+		{"turns[1].tries", edit(func(m map[string]any) { turn(m, 1)["tries"] = []any{} })},
+		{"turns[2].tries", edit(func(m map[string]any) {
+			turn(m, 2)["tries"] = turn(m, 2)["tries"].([]any)[:2]
+			delete(turn(m, 2), "move")
+		})},
+		{"turns[2].tries[3]", edit(func(m map[string]any) {
+			turn(m, 2)["tries"] = append(turn(m, 2)["tries"].([]any), try(m, 2, 0))
+		})},
+		{"turns[2].move", edit(func(m map[string]any) { turn(m, 2)["move"] = "g2g3" })},
+		{"turns[2].move", edit(func(m map[string]any) { turn(m, 2)["move"] = "g2" })},
+		{"turns[2].fen_after", edit(func(m map[string]any) { turn(m, 2)["fen_after"] = "rnbqkbnr" })},
+		{"turns[0].clock_left_ms", edit(func(m map[string]any) { turn(m, 0)["clock_left_ms"] = -5 })},
+		{"turns.clock_left_ms", edit(func(m map[string]any) { turn(m, 0)["clock_left_ms"] = "905000" })},
+		{"turns[2].tries[0].q", edit(func(m map[string]any) { try(m, 2, 0)["q"] = "e2e2" })},
+		{"turns[2].tries[0].q", edit(func(m map[string]any) { try(m, 2, 0)["q"] = "0000" })},
+		{"turns[2].tries[0].a.verdict", edit(func(m map[string]any) { ans(m, 2, 0)["verdict"] = "NONSENSE" })},
+		{"turns[2].tries[1].a.verdict", edit(func(m map[string]any) { ans(m, 2, 1)["verdict"] = "ILLEGAL_MOVE" })},
+		{"turns[2].tries[0].a.verdict", edit(func(m map[string]any) { ans(m, 2, 0)["verdict"] = "HAS_ANY" })},
+		{"turns[2].tries[0].a.capture", edit(func(m map[string]any) { ans(m, 2, 0)["capture"] = "d3" })},
+		{"turns[2].tries[2].a.capture", edit(func(m map[string]any) { ans(m, 2, 2)["verdict"] = "CAPTURE_DONE" })},
+		{"turns[2].tries[2].a.capture", edit(func(m map[string]any) {
+			ans(m, 2, 2)["verdict"], ans(m, 2, 2)["capture"] = "CAPTURE_DONE", "z9"
+		})},
+		{"turns[2].tries[2].a.captured", edit(func(m map[string]any) { ans(m, 2, 2)["captured"] = "PAWN" })},
+		{"turns[2].tries[2].a.checks[0]", edit(func(m map[string]any) { ans(m, 2, 2)["checks"] = []any{"CHECK_DIAGONAL"} })},
+		{"turns[2].tries[2].a.checks", edit(func(m map[string]any) {
+			ans(m, 2, 2)["checks"] = []any{"CHECK_FILE", "CHECK_FILE", "CHECK_FILE"}
+		})},
+		{"turns[2].tries[0].a.checks", edit(func(m map[string]any) { ans(m, 2, 0)["checks"] = []any{"CHECK_FILE"} })},
+		{"turns[3].tries[0].a.checks", edit(func(m map[string]any) { ans(m, 3, 0)["checks"] = []any{"CHECK_FILE"} })},
+		{"turns[3].tries[0].a.end", edit(func(m map[string]any) { ans(m, 3, 0)["end"] = "NONE" })},
+		{"turns[2].tries[0].a.end", edit(func(m map[string]any) { ans(m, 2, 0)["end"] = "DRAW_STALEMATE" })},
+		{"turns[3].tries[0].a.pawn_tries", edit(func(m map[string]any) { ans(m, 3, 0)["pawn_tries"] = 1 })},
+		{"turns[2].tries[2].a.pawn_tries", edit(func(m map[string]any) { ans(m, 2, 2)["pawn_tries"] = -1 })},
+		{"result.reason", edit(func(m map[string]any) { m["result"].(map[string]any)["reason"] = "MATE" })},
+		{"result.winner", edit(func(m map[string]any) { m["result"].(map[string]any)["winner"] = "white" })},
+		{"result.winner", edit(func(m map[string]any) { m["result"].(map[string]any)["winner"] = "nobody" })},
+		{"result.winner", edit(func(m map[string]any) { m["result"] = map[string]any{"reason": "TIMEOUT"} })},
+		{"result.winner", edit(func(m map[string]any) { m["result"] = map[string]any{"reason": "TURN_LIMIT", "winner": "black"} })},
+		{"result.detail", edit(func(m map[string]any) { m["result"] = map[string]any{"reason": "UNFINISHED", "detail": "x"} })},
+	} {
+		_, err := ReadRecord(strings.NewReader(c.json))
+		var re *RecordError
+		if !errors.As(err, &re) {
+			t.Errorf("want an error at %q, got %v for %.200s", c.field, err, c.json)
+			continue
+		}
+		if re.Field != c.field {
+			t.Errorf("error %q names %q, want %q", err, re.Field, c.field)
+		}
+		if c.field != "" && !strings.Contains(err.Error(), c.field) {
+			t.Errorf("error %q does not name %q", err, c.field)
+		}
+	}
+}
+
+// FuzzReadRecord checks that any input is read or refused without a panic,
+// that what is read writes out and reads back the same, and that replaying
+// it does not panic. Cases the fuzzer finds go to testdata/fuzz/FuzzReadRecord.
+func FuzzReadRecord(f *testing.F) {
+	base := recordJSON(f, foolsMate(f))
+	f.Add(base)
+	f.Add([]byte(`{"format":"blindfish-kriegspiel","version":1,"ruleset":"wild16","start_fen":"` + rbc.StartFEN +
+		`","pawn_tries":0,"turns":[],"result":{"reason":"UNFINISHED"},"final_fen":"` + rbc.StartFEN + `"}`))
+	f.Add([]byte(`{"format":"blindfish-kriegspiel","version":1,"ruleset":"wild16","start_fen":"` + rbc.StartFEN +
+		`","turns":[{"color":"white","tries":[{"q":"e2e4","a":{"verdict":"REGULAR_MOVE","pawn_tries":0},"public":true}],"move":"e2e4"},` +
+		`{"color":"black","tries":[{"q":"any","a":{"verdict":"IMPOSSIBLE_TO_ASK"},"public":false}]}],` +
+		`"result":{"reason":"RESIGN","winner":"white","detail":"gave up"},"final_fen":"` + rbc.StartFEN + `"}`))
+	f.Add([]byte(`{"turns":[{"tries":[{"a":{"checks":["CHECK_KNIGHT","CHECK_FILE"],"capture":"e4"}}]}]}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := ReadRecord(bytes.NewReader(data))
+		if err != nil {
+			var re *RecordError
+			if !errors.As(err, &re) {
+				t.Fatalf("error %v is not a *RecordError", err)
+			}
+			return
+		}
+		out := recordJSON(t, r)
+		back, err := ReadRecord(bytes.NewReader(out))
+		if err != nil {
+			t.Fatalf("written record does not read back: %v\n%s", err, out)
+		}
+		if !back.Equal(r) {
+			t.Fatalf("record read back differs\n%s", out)
+		}
+		_, _ = r.Replay()
+	})
+}
