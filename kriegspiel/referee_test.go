@@ -1,0 +1,229 @@
+package kriegspiel
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// quietOptions returns options for tests: a manual clock that never runs
+// (so games are deterministic and instant) and a silent logger.
+func quietOptions(rules Ruleset) Options {
+	o := DefaultOptions()
+	o.Rules = rules
+	o.Clock = rbc.NewManualClock(time.Unix(0, 0))
+	o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	o.GameEndTimeout = time.Second
+	return o
+}
+
+// listener is a random player that keeps what it is told.
+type listener struct {
+	*RandomPlayer
+	color     rbc.Color
+	pawnTries int
+	heard     []Heard // everything heard, own answers included
+	result    Result
+	rec       *Record
+}
+
+func (l *listener) HandleGameStart(_ context.Context, c rbc.Color, _ Ruleset, _ rbc.Board, pawnTries int, _ string) error {
+	l.color, l.pawnTries = c, pawnTries
+	return nil
+}
+
+func (l *listener) HandleOpponentTurn(_ context.Context, heard []Heard) error {
+	l.heard = append(l.heard, heard...)
+	return nil
+}
+
+func (l *listener) HandleAnswer(_ context.Context, q Question, a Answer) error {
+	l.heard = append(l.heard, Heard{Own: true, Question: q, Answer: a})
+	return nil
+}
+
+func (l *listener) HandleGameEnd(_ context.Context, r Result, rec *Record) error {
+	l.result, l.rec = r, rec
+	return nil
+}
+
+// TestRandomGames plays random players against each other under each
+// ruleset and checks that every game ends by the rules, that its record
+// replays, and that each player heard exactly what the record says it heard.
+func TestRandomGames(t *testing.T) {
+	games := 12
+	if testing.Short() {
+		games = 3
+	}
+	endings := map[Ending]int{}
+	for i := range games {
+		rules := []Ruleset{Wild16(), Berkeley(), BerkeleyAny()}[i%3]
+		w := &listener{RandomPlayer: NewRandomPlayer(uint64(2 * i))}
+		b := &listener{RandomPlayer: NewRandomPlayer(uint64(2*i + 1))}
+		res, err := PlayGame(context.Background(), w, b, quietOptions(rules))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := res.Record
+		if rec.Result.Reason != ByRules {
+			t.Fatalf("game %d: %v, want an ending by the rules", i, rec.Result)
+		}
+		endings[rec.Result.End]++
+		if _, err := rec.Replay(); err != nil {
+			t.Fatalf("game %d: %v", i, err)
+		}
+		for _, l := range []*listener{w, b} {
+			if l.result != rec.Result || !l.rec.Equal(rec) {
+				t.Errorf("game %d: %s was told %v", i, l.color, l.result)
+			}
+			heard := rec.Heard(l.color)
+			// What the opponent's last turn announced comes only with the
+			// record: there is no next turn to start with it.
+			n := len(l.heard)
+			if n > len(heard) || !equalHeard(l.heard, heard[:n]) {
+				t.Errorf("game %d: %s heard %d answers, the record says %d", i, l.color, n, len(heard))
+				continue
+			}
+			for _, h := range heard[n:] {
+				if h.Own {
+					t.Errorf("game %d: %s was not told the answer %v to its own question", i, l.color, h)
+				}
+			}
+		}
+		if w.pawnTries != 0 && rules.PawnTries || w.pawnTries != -1 && !rules.PawnTries {
+			t.Errorf("game %d: pawn tries at the start %d", i, w.pawnTries)
+		}
+	}
+	t.Logf("%d games: %v", games, endings)
+}
+
+func equalHeard(a, b []Heard) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// scripted is a player whose ChooseQuestion is a function.
+type scripted struct {
+	RandomPlayer
+	choose func(ctx context.Context, questions []Question) (Question, error)
+}
+
+func (s *scripted) ChooseQuestion(ctx context.Context, questions []Question, _ time.Duration) (Question, error) {
+	return s.choose(ctx, questions)
+}
+
+func TestRefereeEndings(t *testing.T) {
+	random := func(seed uint64) Player { return NewRandomPlayer(seed) }
+	clock := rbc.NewManualClock(time.Unix(0, 0))
+	for _, c := range []struct {
+		name  string
+		black Player
+		opts  func(*Options)
+		want  Result
+	}{
+		{"error resigns", &scripted{choose: func(context.Context, []Question) (Question, error) {
+			return Question{}, errors.New("no idea")
+		}}, nil, Result{Reason: Resign, Winner: rbc.White, HasWinner: true,
+			Detail: "black's ChooseQuestion failed: no idea"}},
+		{"panic resigns", &scripted{choose: func(context.Context, []Question) (Question, error) {
+			panic("boom")
+		}}, nil, Result{Reason: Resign, Winner: rbc.White, HasWinner: true,
+			Detail: "black's ChooseQuestion failed: panic: boom"}},
+		{"too many questions", &scripted{choose: func(context.Context, []Question) (Question, error) {
+			return TryMove(rbc.Move{From: rbc.A1, To: rbc.H8}), nil // not even our piece
+		}}, func(o *Options) { o.QuestionLimit = 50 }, Result{Reason: Resign, Winner: rbc.White, HasWinner: true,
+			Detail: "black asked 50 questions in one turn without making a move"}},
+		{"time", &scripted{choose: func(ctx context.Context, qs []Question) (Question, error) {
+			clock.Advance(time.Hour)
+			<-ctx.Done()
+			return qs[0], nil
+		}}, func(o *Options) { o.Clock = clock }, Result{Reason: Timeout, Winner: rbc.White, HasWinner: true}},
+		{"turn limit", random(7), func(o *Options) { o.TurnLimit = 5 }, Result{Reason: TurnLimit}},
+		{"mate from the start", random(7), func(o *Options) { o.StartFEN = "R6k/8/6K1/8/8/8/8/8 b - - 0 1" },
+			Result{Reason: ByRules, End: CheckmateWhiteWins, Winner: rbc.White, HasWinner: true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opts := quietOptions(Wild16())
+			if c.opts != nil {
+				c.opts(&opts)
+			}
+			res, err := PlayGame(context.Background(), random(1), c.black, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := res.Record.Result
+			if c.want.Detail == "" { // a loss on time says how it overran; either way will do
+				got.Detail = ""
+			}
+			if got != c.want {
+				t.Errorf("result %v, want %v", res.Record.Result, c.want)
+			}
+			if _, err := res.Record.Replay(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func TestPlayGameRefusesBadOptions(t *testing.T) {
+	p := NewRandomPlayer(1)
+	for _, o := range []func(*Options){
+		func(o *Options) { o.Rules = Ruleset{} },
+		func(o *Options) { o.InitialTime = 0 },
+		func(o *Options) { o.Increment = -1 },
+		func(o *Options) { o.StartFEN = "8/8/8/8/8/8/8/8 w - - 0 1" },
+	} {
+		opts := quietOptions(Wild16())
+		o(&opts)
+		if _, err := PlayGame(context.Background(), p, p, opts); err == nil {
+			t.Errorf("%+v accepted", opts)
+		}
+	}
+	if _, err := PlayGame(context.Background(), nil, p, quietOptions(Wild16())); err == nil {
+		t.Error("a nil player accepted")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := PlayGame(ctx, p, p, quietOptions(Wild16())); !errors.Is(err, ErrAborted) {
+		t.Errorf("cancelled context: %v, want ErrAborted", err)
+	}
+}
+
+// TestRecordJSONRoundTrip writes random games' records and reads them back.
+func TestRecordJSONRoundTrip(t *testing.T) {
+	for i, rules := range []Ruleset{Wild16(), Berkeley(), BerkeleyAny(), Wild16().WithChessDraws()} {
+		opts := quietOptions(rules)
+		opts.WhiteName, opts.BlackName = "random", "random \"quoted\""
+		res, err := PlayGame(context.Background(), NewRandomPlayer(uint64(i)), NewRandomPlayer(uint64(i+10)), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sb strings.Builder
+		if err := WriteRecord(&sb, res.Record); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadRecord(strings.NewReader(sb.String()))
+		if err != nil {
+			t.Fatalf("%s: %v", rules.Name, err)
+		}
+		if !got.Equal(res.Record) {
+			t.Errorf("%s: the record read back differs", rules.Name)
+		}
+		if _, err := got.Replay(); err != nil {
+			t.Errorf("%s: %v", rules.Name, err)
+		}
+	}
+}
