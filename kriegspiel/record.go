@@ -193,6 +193,7 @@ type Mismatch struct {
 	Recorded, Replayed string
 }
 
+// Error names the field and both values.
 func (m *Mismatch) Error() string {
 	return fmt.Sprintf("kriegspiel: record differs from the referee at %s: recorded %s, referee %s", m.Field, m.Recorded, m.Replayed)
 }

@@ -69,6 +69,7 @@ type RecordError struct {
 	Err   error
 }
 
+// Error returns "kriegspiel: bad record: FIELD: what is wrong".
 func (e *RecordError) Error() string {
 	if e.Field == "" {
 		return "kriegspiel: bad record: " + e.Err.Error()
@@ -76,10 +77,16 @@ func (e *RecordError) Error() string {
 	return fmt.Sprintf("kriegspiel: bad record: %s: %v", e.Field, e.Err)
 }
 
+// Unwrap returns the underlying error.
 func (e *RecordError) Unwrap() error { return e.Err }
 
-// MarshalJSON writes the record in its JSON form.
+// MarshalJSON writes the record in its JSON form. A record names its
+// ruleset, so a Ruleset changed field by field from a named one cannot be
+// written (the reader would take the named one).
 func (r *Record) MarshalJSON() ([]byte, error) {
+	if named, err := ParseRuleset(r.Ruleset.Name); err != nil || named != r.Ruleset {
+		return nil, fmt.Errorf("ruleset %q differs from the ruleset of that name", r.Ruleset.Name)
+	}
 	w := wireRecord{
 		Format: RecordFormat, Version: RecordVersion, Ruleset: r.Ruleset.Name,
 		White: r.White, Black: r.Black, StartFEN: r.StartFEN, FinalFEN: r.FinalFEN,

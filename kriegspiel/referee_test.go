@@ -226,4 +226,9 @@ func TestRecordJSONRoundTrip(t *testing.T) {
 			t.Errorf("%s: %v", rules.Name, err)
 		}
 	}
+	rec := &Record{Ruleset: Wild16(), StartFEN: rbc.StartFEN, FinalFEN: rbc.StartFEN, PawnTries: 0}
+	rec.Ruleset.PublicIllegal = true
+	if err := WriteRecord(io.Discard, rec); err == nil {
+		t.Error("a changed ruleset was written under its old name")
+	}
 }
