@@ -10,6 +10,9 @@
 // Internet Chess Club's rules, also the Computer Olympiad's), berkeley and
 // berkeley_any (ruleset.go). A Game (game.go) is the referee's view of one
 // game: it answers each question a player asks and keeps the true board.
+// A Record (record.go, record_json.go) keeps a whole game — every question,
+// every answer and who heard it — and re-referees it; PlayGame (referee.go)
+// plays two Players (player.go) under chess clocks.
 //
 // The answers equal the reference referee's try for try; see docs/kriegspiel.md
 // for every rule and message and for how that is checked.
