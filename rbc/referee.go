@@ -51,6 +51,10 @@ type GameResult struct {
 	History *History
 	// Used is the clock time charged to each colour over the game.
 	Used [2]time.Duration
+	// TurnTimes is the clock time charged to each colour at each of its
+	// turns, in order (their sum is Used): how a bot spends its clock over
+	// a game, which reports plot.
+	TurnTimes [2][]time.Duration
 	// Left is each colour's clock at the end.
 	Left [2]time.Duration
 }
@@ -122,7 +126,7 @@ func PlayLocalGame(ctx context.Context, white, black Player, opts Options) (*Gam
 	}
 	r.hist.Outcome = r.outcome
 	r.endGame(ctx)
-	return &GameResult{History: r.hist, Used: r.used, Left: r.clocks}, nil
+	return &GameResult{History: r.hist, Used: r.used, TurnTimes: r.turnTimes, Left: r.clocks}, nil
 }
 
 // referee holds the state of one game.
@@ -134,7 +138,8 @@ type referee struct {
 	seats       [2]*seat
 	clocks      [2]time.Duration // time left on each clock
 	used        [2]time.Duration
-	lastCapture Square // the square of the piece the last move captured
+	turnTimes   [2][]time.Duration // charged at each turn
+	lastCapture Square             // the square of the piece the last move captured
 	hist        *History
 	outcome     Outcome
 	over        bool
@@ -224,6 +229,7 @@ func (r *referee) playTurn(ctx context.Context) error {
 	defer func() {
 		elapsed := r.clock.Now().Sub(start)
 		r.used[c] += elapsed
+		r.turnTimes[c] = append(r.turnTimes[c], elapsed)
 		r.clocks[c] -= elapsed
 		if !r.over || r.outcome.Reason != Timeout {
 			r.clocks[c] += r.opts.Increment

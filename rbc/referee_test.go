@@ -298,6 +298,12 @@ func TestRefereeChargesWholeTurnAndAddsIncrement(t *testing.T) {
 	if !slices.Equal(lefts, want) {
 		t.Errorf("seconds left %v, want %v", lefts, want)
 	}
+	if want := []time.Duration{4 * time.Second, 4 * time.Second}; !slices.Equal(res.TurnTimes[White], want) {
+		t.Errorf("white's turn times %v, want %v", res.TurnTimes[White], want)
+	}
+	if n := len(res.TurnTimes[Black]); n != 2 {
+		t.Errorf("black's turn times %v, want two turns", res.TurnTimes[Black])
+	}
 }
 
 // TestRefereeHungBotLosesOnTime: a bot that ignores its context and never
