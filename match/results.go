@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -60,10 +61,13 @@ type LogLine struct {
 	Detail   string     `json:"detail,omitempty"`
 	Turns    [2]int     `json:"turns"`  // turns played by White, Black
 	UsedS    [2]float64 `json:"used_s"` // clock seconds used by White, Black
-	Clock    string     `json:"clock"`  // INITIAL+INCREMENT in seconds
-	Seed     int64      `json:"seed"`
-	Game     int        `json:"game"`
-	Finished string     `json:"finished"` // RFC 3339
+	// TurnS holds the clock seconds charged at each turn, White's turns
+	// then Black's (to the millisecond); absent in logs written before it.
+	TurnS    [][]float64 `json:"turn_s,omitempty"`
+	Clock    string      `json:"clock"` // INITIAL+INCREMENT in seconds
+	Seed     int64       `json:"seed"`
+	Game     int         `json:"game"`
+	Finished string      `json:"finished"` // RFC 3339
 }
 
 // Result is one finished game of a match, seen from the match's bot (the
@@ -74,9 +78,12 @@ type Result struct {
 	Outcome      rbc.Outcome
 	Turns        [2]int           // turns played by White, Black
 	Used         [2]time.Duration // clock time charged to White, Black
-	Clock        string           // "60+1"; "?" for games read from a bare history
-	Timed        bool             // Used is known
-	Record       string           // the history's path or name, "" if not saved
+	// TurnTimes is the time charged at each turn of White, of Black (nil
+	// when not known: bare histories, logs written before it).
+	TurnTimes [2][]time.Duration
+	Clock     string // "60+1"; "?" for games read from a bare history
+	Timed     bool   // Used is known
+	Record    string // the history's path or name, "" if not saved
 	// Where the game stands in its session, for pairing games for the SPRT
 	// and for resuming: the session's folder (absolute; "" when not read from
 	// one), its seed and the game number. Numbered is false for bare
@@ -130,6 +137,15 @@ func (r *Result) Line(now time.Time) LogLine {
 	if r.Record == "" {
 		l.Record = ""
 	}
+	if r.TurnTimes[0] != nil || r.TurnTimes[1] != nil {
+		l.TurnS = make([][]float64, 2)
+		for c, times := range r.TurnTimes {
+			l.TurnS[c] = make([]float64, len(times))
+			for i, d := range times {
+				l.TurnS[c][i] = math.Round(d.Seconds()*1000) / 1000
+			}
+		}
+	}
 	if r.Outcome.HasWinner {
 		l.Winner = r.Outcome.Winner.String()
 	}
@@ -153,6 +169,18 @@ func FromLine(l LogLine) (*Result, error) {
 		return nil, fmt.Errorf("bot %q plays neither colour (%q, %q)", l.Bot, l.White, l.Black)
 	}
 	r.Outcome.Detail = l.Detail
+	switch len(l.TurnS) {
+	case 0:
+	case 2:
+		for c, secs := range l.TurnS {
+			r.TurnTimes[c] = make([]time.Duration, len(secs))
+			for i, x := range secs {
+				r.TurnTimes[c][i] = secondsDuration(x)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("turn_s: %d lists, want White's and Black's", len(l.TurnS))
+	}
 	if l.Winner != "" {
 		c, err := rbc.ParseColor(l.Winner)
 		if err != nil {

@@ -312,7 +312,7 @@ func playGame(ctx context.Context, cfg *Config, log *Log, dir string, i int) (*R
 		return nil, fmt.Errorf("game %d: %w", i, err)
 	}
 	h := res.History
-	r.Outcome, r.Used = h.Outcome, res.Used
+	r.Outcome, r.Used, r.TurnTimes = h.Outcome, res.Used, res.TurnTimes
 	r.Turns = [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])}
 	cfg.Logger.Debug("game over", "game", i, "white", g.White, "black", g.Black, "outcome", h.Outcome.String())
 	if log != nil {

@@ -74,6 +74,14 @@ func TestPlaySavesWhatItReports(t *testing.T) {
 		if b == nil || b.Outcome != r.Outcome || b.Turns != r.Turns || b.BotColor != r.BotColor || b.Seed != 5 {
 			t.Errorf("game %d read back as %+v, played %+v", i, b, r)
 		}
+		for c := range 2 {
+			if b == nil {
+				break
+			}
+			if len(r.TurnTimes[c]) != r.Turns[c] || len(b.TurnTimes[c]) != r.Turns[c] {
+				t.Errorf("game %d: %v's turn times %v, read back %v, want %d turns", i, rbc.Color(c), r.TurnTimes[c], b.TurnTimes[c], r.Turns[c])
+			}
+		}
 	}
 	played, merged := MatchTable("random", "attacker", rep.Results), ResultsTable(GroupPairings(read), false)
 	if len(played.Rows) != 3 || len(merged.Rows) != 3 {
