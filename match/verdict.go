@@ -95,6 +95,18 @@ func TrinomialOf(games []*Result) (t Trinomial) {
 	return t
 }
 
+// LLROf returns the log-likelihood ratio of games as SPRTLine computes it:
+// over the complete colour-swapped pairs, or, with singles set and no
+// complete pair at all, over the games one by one. A report plots it over
+// the games played, to show how a test approached its verdict.
+func LLROf(s SPRT, games []*Result, singles bool) float64 {
+	p, unpaired := PentaOf(games)
+	if singles && p.Pairs() == 0 && unpaired > 0 {
+		return s.LLRTrinomial(TrinomialOf(games))
+	}
+	return s.LLR(p)
+}
+
 // SPRTLine is the SPRT's verdict on games as the match prints it:
 //
 //	SPRT elo0=0 elo1=10 alpha=0.05 beta=0.05: pairs 57 [3 10 20 15 9] LLR 2.97 (-2.94, 2.94) H1 accepted

@@ -77,3 +77,25 @@ func TestPentaOfPairsAcrossFolders(t *testing.T) {
 		t.Errorf("penta %v, %d unpaired; want %v, 1", p, unpaired, want)
 	}
 }
+
+// TestLLROfIsTheLinesLLR: LLROf gives the LLR that SPRTLine prints, over
+// pairs and, for sessions without a pair, over single games.
+func TestLLROfIsTheLinesLLR(t *testing.T) {
+	W, B := rbc.White, rbc.Black
+	s := SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05}
+	paired := []*Result{game("x", 0, W, 0), game("x", 1, B, 0), game("x", 2, W, 1), game("x", 3, B, 2), game("x", 4, W, 0)}
+	single := []*Result{game("z", 0, W, 0), game("z", 1, W, 0), game("z", 2, W, 1)}
+	for _, tc := range []struct {
+		name    string
+		games   []*Result
+		singles bool
+	}{{"pairs", paired, false}, {"pairs, singles allowed", paired, true}, {"no pair", single, false}, {"single games", single, true}} {
+		got := fmt.Sprintf("LLR %.2f ", LLROf(s, tc.games, tc.singles))
+		if line := SPRTLine(s, tc.games, tc.singles); !strings.Contains(line, got) {
+			t.Errorf("%s: LLROf gives %q, the line is %q", tc.name, got, line)
+		}
+	}
+	if LLROf(s, single, true) == 0 || LLROf(s, single, false) != 0 {
+		t.Errorf("single games: LLR %v with singles, %v without (want non-zero, 0)", LLROf(s, single, true), LLROf(s, single, false))
+	}
+}
