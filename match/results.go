@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -62,7 +63,8 @@ type LogLine struct {
 	Turns    [2]int     `json:"turns"`  // turns played by White, Black
 	UsedS    [2]float64 `json:"used_s"` // clock seconds used by White, Black
 	// TurnS holds the clock seconds charged at each turn, White's turns
-	// then Black's (to the millisecond); absent in logs written before it.
+	// then Black's (three significant digits: built-in bots take
+	// microseconds, engines seconds); absent in logs written before it.
 	TurnS    [][]float64 `json:"turn_s,omitempty"`
 	Clock    string      `json:"clock"` // INITIAL+INCREMENT in seconds
 	Seed     int64       `json:"seed"`
@@ -142,7 +144,7 @@ func (r *Result) Line(now time.Time) LogLine {
 		for c, times := range r.TurnTimes {
 			l.TurnS[c] = make([]float64, len(times))
 			for i, d := range times {
-				l.TurnS[c][i] = math.Round(d.Seconds()*1000) / 1000
+				l.TurnS[c][i] = threeDigits(d.Seconds())
 			}
 		}
 	}
@@ -198,7 +200,19 @@ func FromLine(l LogLine) (*Result, error) {
 	return r, nil
 }
 
-func secondsDuration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+// threeDigits rounds x to three significant digits, which keeps a log line
+// of a long game short.
+func threeDigits(x float64) float64 {
+	y, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 3, 64), 64)
+	if err != nil {
+		return x
+	}
+	return y
+}
+
+func secondsDuration(s float64) time.Duration {
+	return time.Duration(math.Round(s * float64(time.Second)))
+}
 
 // Log appends lines to a results log; it is safe for a match's concurrent
 // games.

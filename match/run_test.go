@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,5 +116,29 @@ func TestPlayBotFactoryError(t *testing.T) {
 	}
 	if _, err := Play(context.Background(), Config{Games: 1, Concurrency: 1}); err == nil {
 		t.Error("a match without a bot factory played")
+	}
+}
+
+// TestLogLineTurnTimes: a log line keeps each turn's time to three
+// significant digits, microseconds and seconds alike, and reads back; a
+// line with one list of turn times is an error.
+func TestLogLineTurnTimes(t *testing.T) {
+	r := &Result{White: "a", Black: "b", BotColor: rbc.White, Clock: "1+0", Timed: true, Turns: [2]int{2, 1},
+		TurnTimes: [2][]time.Duration{{12345 * time.Nanosecond, 2345678 * time.Microsecond}, {0}}}
+	l := r.Line(time.Now())
+	want := [][]float64{{0.0000123, 2.35}, {0}}
+	if len(l.TurnS) != 2 || !slices.Equal(l.TurnS[0], want[0]) || !slices.Equal(l.TurnS[1], want[1]) {
+		t.Fatalf("turn_s %v, want %v", l.TurnS, want)
+	}
+	back, err := FromLine(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.TurnTimes[0][1] != 2350*time.Millisecond || back.TurnTimes[0][0] != 12300*time.Nanosecond || len(back.TurnTimes[1]) != 1 {
+		t.Errorf("read back %v", back.TurnTimes)
+	}
+	l.TurnS = l.TurnS[:1]
+	if _, err := FromLine(l); err == nil || !strings.Contains(err.Error(), "turn_s") {
+		t.Errorf("one list: error %v, want one naming turn_s", err)
 	}
 }
