@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
 	"text/tabwriter"
-	"time"
 
+	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -64,9 +63,8 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fmt.Fprintf(stdout, "bot:  %s as %s, told %v left each turn\n\n", *bot, color, left)
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "turn\tsensed\tbot senses\tplayed\tbot moves\tbot took")
-	a := analysis{p: p, h: h, color: color, left: left}
 	var senseSame, moveSame, shown int
-	err = a.run(ctx, func(turn int) bool {
+	err = analysis.Follow(ctx, p, h, color, left, func(turn int) bool {
 		show := turn >= *from && (*to == 0 || turn <= *to)
 		if show && *verbose {
 			level.Set(slog.LevelDebug)
@@ -74,23 +72,23 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			level.Set(slog.LevelWarn)
 		}
 		return *to == 0 || turn <= *to
-	}, func(d decision) {
-		if d.turn < *from {
+	}, func(d analysis.Decision) {
+		if d.Turn < *from {
 			return
 		}
 		shown++
-		if d.sense == d.rec.Sense {
+		if d.SenseAgrees() {
 			senseSame++
 		}
 		played, moved := "-", "-"
-		if d.rec.HasMove {
-			played, moved = moveText(d.rec.Requested), moveText(d.move)
-			if d.move == d.rec.Requested {
+		if d.Record.HasMove {
+			played, moved = moveText(d.Record.Requested), moveText(d.Move)
+			if d.Move == d.Record.Requested {
 				moveSame++
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.2fs\n", d.turn, d.rec.Sense, mark(d.sense.String(), d.sense == d.rec.Sense),
-			played, mark(moved, !d.rec.HasMove || d.move == d.rec.Requested), d.took.Seconds())
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.2fs\n", d.Turn, d.Record.Sense, mark(d.Sense.String(), d.SenseAgrees()),
+			played, mark(moved, d.MoveAgrees()), d.Took.Seconds())
 	})
 	if ferr := tw.Flush(); err == nil {
 		err = ferr
@@ -120,115 +118,6 @@ func analysisPlayer(spec string, seed int64, log *slog.Logger) (rbc.Player, erro
 		return nil, err
 	}
 	return engine.NewBlindfish(cfg, engine.Options{Seed: seed, Logger: log})
-}
-
-// analysis feeds a recorded game to a player on one side.
-type analysis struct {
-	p     rbc.Player
-	h     *rbc.History
-	color rbc.Color
-	left  time.Duration
-}
-
-// decision is what the player chose at one recorded turn.
-type decision struct {
-	turn  int
-	rec   rbc.TurnRecord
-	sense rbc.Square
-	move  rbc.Move
-	took  time.Duration
-}
-
-// run plays the recorded game to the player; before each turn it asks next
-// whether to go on, and after each turn it reports the player's choices.
-func (a *analysis) run(ctx context.Context, next func(turn int) bool, report func(decision)) error {
-	start := rbc.StartBoard()
-	opponent := a.h.BlackName
-	if a.color == rbc.Black {
-		opponent = a.h.WhiteName
-	}
-	if err := a.call(ctx, func(ctx context.Context) error {
-		return a.p.HandleGameStart(ctx, a.color, start, opponent)
-	}); err != nil {
-		return fmt.Errorf("game start: %w", err)
-	}
-	theirs := a.h.Turns[a.color.Other()]
-	for i, rec := range a.h.Turns[a.color] {
-		turn := i + 1
-		if !next(turn) {
-			return nil
-		}
-		// The opponent's move before this turn (none before White's first).
-		capture := rbc.NoSquare
-		if j := i - 1 + int(a.color); j >= 0 && j < len(theirs) {
-			capture = theirs[j].Capture
-		}
-		if err := a.call(ctx, func(ctx context.Context) error {
-			return a.p.HandleOpponentMoveResult(ctx, capture != rbc.NoSquare, capture)
-		}); err != nil {
-			return fmt.Errorf("turn %d: opponent's move: %w", turn, err)
-		}
-		before, err := rbc.ParseFEN(rec.FENBefore)
-		if err != nil {
-			return fmt.Errorf("turn %d: the record's board: %w", turn, err)
-		}
-		actions := before.MoveActions()
-		d := decision{turn: turn, rec: rec}
-		began := time.Now()
-		if err := a.call(ctx, func(ctx context.Context) (err error) {
-			d.sense, err = a.p.ChooseSense(ctx, allSquares(), slices.Clone(actions), a.left)
-			return err
-		}); err != nil {
-			return fmt.Errorf("turn %d: sense: %w", turn, err)
-		}
-		// The window the player chose, seen on the recorded true board: a
-		// true fact of this game, so its belief stays consistent with the
-		// recorded moves that follow.
-		var result []rbc.SquarePiece
-		if d.sense != rbc.NoSquare {
-			result = before.Sense(d.sense)
-		}
-		if err := a.call(ctx, func(ctx context.Context) error {
-			return a.p.HandleSenseResult(ctx, result)
-		}); err != nil {
-			return fmt.Errorf("turn %d: sense result: %w", turn, err)
-		}
-		if rec.HasMove {
-			if err := a.call(ctx, func(ctx context.Context) (err error) {
-				d.move, err = a.p.ChooseMove(ctx, slices.Clone(actions), a.left)
-				return err
-			}); err != nil {
-				return fmt.Errorf("turn %d: move: %w", turn, err)
-			}
-		}
-		d.took = time.Since(began)
-		report(d)
-		if !rec.HasMove {
-			return nil
-		}
-		if err := a.call(ctx, func(ctx context.Context) error {
-			return a.p.HandleMoveResult(ctx, rec.Requested, rec.Taken, rec.Capture != rbc.NoSquare, rec.Capture)
-		}); err != nil {
-			return fmt.Errorf("turn %d: move result: %w", turn, err)
-		}
-	}
-	return nil
-}
-
-// call runs one callback with the clock the player was told it has as its
-// deadline, as a referee would.
-func (a *analysis) call(ctx context.Context, f func(context.Context) error) error {
-	ctx, cancel := context.WithTimeout(ctx, a.left)
-	defer cancel()
-	return f(ctx)
-}
-
-func allSquares() []rbc.Square {
-	s := make([]rbc.Square, 64)
-	for i := range s {
-		s[i] = rbc.Square(i)
-	}
-	return s
 }
 
 func moveText(m rbc.Move) string {

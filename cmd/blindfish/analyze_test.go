@@ -2,85 +2,9 @@ package main
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
-
-// recorder is a player that remembers the observations it is given and
-// always senses a1 and passes.
-type recorder struct {
-	color    rbc.Color
-	captures []rbc.Square
-	senses   [][]rbc.SquarePiece
-	moves    []rbc.Move // the taken moves it was told of
-}
-
-func (r *recorder) HandleGameStart(_ context.Context, c rbc.Color, _ rbc.Board, _ string) error {
-	r.color = c
-	return nil
-}
-func (r *recorder) HandleOpponentMoveResult(_ context.Context, _ bool, sq rbc.Square) error {
-	r.captures = append(r.captures, sq)
-	return nil
-}
-func (r *recorder) ChooseSense(context.Context, []rbc.Square, []rbc.Move, time.Duration) (rbc.Square, error) {
-	return rbc.Square(0), nil
-}
-func (r *recorder) HandleSenseResult(_ context.Context, res []rbc.SquarePiece) error {
-	r.senses = append(r.senses, res)
-	return nil
-}
-func (r *recorder) ChooseMove(context.Context, []rbc.Move, time.Duration) (rbc.Move, error) {
-	return rbc.Move{}, nil
-}
-func (r *recorder) HandleMoveResult(_ context.Context, _, taken rbc.Move, _ bool, _ rbc.Square) error {
-	r.moves = append(r.moves, taken)
-	return nil
-}
-func (r *recorder) HandleGameEnd(context.Context, rbc.Outcome, *rbc.History) error { return nil }
-
-// TestAnalysisFeedsTheRecordedObservations: each side gets the observations
-// the record says it got, in order, and for its own sense the window it chose
-// as it was on the recorded true board.
-func TestAnalysisFeedsTheRecordedObservations(t *testing.T) {
-	h, err := rbc.LoadHistoryFile("../../testdata/histories/attacker_bot-random_bot-3-000.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []rbc.Color{rbc.White, rbc.Black} {
-		r := &recorder{}
-		a := analysis{p: r, h: h, color: c, left: time.Minute}
-		var turns int
-		if err := a.run(context.Background(), func(int) bool { return true }, func(decision) { turns++ }); err != nil {
-			t.Fatal(err)
-		}
-		mine, theirs := h.Turns[c], h.Turns[c.Other()]
-		if r.color != c || turns != len(mine) || len(r.captures) != len(mine) || len(r.senses) != len(mine) {
-			t.Fatalf("%v: colour %v, %d turns, %d captures, %d senses; want %d of each", c, r.color, turns, len(r.captures), len(r.senses), len(mine))
-		}
-		for i, rec := range mine {
-			want := rbc.NoSquare
-			if j := i - 1 + int(c); j >= 0 {
-				want = theirs[j].Capture
-			}
-			if r.captures[i] != want {
-				t.Errorf("%v turn %d: told of a capture on %v, want %v", c, i+1, r.captures[i], want)
-			}
-			// The recorder senses a1: it must see a1's window on the true board.
-			before := rbc.MustParseFEN(rec.FENBefore)
-			if got, want := r.senses[i], before.Sense(rbc.Square(0)); !slices.Equal(got, want) {
-				t.Errorf("%v turn %d: sense result %v, want %v", c, i+1, got, want)
-			}
-			if rec.HasMove && r.moves[i] != rec.Taken {
-				t.Errorf("%v turn %d: told of move %v, want the recorded %v", c, i+1, r.moves[i], rec.Taken)
-			}
-		}
-	}
-}
 
 // TestAnalyzeCommand: one row per turn shown, the agreement line, and clear
 // usage errors.
