@@ -102,8 +102,9 @@ func TestFollowStopsWhenAsked(t *testing.T) {
 }
 
 // TestCapture: lines at the level and above are kept as text without time
-// and level, with the record's own attributes; With and WithGroup share the
-// store; past the limit lines are counted, not kept; Take empties it.
+// and level, with the record's own attributes (not With's); With and
+// WithGroup share the store; past the limit lines are counted, not kept;
+// Take empties it.
 func TestCapture(t *testing.T) {
 	c := NewCapture(slog.LevelDebug, 3)
 	log := slog.New(c).With("bot", "x")
@@ -114,10 +115,10 @@ func TestCapture(t *testing.T) {
 	if len(entries) != 2 || dropped != 0 {
 		t.Fatalf("entries %+v, dropped %d", entries, dropped)
 	}
-	if e := entries[0]; e.Text != `move chosen bot=x move=e2e4 next="e2e4:12 d2d4:-3"` || e.Message != "move chosen" || e.Attrs["next"] != "e2e4:12 d2d4:-3" || e.Attrs["bot"] != "" {
+	if e := entries[0]; e.Text != `move chosen move=e2e4 next="e2e4:12 d2d4:-3"` || e.Message != "move chosen" || e.Attrs["next"] != "e2e4:12 d2d4:-3" || e.Attrs["bot"] != "" {
 		t.Errorf("first entry %+v", e)
 	}
-	if e := entries[1]; e.Text != "inner bot=x g.k=1" {
+	if e := entries[1]; e.Text != "inner g.k=1" {
 		t.Errorf("second entry %q", e.Text)
 	}
 	for i := range 5 {

@@ -19,7 +19,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
 
+	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
@@ -45,7 +49,30 @@ type Options struct {
 	Seed uint64
 	// Source is the record's file name, shown on the page and linked to.
 	Source string
+	// Bot, when set, is asked at every turn of its side where it would sense
+	// and what it would move, and the page shows its choices next to what
+	// was played.
+	Bot *BotOptions
 }
+
+// BotOptions name the bot whose own choices a page shows: the way to see
+// why a game went as it did is to ask the bot on the game's own positions
+// (package analysis).
+type BotOptions struct {
+	// Spec names the bot on the page.
+	Spec  string
+	Color rbc.Color
+	// Player is a fresh player for this game; Build does not close it.
+	Player rbc.Player
+	// Left is the clock time the bot is told it has at every turn.
+	Left time.Duration
+	// Log, when set, is the Capture the player logs to: each decision's
+	// lines (the Blindfish player's values and runners-up) go on the page.
+	Log *analysis.Capture
+}
+
+// maxLogLines bounds the lines of one decision kept for the page.
+const maxLogLines = 12
 
 // Page is everything the page shows, as it is embedded in it (JSON).
 type Page struct {
@@ -64,6 +91,38 @@ type Page struct {
 	// Beliefs holds, per colour ("white", "black"), one entry per turn of
 	// that colour, when the colour's belief was computed.
 	Beliefs map[string][]TurnBeliefs `json:"beliefs,omitempty"`
+	// Bot holds a bot's own choices on one side, when one was asked.
+	Bot *BotAnalysis `json:"bot,omitempty"`
+}
+
+// BotAnalysis is what a bot chose at the turns of one side.
+type BotAnalysis struct {
+	Spec  string  `json:"spec"`
+	Color string  `json:"color"`
+	LeftS float64 `json:"leftS"` // the clock it was told it had, in seconds
+	// Turns holds one entry per turn of the side, in order.
+	Turns []BotTurn `json:"turns"`
+}
+
+// BotTurn is the bot's choice at one turn.
+type BotTurn struct {
+	Sense   string  `json:"sense,omitempty"` // "" for a pass
+	HasMove bool    `json:"hasMove"`         // the record has a move at this turn
+	Move    string  `json:"move,omitempty"`  // UCI; "" for a pass
+	TookMS  float64 `json:"tookMs"`
+	// Top are the best move requests with their values, best first, as the
+	// bot logged them (empty for a bot that logs none).
+	Top []Alternative `json:"top,omitempty"`
+	// Log holds the lines the decision logged (at most maxLogLines;
+	// Dropped counts the rest).
+	Log     []string `json:"log,omitempty"`
+	Dropped int      `json:"dropped,omitempty"`
+}
+
+// Alternative is a move request with the value the bot gave it.
+type Alternative struct {
+	Move  string  `json:"move"`
+	Value float64 `json:"value"`
 }
 
 // Ply is one player's turn.
@@ -141,7 +200,72 @@ func Build(ctx context.Context, h *rbc.History, opts Options) (*Page, error) {
 		}
 		p.Beliefs[c.String()] = tb
 	}
+	if opts.Bot != nil {
+		bot, err := askBot(ctx, h, opts.Bot)
+		if err != nil {
+			return nil, fmt.Errorf("view: the bot %s as %v: %w", opts.Bot.Spec, opts.Bot.Color, err)
+		}
+		p.Bot = bot
+	}
 	return p, nil
+}
+
+// askBot replays h to the bot on its side and gathers its choices.
+func askBot(ctx context.Context, h *rbc.History, o *BotOptions) (*BotAnalysis, error) {
+	if o.Player == nil || o.Left <= 0 {
+		return nil, errors.New("no player, or no time on its clock")
+	}
+	out := &BotAnalysis{Spec: o.Spec, Color: o.Color.String(), LeftS: o.Left.Seconds()}
+	if o.Log != nil {
+		o.Log.Take() // what the player logged when it was made
+	}
+	err := analysis.Follow(ctx, o.Player, h, o.Color, o.Left, func(int) bool { return true }, func(d analysis.Decision) {
+		t := BotTurn{Sense: squareName(d.Sense), HasMove: d.Record.HasMove, TookMS: float64(d.Took.Microseconds()) / 1000}
+		if d.Record.HasMove && !d.Move.IsNull() {
+			t.Move = d.Move.String()
+		}
+		if o.Log != nil {
+			entries, dropped := o.Log.Take()
+			for _, e := range entries {
+				if next, ok := e.Attrs["next"]; ok && e.Message == "move" {
+					t.Top = parseAlternatives(next)
+				}
+				if len(t.Log) < maxLogLines {
+					t.Log = append(t.Log, e.Text)
+				} else {
+					dropped++
+				}
+			}
+			t.Dropped = dropped
+		}
+		out.Turns = append(out.Turns, t)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// parseAlternatives reads the runners-up the Blindfish player logs with its
+// move, "e2e4:35 d2d4:20 ...", and returns none when the text is not of
+// that form (another bot's log).
+func parseAlternatives(s string) []Alternative {
+	var out []Alternative
+	for _, f := range strings.Fields(s) {
+		mv, val, ok := strings.Cut(f, ":")
+		if !ok {
+			return nil
+		}
+		if _, err := rbc.ParseMove(mv); err != nil {
+			return nil
+		}
+		v, err := strconv.ParseFloat(val, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		out = append(out, Alternative{Move: mv, Value: v})
+	}
+	return out
 }
 
 // addPlies lists both players' turns in the order they were played.

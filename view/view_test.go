@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
@@ -230,5 +233,83 @@ func TestNoScriptEscape(t *testing.T) {
 	}
 	if got := pageData(t, buf.Bytes()); got.White != h.WhiteName {
 		t.Errorf("white's name came back as %q", got.White)
+	}
+}
+
+// loggingBot senses a1 and moves the first move action, logging its move
+// with runners-up as the Blindfish player does.
+type loggingBot struct {
+	log   *slog.Logger
+	turns int
+}
+
+func (b *loggingBot) HandleGameStart(context.Context, rbc.Color, rbc.Board, string) error { return nil }
+func (b *loggingBot) HandleOpponentMoveResult(context.Context, bool, rbc.Square) error    { return nil }
+func (b *loggingBot) ChooseSense(context.Context, []rbc.Square, []rbc.Move, time.Duration) (rbc.Square, error) {
+	b.log.Debug("sense", "square", "a1", "value", 3)
+	return rbc.Square(0), nil
+}
+func (b *loggingBot) HandleSenseResult(context.Context, []rbc.SquarePiece) error { return nil }
+func (b *loggingBot) ChooseMove(_ context.Context, actions []rbc.Move, _ time.Duration) (rbc.Move, error) {
+	b.turns++
+	next := actions[0].String() + ":12 0000:-3"
+	if b.turns == 2 {
+		next = "not a list" // another bot's log: no alternatives
+	}
+	b.log.Debug("move", "move", actions[0].String(), "next", next)
+	return actions[0], nil
+}
+func (b *loggingBot) HandleMoveResult(context.Context, rbc.Move, rbc.Move, bool, rbc.Square) error {
+	return nil
+}
+func (b *loggingBot) HandleGameEnd(context.Context, rbc.Outcome, *rbc.History) error { return nil }
+
+// TestBotChoices: with a bot, the page holds its sense and move at every
+// turn of its side, the runners-up it logged and its log lines, and the
+// page's script has what it needs to draw them.
+func TestBotChoices(t *testing.T) {
+	h := load(t, "attacker_bot-random_bot-3-000.json")
+	capture := analysis.NewCapture(slog.LevelDebug, 50)
+	bot := &loggingBot{log: slog.New(capture)}
+	p, err := Build(context.Background(), h, Options{Bot: &BotOptions{Spec: "logger", Color: rbc.Black, Player: bot, Left: time.Minute, Log: capture}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	got := pageData(t, buf.Bytes()).Bot
+	if got == nil || got.Spec != "logger" || got.Color != "black" || got.LeftS != 60 || len(got.Turns) != len(h.Turns[rbc.Black]) {
+		t.Fatalf("bot analysis %+v, want black's %d turns", got, len(h.Turns[rbc.Black]))
+	}
+	first := got.Turns[0]
+	if first.Sense != "a1" || !first.HasMove || first.Move == "" || len(first.Top) != 2 || first.Top[0].Move != first.Move ||
+		first.Top[0].Value != 12 || first.Top[1].Move != "0000" || first.Top[1].Value != -3 {
+		t.Errorf("first turn %+v", first)
+	}
+	if len(first.Log) != 2 || first.Log[0] != "sense square=a1 value=3" || !strings.HasPrefix(first.Log[1], "move move=") {
+		t.Errorf("first turn's log %q", first.Log)
+	}
+	if len(got.Turns[1].Top) != 0 || len(got.Turns[1].Log) != 2 {
+		t.Errorf("second turn: alternatives %v from a log that has none, log %q", got.Turns[1].Top, got.Turns[1].Log)
+	}
+	for _, want := range []string{"D.bot.turns[ply.turn]", `id="showbot"`, "would move"} {
+		if !bytes.Contains(buf.Bytes(), []byte(want)) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+// TestParseAlternatives reads the runners-up the Blindfish player logs and
+// refuses anything else.
+func TestParseAlternatives(t *testing.T) {
+	if got := parseAlternatives("e2e4:35 e7e8q:-1.5 0000:0"); len(got) != 3 || got[1] != (Alternative{"e7e8q", -1.5}) || got[2].Move != "0000" {
+		t.Errorf("parsed %+v", got)
+	}
+	for _, bad := range []string{"e2e4", "e2e4:x", "zz99:3", "e2e4:NaN", "e2e4:3 junk"} {
+		if got := parseAlternatives(bad); got != nil {
+			t.Errorf("%q parsed as %+v", bad, got)
+		}
 	}
 }

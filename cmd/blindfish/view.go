@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 	"github.com/blindfish-rbc/blindfish/view"
@@ -21,7 +22,7 @@ import (
 // replayed, before anything is written, and the page is written atomically,
 // so a bad record never leaves a partial page behind.
 func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("view", "[--color white|black|both|none] [--sampler NAME] [-o FILE.html] GAME.json|ARCHIVE.tar.gz:GAME.json", stderr)
+	fs := newFlagSet("view", "[--color white|black|both|none] [--sampler NAME] [--bot SPEC [--bot-color C] [--clock D]] [-o FILE.html] GAME.json|ARCHIVE.tar.gz:GAME.json", stderr)
 	colorFlag := fs.String("color", "both", "whose belief to draw: white, black, both or none")
 	samplerName := fs.String("sampler", "exact", "the belief `name` ("+strings.Join(sampler.Names(), ", ")+")")
 	out := fs.String("o", "", "the page to write (default: the record's name with .html)")
@@ -29,7 +30,10 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	budget := fs.Int64("budget", 96, "exact's memory budget in `MiB` (small, as the player's: update time grows with the set)")
 	replay := fs.Int("replay", 1<<20, "exact's backlog replay work per observation, in `boards`")
 	pool := fs.Int("pool", sampler.DefaultPoolSize, "pool size of the sampling beliefs")
-	seed := fs.Uint64("seed", 1, "seed of the samplers and of the sampling past --max-boards")
+	seed := fs.Uint64("seed", 1, "seed of the samplers, of the sampling past --max-boards and of the bot")
+	bot := fs.String("bot", "", "a bot `spec` (as in match) to ask at every turn of its side where it would sense and what it would move; the page shows its choices, best moves and log next to what was played")
+	botColor := fs.String("bot-color", "", "the side the bot takes: white or black (default: --color's side)")
+	clock := fs.String("clock", "60", "clock time the bot is told it has left at every turn (seconds or a duration)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -53,6 +57,30 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *maxBoards < 1 || *budget < 1 || *pool < 1 || *replay < 1 {
 		return usageError{"--max-boards, --budget, --replay and --pool must be positive"}
+	}
+	var botOpts *view.BotOptions
+	if *bot != "" {
+		side := *botColor
+		if side == "" && len(colors) == 1 {
+			side = colors[0].String()
+		}
+		c, err := rbc.ParseColor(side)
+		if err != nil {
+			return usageError{"--bot needs its side: --bot-color white or black (or --color white or black)"}
+		}
+		left, err := parseSeconds(*clock)
+		if err != nil || left <= 0 {
+			return usageError{fmt.Sprintf("bad --clock %q", *clock)}
+		}
+		capture := analysis.NewCapture(slog.LevelDebug, 200)
+		p, err := analysisPlayer(*bot, int64(*seed), slog.New(capture))
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		defer closePlayer(p, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+		botOpts = &view.BotOptions{Spec: *bot, Color: c, Player: p, Left: left, Log: capture}
+	} else if *botColor != "" {
+		return usageError{"--bot-color without --bot"}
 	}
 	began := time.Now()
 	rec, err := rbc.LoadRecord(fs.Arg(0)) // a file, or a member of an archive
@@ -82,6 +110,7 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		MaxBoards: *maxBoards,
 		Seed:      *seed,
 		Source:    recordLink(path, record),
+		Bot:       botOpts,
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", rec.Name(), err)

@@ -68,11 +68,32 @@ func TestViewBadRecord(t *testing.T) {
 
 // TestViewUsage checks the flags' checks.
 func TestViewUsage(t *testing.T) {
-	for _, args := range [][]string{{}, {"--color", "red", "x.json"}, {"--sampler", "nope", "x.json"}, {"--max-boards", "0", "x.json"}} {
+	for _, args := range [][]string{{}, {"--color", "red", "x.json"}, {"--sampler", "nope", "x.json"}, {"--max-boards", "0", "x.json"},
+		{"--bot", "random", "x.json"}, {"--bot", "nobot", "--bot-color", "white", "x.json"}, {"--bot-color", "white", "x.json"},
+		{"--bot", "random", "--color", "white", "--clock", "0", "x.json"}} {
 		var stdout, stderr bytes.Buffer
 		err := runView(context.Background(), args, &stdout, &stderr)
 		if _, ok := err.(usageError); !ok {
 			t.Errorf("view %q: error %v, want a usage error", args, err)
 		}
+	}
+}
+
+// TestViewBot: with --bot, the page holds the bot's choice at every turn of
+// its side (--color's side when --bot-color is not given).
+func TestViewBot(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "game.html")
+	var stdout, stderr bytes.Buffer
+	err := runView(context.Background(), []string{"--color", "black", "--sampler", "aosp", "--pool", "200", "--bot", "attacker", "-o", out,
+		filepath.Join("..", "..", "testdata", "histories", "attacker_bot-random_bot-3-000.json")}, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("view: %v\n%s", err, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`"bot":{"spec":"attacker","color":"black","leftS":60,"turns":[{"sense":`)) {
+		t.Error("page lacks the bot's choices")
 	}
 }
