@@ -23,8 +23,8 @@ type MatchOptions struct {
 	Title string
 	// Lines say what the page is about (who played, the clock, the folders).
 	Lines []string
-	// WithClock adds the clock column to the table (merged folders may mix
-	// clocks).
+	// WithClock adds the clock column to the table; it is added anyway when
+	// the games were played at different clocks (merged folders).
 	WithClock bool
 	// SPRT, when set, adds each pairing's SPRT line and its LLR over the
 	// games played. Singles tests a pairing without colour-swapped pairs
@@ -57,6 +57,9 @@ func Match(results []*match.Result, records *Records, opts MatchOptions) (*Page,
 		}
 	}
 	page := &Page{Title: opts.Title, Lines: opts.Lines}
+	for _, r := range games {
+		opts.WithClock = opts.WithClock || r.Clock != games[0].Clock
+	}
 	pairings := match.GroupPairings(games)
 	t := match.ResultsTable(pairings, opts.WithClock)
 	results1 := Section{Heading: "Results", ID: "results", Table: TextTable(t.Header, t.Numeric, t.Rows)}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/report"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -21,6 +22,7 @@ type beliefConfig struct {
 	samplers []string
 	colors   []rbc.Color
 	json     bool
+	html     string // the page to write, "" for none
 	perTurn  bool
 	opts     sampler.Options
 	sense    senseChooser
@@ -63,6 +65,8 @@ type beliefTurn struct {
 
 // beliefGame is one game replayed from one side through one sampler.
 type beliefGame struct {
+	// record is where the game's record is, for the page's link.
+	record  report.RecordPlace
 	File    string       `json:"file"`
 	Color   string       `json:"color"`
 	Sampler string       `json:"sampler"`
@@ -134,11 +138,17 @@ func runBelief(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				if err != nil {
 					return fmt.Errorf("belief: %s as %v with %s: %w", filepath.Base(file), c, name, err)
 				}
+				g.record = report.RecordPlace{File: rec.Path, Member: rec.Member}
 				rep.Games = append(rep.Games, g)
 			}
 		}
 	}
 	rep.total(cfg.samplers)
+	if cfg.html != "" {
+		if err := rep.writePage(cfg); err != nil {
+			return fmt.Errorf("belief: %w", err)
+		}
+	}
 	if cfg.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -155,6 +165,7 @@ func parseBeliefFlags(args []string, stderr io.Writer) (*beliefConfig, error) {
 	samplers := fs.String("sampler", "exact", "sampler `name`s, comma-separated, or all ("+strings.Join(sampler.Names(), ", ")+")")
 	color := fs.String("color", "both", "replay from the point of view of white, black or both")
 	asJSON := fs.Bool("json", false, "write the report as JSON")
+	htmlOut := fs.String("html", "", "also write a page of plots to `FILE`: size, entropy, recall and time at each turn, one line per sampler, and the games with links to their records")
 	perTurn := fs.Bool("turns", true, "list every turn (the totals are always printed)")
 	budget := fs.Int64("budget", sampler.DefaultMemoryBudget>>20, "exact's memory budget in `MiB`")
 	pool := fs.Int("pool", sampler.DefaultPoolSize, "pool size of the sampling beliefs (and particles)")
@@ -165,7 +176,7 @@ func parseBeliefFlags(args []string, stderr io.Writer) (*beliefConfig, error) {
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
-	cfg := &beliefConfig{json: *asJSON, perTurn: *perTurn, sense: recordedSense}
+	cfg := &beliefConfig{json: *asJSON, html: *htmlOut, perTurn: *perTurn, sense: recordedSense}
 	if fs.NArg() == 0 {
 		return nil, usageError{"no game records given (history files, archives or folders of them)"}
 	}
@@ -357,19 +368,56 @@ func (r *beliefReport) print(w io.Writer, perTurn bool) error {
 		}
 		fmt.Fprintln(w)
 	}
-	t := newTable([]string{"sampler", "games", "turns", "recall", "mean before", "mean after", "mean reduce", "mean H",
-		"mean ms", "max ms", "max size", "recoveries", "disk MiB", "dropped"}, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
-	for _, tot := range r.Samplers {
-		t.add(tot.Sampler, fmt.Sprint(tot.Games), fmt.Sprint(tot.Turns), fmt.Sprintf("%.1f%%", tot.Recall),
-			compact(tot.MeanBefore), compact(tot.MeanAfter), fmt.Sprintf("%.1f%%", 100*tot.MeanReduction),
-			fmt.Sprintf("%.2f", tot.MeanEntropy), fmt.Sprintf("%.1f", tot.MeanMillis), fmt.Sprintf("%.1f", tot.MaxMillis),
-			fmt.Sprint(tot.MaxBoards), fmt.Sprint(tot.Recoveries), fmt.Sprintf("%.0f", tot.PeakSpillMiB), fmt.Sprint(tot.Dropped))
+	header, numeric, rows := r.totalsTable()
+	t := newTable(header, numeric...)
+	for _, row := range rows {
+		t.add(row...)
 	}
 	if err := t.write(w); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "recall %.1f%% over %d turns\n", r.Recall, r.Turns)
 	return err
+}
+
+// totalsTable is the table of the samplers' totals, as printed and on the
+// page.
+func (r *beliefReport) totalsTable() (header []string, numeric []int, rows [][]string) {
+	header = []string{"sampler", "games", "turns", "recall", "mean before", "mean after", "mean reduce", "mean H",
+		"mean ms", "max ms", "max size", "recoveries", "disk MiB", "dropped"}
+	numeric = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}
+	for _, tot := range r.Samplers {
+		rows = append(rows, []string{tot.Sampler, fmt.Sprint(tot.Games), fmt.Sprint(tot.Turns), fmt.Sprintf("%.1f%%", tot.Recall),
+			compact(tot.MeanBefore), compact(tot.MeanAfter), fmt.Sprintf("%.1f%%", 100*tot.MeanReduction),
+			fmt.Sprintf("%.2f", tot.MeanEntropy), fmt.Sprintf("%.1f", tot.MeanMillis), fmt.Sprintf("%.1f", tot.MaxMillis),
+			fmt.Sprint(tot.MaxBoards), fmt.Sprint(tot.Recoveries), fmt.Sprintf("%.0f", tot.PeakSpillMiB), fmt.Sprint(tot.Dropped)})
+	}
+	return header, numeric, rows
+}
+
+// writePage writes the report's page (report.Belief) to cfg.html.
+func (r *beliefReport) writePage(cfg *beliefConfig) error {
+	var runs []report.BeliefRun
+	for _, g := range r.Games {
+		run := report.BeliefRun{Sampler: g.Sampler, Color: g.Color, Record: g.record}
+		for _, t := range g.Turns {
+			run.Turns = append(run.Turns, report.BeliefTurn{Size: t.SizeAfter, Entropy: t.Entropy, Present: t.Present, Millis: t.UpdateMillis})
+		}
+		runs = append(runs, run)
+	}
+	header, numeric, rows := r.totalsTable()
+	colors := make([]string, len(cfg.colors))
+	for i, c := range cfg.colors {
+		colors[i] = c.String()
+	}
+	lines := []string{fmt.Sprintf("%d replays of recorded games (%s, sides: %s), recall %.1f%% over %d turns",
+		len(r.Games), strings.Join(cfg.paths, ", "), strings.Join(colors, ", "), r.Recall, r.Turns)}
+	page, err := report.Belief(runs, report.BeliefOptions{Title: "Beliefs: " + strings.Join(cfg.samplers, ", "), Lines: lines,
+		Summary: report.TextTable(header, numeric, rows), Page: cfg.html})
+	if err != nil {
+		return err
+	}
+	return report.WriteFile(cfg.html, page)
 }
 
 func yesNo(b bool) string {

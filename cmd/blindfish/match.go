@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -42,6 +43,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	shardFlag := fs.String("shard", "", "play only shard K of N of the schedule that --games and --seed fix: the games i with i mod N = K, each with the seeds, colours and record name it has in one run (so that N shards, on as many machines, merge with --merge into one run); with --sprt, the shard plays all its games and --merge --sprt gives the verdict")
 	resume := fs.Bool("resume", true, "skip the games of the schedule that --out's results logs already hold (same seed, game number, bots, colours and clock), so that an interrupted match or shard plays only what is missing")
 	verbose := fs.Bool("v", false, "log the referee's warnings and details to stderr")
+	htmlOut := fs.String("html", "", "also write the match's page (table, plots of the score, the SPRT and the time per turn, the games with links to their records) to `FILE`; with --merge, the merged folders' page")
+	index := fs.Bool("index", true, "at the end, write --out's index.html: the page of every game in the folder (made again by each match into it)")
 	archive := fs.Bool("archive", false, "at the end, pack the records the run saved in --out into one new compressed archive there (games.tar.gz, a shard's games.shard-K-of-N.tar.gz; -2, -3, ... when the name is taken) that every command reads as it reads loose records; with --merge, or with folders and no bots, pack the loose records of the folders given")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -55,10 +58,13 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		sprt = &s
 	}
 	if *merge {
-		if err := runMerge(fs.Args(), stdout, sprt); err != nil || !*archive {
+		if err := runMerge(fs.Args(), stdout, sprt, *htmlOut); err != nil || !*archive {
 			return err
 		}
 		return archiveFolders(fs.Args(), stdout)
+	}
+	if *htmlOut != "" && fs.NArg() > 0 {
+		return usageError{"--html without --merge writes the page of the match played (to see folders, add --merge)"}
 	}
 	if *archive && fs.NArg() > 0 && *white == "" && *black == "" {
 		return archiveFolders(fs.Args(), stdout)
@@ -197,6 +203,26 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			err = errors.Join(err, aerr)
 		} else if n > 0 {
 			fmt.Fprintf(stdout, "%d records archived in %s\n", n, path)
+		}
+	}
+	// The pages, once the records are where they stay (archived or not).
+	if cfg.Out != "" && *index {
+		path := filepath.Join(cfg.Out, indexName)
+		if perr := writeFolderIndex(cfg.Out, path, cfg.SPRT); perr != nil {
+			// The games are played and saved: a page that cannot be made
+			// (an unreadable record of another session in the folder) is a
+			// warning, not a failed match.
+			fmt.Fprintf(stderr, "blindfish match: %s not written: %v\n", path, perr)
+		} else {
+			fmt.Fprintf(stdout, "page: %s\n", path)
+		}
+	}
+	if *htmlOut != "" {
+		lines := []string{fmt.Sprintf("%s, clock %s s, seed %d%s", count, cfg.Clock(), cfg.Seed, saved)}
+		if perr := writeMatchPage(*htmlOut, cfg.Bot+" vs "+cfg.Opponent, lines, rep.Results, cfg.SPRT, false); perr != nil {
+			err = errors.Join(err, perr)
+		} else {
+			fmt.Fprintf(stdout, "page: %s\n", *htmlOut)
 		}
 	}
 	if err != nil {

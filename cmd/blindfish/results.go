@@ -3,14 +3,17 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/match"
+	"github.com/blindfish-rbc/blindfish/report"
 )
 
 // runMerge prints the merged table of match folders (match.ReadFolders) and,
-// with an SPRT, its line for each pairing of two different bots.
-func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT) error {
+// with an SPRT, its line for each pairing of two different bots; with page
+// set, it writes their page there too.
+func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT, page string) error {
 	if len(dirs) == 0 {
 		return usageError{"--merge needs at least one folder"}
 	}
@@ -25,7 +28,8 @@ func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT) error {
 	if bare > 0 {
 		note = fmt.Sprintf(" (%d from histories without a results log: no times, clock ?)", bare)
 	}
-	fmt.Fprintf(stdout, "merged %d games from %d folders%s\n", len(results), len(dirs), note)
+	head := fmt.Sprintf("merged %d games from %d folders%s", len(results), len(dirs), note)
+	fmt.Fprintln(stdout, head)
 	pairings := match.GroupPairings(results)
 	if err := printTable(stdout, match.ResultsTable(pairings, true)); err != nil {
 		return err
@@ -37,7 +41,44 @@ func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT) error {
 			}
 		}
 	}
-	return nil
+	if page == "" {
+		return nil
+	}
+	lines := []string{head + ": " + strings.Join(dirs, ", ")}
+	if err := writeMatchPage(page, "Matches merged", lines, results, sprt, true); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "page: %s\n", page)
+	return err
+}
+
+// indexName is the page match --out writes into its folder.
+const indexName = "index.html"
+
+// writeMatchPage writes the page of games (report.Match); singles tests a
+// pairing without colour-swapped pairs game by game, as merges do.
+func writeMatchPage(path, title string, lines []string, results []*match.Result, sprt *match.SPRT, singles bool) error {
+	page, err := report.Match(results, report.NewRecords(), report.MatchOptions{
+		Title: title, Lines: lines, SPRT: sprt, Singles: singles, Page: path})
+	if err != nil {
+		return err
+	}
+	return report.WriteFile(path, page)
+}
+
+// writeFolderIndex writes the page of every game in a match folder to path.
+func writeFolderIndex(dir, path string, sprt *match.SPRT) error {
+	results, bare, err := match.ReadFolders([]string{dir})
+	if err != nil {
+		return err
+	}
+	line := fmt.Sprintf("%d games in %s", len(results), dir)
+	if bare > 0 {
+		line += fmt.Sprintf(" (%d from records without a results log: no times)", bare)
+	}
+	lines := []string{line, "Every match into this folder makes this page again; so does: blindfish match --merge --html " +
+		filepath.Join(dir, indexName) + " " + dir}
+	return writeMatchPage(path, "Matches in "+filepath.Base(dir), lines, results, sprt, true)
 }
 
 // printTable prints a results table in aligned columns.
