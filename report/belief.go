@@ -101,9 +101,6 @@ func Belief(runs []BeliefRun, opts BeliefOptions) (*Page, error) {
 			pl.Y.Scale = plot.LogScale{}
 			pl.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 		}
-		if m.percent {
-			pl.Y.Min, pl.Y.Max = 0, 100
-		}
 		drawn := 0
 		for i, name := range samplers {
 			var sums []float64
@@ -148,6 +145,11 @@ func Belief(runs []BeliefRun, opts BeliefOptions) (*Page, error) {
 		if drawn == 0 {
 			continue
 		}
+		if m.percent {
+			percentAxis(pl)
+		} else {
+			legendRoom(pl, m.log)
+		}
 		svg, err := renderSVG(pl, figWidth, figHeight)
 		if err != nil {
 			return nil, err
@@ -158,7 +160,7 @@ func Belief(runs []BeliefRun, opts BeliefOptions) (*Page, error) {
 
 	// The games, once each, with their records.
 	pageDir := filepath.Dir(opts.Page)
-	games := &Table{Header: []string{"record", "viewer", "sides", "turns"}, Numeric: []int{3}}
+	games := &Table{Header: []string{"record", "viewer", "sides", "turns of a side"}, Numeric: []int{3}}
 	type game struct {
 		sides map[string]bool
 		turns int

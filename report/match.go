@@ -245,7 +245,7 @@ func scoreOverGames(p *match.Pairing) (Figure, error) {
 		hi = append(hi, plotter.XY{X: x, Y: 100 * h})
 	}
 	pl := newPlot("Score over the games played", "games played", "score of the bot (%)")
-	pl.Y.Min, pl.Y.Max = 0, 100
+	percentAxis(pl)
 	n := float64(len(p.Games))
 	ref, err := rule(1, 50, math.Max(n, 2), 50, true)
 	if err != nil {
@@ -262,6 +262,7 @@ func scoreOverGames(p *match.Pairing) (Figure, error) {
 	pl.Add(area, ref, l)
 	pl.Legend.Add("score", l)
 	pl.Legend.Add("95% interval", area)
+	percentAxis(pl) // Add widened it to the data
 	svg, err := renderSVG(pl, figWidth, figHeight)
 	if err != nil {
 		return Figure{}, err
@@ -312,6 +313,7 @@ func llrOverGames(p *match.Pairing, s match.SPRT, singles bool) (Figure, error) 
 		pl.Legend.Add("LLR", l)
 	}
 	pl.Add(parts...)
+	legendRoom(pl, false)
 	svg, err := renderSVG(pl, figWidth, figHeight)
 	if err != nil {
 		return Figure{}, err
@@ -395,6 +397,7 @@ func timeFigure(p *match.Pairing) (fig Figure, ok bool, err error) {
 		}
 		pl.Legend.Add(who+": "+shorten(names[side], 40), l)
 	}
+	legendRoom(pl, false)
 	svg, err := renderSVG(pl, figWidth, figHeight)
 	if err != nil {
 		return Figure{}, false, err

@@ -114,6 +114,28 @@ func band(lo, hi plotter.XYs, i int) (*plotter.Polygon, error) {
 	return poly, nil
 }
 
+// legendRoom raises the top of p's y axis, once the data is added, so that
+// the legend in the top left corner sits above the lines rather than on
+// them. A log axis gets the room in decades.
+func legendRoom(p *plot.Plot, log bool) {
+	lo, hi := p.Y.Min, p.Y.Max
+	if log {
+		if lo <= 0 || hi <= 0 {
+			return
+		}
+		p.Y.Max = math.Exp(math.Log(hi) + 0.45*math.Max(math.Log(hi/lo), math.Log(10)))
+		return
+	}
+	p.Y.Max = hi + 0.3*math.Max(hi-lo, 1e-9)
+}
+
+// percentAxis makes p's y axis 0–100 % with room for the legend above 100,
+// ticked at the quarters only.
+func percentAxis(p *plot.Plot) {
+	p.Y.Min, p.Y.Max = 0, 128
+	p.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 25}, {Value: 50, Label: "50"}, {Value: 75}, {Value: 100, Label: "100"}}
+}
+
 // renderSVG draws p as SVG and returns the markup to put inline in a page:
 // without the XML prolog, and sized by the page (the viewBox keeps the
 // aspect). gonum escapes every text it writes.

@@ -2,51 +2,34 @@ package view
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"os/exec"
+	"log/slog"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/blindfish-rbc/blindfish/analysis"
+	"github.com/blindfish-rbc/blindfish/internal/browsertest"
+	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
-// chromium finds a Chromium to drive. The browser test runs only when
-// BLINDFISH_BROWSER_TESTS=1 (CI does not install Chromium yet); asked to
-// run, it fails under CI=true when no browser is found and skips otherwise.
-func chromium(t *testing.T) string {
-	t.Helper()
-	if os.Getenv("BLINDFISH_BROWSER_TESTS") != "1" {
-		t.Skip("set BLINDFISH_BROWSER_TESTS=1 to open the page in headless Chromium")
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no Chromium found (apt-get install -y chromium)")
-	}
-	t.Skip("no Chromium found (apt-get install -y chromium)")
-	return ""
-}
-
 // TestBrowser opens a page in headless Chromium, as a person would: the
 // board and the heat map are drawn, the script logs no error, the → key
-// moves to the next turn and changes the board, and a screenshot is saved.
+// moves to the next turn and changes the board, a bot's choices are drawn
+// on its turns, and a screenshot is saved. It runs when
+// BLINDFISH_BROWSER_TESTS=1 or CI=true (see internal/browsertest).
 func TestBrowser(t *testing.T) {
-	exe := chromium(t)
+	exe := browsertest.Chromium(t)
 	h := load(t, "attacker_bot-trout_bot-gen-001.json")
+	capture := analysis.NewCapture(slog.LevelDebug, 50)
 	p, err := Build(context.Background(), h, Options{Colors: both, Sampler: "aosp",
-		SamplerOptions: sampler.Options{PoolSize: 500}, Seed: 1})
+		SamplerOptions: sampler.Options{PoolSize: 500}, Seed: 1,
+		Bot: &BotOptions{Spec: "logger", Color: rbc.Black, Player: &loggingBot{log: slog.New(capture)}, Left: time.Minute, Log: capture}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,88 +39,44 @@ func TestBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe),
-		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1200, 900))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	var mu sync.Mutex
-	var problems []string
-	listen := func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning {
-				var args []string
-				for _, a := range ev.Args {
-					args = append(args, string(a.Value))
-				}
-				problems = append(problems, "console "+string(ev.Type)+": "+strings.Join(args, " "))
-			}
-		case *runtime.EventExceptionThrown:
-			d := ev.ExceptionDetails
-			msg := d.Text
-			if d.Exception != nil {
-				msg += " " + d.Exception.Description
-			}
-			problems = append(problems, fmt.Sprintf("exception at %d:%d: %s", d.LineNumber+1, d.ColumnNumber+1, msg))
-		}
+	b := browsertest.Open(t, exe, 1200, 900)
+	if err := chromedp.Do(b.Ctx, chromedp.Navigate(browsertest.URL(page)), chromedp.WaitVisible(chromedp.CSS("#board .sq"))); err != nil {
+		t.Fatalf("open the page: %v", err)
 	}
-	ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(listen))
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelTimeout()
-
-	// step runs one action and stops the test on its error.
-	must := func(what string, err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("browser: %s: %v", what, err)
-		}
-	}
-	eval := func(js string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
-		must(js, err)
-		return v
-	}
-	must("open the page", chromedp.Do(ctx,
-		chromedp.Navigate("file://"+filepath.ToSlash(page)),
-		chromedp.WaitVisible(chromedp.CSS("#board .sq"))))
-	squares := eval(`String(document.querySelectorAll("#board .sq").length)`)
+	squares := b.Eval(t, `String(document.querySelectorAll("#board .sq").length)`)
 	// White's first turn: Black is still on its starting squares, which
 	// the belief knows, so their squares are shaded.
-	heated := eval(`String([...document.querySelectorAll("#board .heat")].filter(e => parseFloat(e.style.opacity) > 0).length)`)
+	heated := b.Eval(t, `String([...document.querySelectorAll("#board .heat")].filter(e => parseFloat(e.style.opacity) > 0).length)`)
 	const labelJS = `document.querySelector("#turnlabel").textContent`
-	const fenJS = `document.querySelector("#facts").textContent`
-	label, fen := eval(labelJS), eval(fenJS)
-	must("press →", chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowRight)))
-	label2, fen2 := eval(labelJS), eval(fenJS)
-	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	must("screenshot", err)
+	const factsJS = `document.querySelector("#facts").textContent`
+	const botJS = `String(document.querySelectorAll("#overlay .botsense").length) + " " + document.querySelector("#bot").textContent`
+	label, facts, bot := b.Eval(t, labelJS), b.Eval(t, factsJS), b.Eval(t, botJS)
+	if err := chromedp.Do(b.Ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
+		t.Fatalf("press →: %v", err)
+	}
+	label2, facts2, bot2 := b.Eval(t, labelJS), b.Eval(t, factsJS), b.Eval(t, botJS)
 	if squares != "64" {
 		t.Errorf("%s squares drawn, want 64", squares)
 	}
 	if n, _ := strconv.Atoi(heated); n < 16 {
 		t.Errorf("%s squares shaded on white's first turn, want Black's 16 at least", heated)
 	}
-	if label == label2 || fen == fen2 {
+	if label == label2 || facts == facts2 {
 		t.Errorf("→ did not change the turn: %q → %q", label, label2)
 	}
 	if !strings.HasPrefix(label2, "2 /") {
 		t.Errorf("after →, turn label %q, want turn 2", label2)
 	}
-	mu.Lock()
-	for _, pr := range problems {
+	// The bot plays Black: nothing of it on White's first turn, its window
+	// and its choices on Black's first.
+	if !strings.HasPrefix(bot, "0 ") || !strings.Contains(bot, "not the bot's side") {
+		t.Errorf("white's turn: bot overlay %q", bot)
+	}
+	if !strings.HasPrefix(bot2, "1 ") || !strings.Contains(bot2, "would sensea1") || !strings.Contains(bot2, "its best moves") {
+		t.Errorf("black's turn: bot overlay %q", bot2)
+	}
+	b.Screenshot(t, dir, "viewer.png")
+	for _, pr := range b.Problems() {
 		t.Error(pr)
 	}
-	mu.Unlock()
-	png := filepath.Join(dir, "viewer.png")
-	if err := os.WriteFile(png, shot, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if len(shot) < 8 || string(shot[1:4]) != "PNG" {
-		t.Errorf("screenshot is not a PNG (%d bytes)", len(shot))
-	}
-	t.Logf("screenshot: %s (%d bytes)", png, len(shot))
 }
