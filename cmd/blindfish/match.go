@@ -22,7 +22,7 @@ import (
 // harness history, and ends with a win/draw/loss table: the everyday way to
 // measure a bot against another.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("match", "--white BOT --black BOT [--games N] [--clock 900+5] [--seed S] [--out DIR] [--concurrency K] [--alternate] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--shard K/N] [--resume=false] [--archive]\n       blindfish match --merge [--sprt ELO0,ELO1[,ALPHA,BETA]] [--archive] DIR...\n       blindfish match --archive DIR...", stderr)
+	fs := newFlagSet("match", "--white BOT --black BOT [--games N] [--clock 900+5] [--seed S] [--out DIR] [--concurrency K] [--alternate] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--shard K/N] [--resume=false] [--archive] [--html FILE] [--index=false]\n       blindfish match --merge [--sprt ELO0,ELO1[,ALPHA,BETA]] [--archive] [--html FILE] DIR...\n       blindfish match --archive DIR...", stderr)
 	var names []string
 	for _, b := range engine.Bots() {
 		names = append(names, b.Name)
