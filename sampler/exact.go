@@ -85,8 +85,9 @@ type segment struct {
 	// id names the segment for ContainsPath's cache (segments never change;
 	// a split or a replay makes new ones). 0 until the sampler files it.
 	id int
-	// promise is the outlook's estimate of survivors per unit of replay
-	// work, as of scoredAt-1 observations (scoredAt 0: not yet estimated).
+	// promise is the outlook's estimate of how well the segment's boards
+	// agree with the senses ahead of them, as of scoredAt-1 observations
+	// (scoredAt 0: not yet estimated).
 	promise  float64
 	scoredAt int
 }
@@ -367,9 +368,9 @@ func (e *exact) maxParents() int {
 }
 
 // popReplayable removes and returns the replayable segment with the best
-// promise (survivors per unit of replay work, see outlook.promise); between
-// equal promises, the one that has seen the most observations (the cheapest
-// to bring up to date).
+// promise (its boards agree best with the senses ahead of them, see
+// outlook.promise); between equal promises, the one that has seen the most
+// observations (the cheapest to bring up to date).
 func (e *exact) popReplayable(ol *outlook) (segment, bool) {
 	best := -1
 	for i := range e.backlog {
@@ -402,7 +403,7 @@ func (e *exact) popReplayable(ol *outlook) (segment, bool) {
 // score brings the segment's promise up to date with the observations.
 func (e *exact) score(ol *outlook, s *segment) {
 	if s.scoredAt != len(e.obs)+1 {
-		s.promise, s.scoredAt = ol.promise(s, len(e.obs), e.rng), len(e.obs)+1
+		s.promise, s.scoredAt = ol.promise(s, e.rng), len(e.obs)+1
 	}
 }
 

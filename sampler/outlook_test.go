@@ -1,8 +1,11 @@
 package sampler
 
 import (
+	"cmp"
+	"context"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -100,8 +103,94 @@ func TestOutlookRanks(t *testing.T) {
 		return segment{at: 2, stage: oppToMove, l: layerOf(storeOf([]rbc.Board{b}))}
 	}
 	sNear, sFar := seg(near), seg(far)
-	pNear, pFar := ol.promise(&sNear, len(obs), rng), ol.promise(&sFar, len(obs), rng)
+	pNear, pFar := ol.promise(&sNear, rng), ol.promise(&sFar, rng)
 	if pFar != 0 || pNear <= 0 {
 		t.Errorf("promise near %g, far %g; want near > 0 = far", pNear, pFar)
+	}
+}
+
+// TestOutlookOrder measures the replay order on recorded games: at every
+// turn where the true board waits in exact's backlog, how many deferred
+// boards come before the segment that holds it, replaying by promise and
+// replaying the most recent segment first (the order before the outlook).
+// The default run uses one side of one game (not under -short);
+// BLINDFISH_FULL_TESTS=1 uses both sides of the 16 games with trout_bot of
+// the shared set (about 20 minutes).
+func TestOutlookOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays a game through exact")
+	}
+	files := []string{"../testdata/histories/random_bot-trout_bot-5-000.json"}
+	colors := []rbc.Color{rbc.White}
+	if fullRun() {
+		files, _ = filepath.Glob("../testdata/histories/*trout_bot*-[0-9]-*.json")
+		colors = append(colors, rbc.Black)
+	}
+	ctx := context.Background()
+	turns, first, firstOld := 0, 0, 0
+	var ahead, aheadOld int64
+	for _, file := range files {
+		for _, c := range colors {
+			start, tt := loadTurns(t, file, c)
+			// One worker keeps the split between live set and backlog, and so
+			// the figures, the same from run to run.
+			s := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: 64 << 20, BacklogBudget: 12 << 30, SpillBudget: -1, Workers: 1})
+			e := s.(*exact)
+			replayPath(t, s, c, start, tt, -1, func(turn int, at checkpoint, path []rbc.Board) {
+				if at != afterSense || e.recovered {
+					return
+				}
+				if in, err := e.live.contains(ctx, 1, path[len(e.obs)].Key()); in || err != nil {
+					return
+				}
+				ol := newOutlook(e.obs, c.Other())
+				var segs []*segment
+				holder := -1
+				for i := range e.backlog {
+					sg := &e.backlog[i]
+					if sg.at >= len(e.obs) {
+						continue
+					}
+					e.score(ol, sg)
+					if has, _ := sg.l.contains(ctx, 1, path[sg.at].Key()); has {
+						holder = len(segs)
+					}
+					segs = append(segs, sg)
+				}
+				if holder < 0 {
+					return // the true board is in a segment not yet replayable
+				}
+				before := func(cmp func(a, b *segment) int) (boards int64, rank int) {
+					order := slices.Clone(segs)
+					slices.SortStableFunc(order, cmp)
+					for k, sg := range order {
+						if sg == segs[holder] {
+							return boards, k
+						}
+						boards += int64(sg.size())
+					}
+					panic("lost the holder")
+				}
+				b, r := before(func(a, b *segment) int { return cmp.Or(cmp.Compare(b.promise, a.promise), b.at-a.at) })
+				bOld, rOld := before(func(a, b *segment) int { return b.at - a.at })
+				turns++
+				ahead += b
+				aheadOld += bOld
+				if r == 0 {
+					first++
+				}
+				if rOld == 0 {
+					firstOld++
+				}
+			})
+		}
+	}
+	if turns == 0 {
+		t.Fatal("the true board was never in the backlog")
+	}
+	t.Logf("%d turns with the true board in the backlog: its segment replayed first %d times by promise, %d most recent first; boards replayed before it %.0f a turn by promise, %.0f most recent first",
+		turns, first, firstOld, float64(ahead)/float64(turns), float64(aheadOld)/float64(turns))
+	if ahead > aheadOld {
+		t.Errorf("replaying by promise puts more boards before the true board (%d) than replaying the most recent first (%d)", ahead, aheadOld)
 	}
 }
