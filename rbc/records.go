@@ -234,6 +234,11 @@ func archiveRecords(p string, want func(member string) bool, yield func(*Record,
 		return 0, yield(nil, fmt.Errorf("game records: %w", err))
 	}
 	defer f.Close()
+	return readArchive(p, f, want, yield)
+}
+
+// readArchive is archiveRecords on the archive's bytes in r; p names it.
+func readArchive(p string, f io.Reader, want func(member string) bool, yield func(*Record, error) bool) (n int, ok bool) {
 	var r io.Reader = bufio.NewReader(f)
 	if !strings.HasSuffix(p, ".tar") {
 		zr, err := gzip.NewReader(r)
