@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/engine"
-	"github.com/blindfish-rbc/blindfish/protocol/server/loopback"
+	"github.com/blindfish-rbc/blindfish/internal/loopback"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 

@@ -4,8 +4,8 @@
 // rbc.Player, and a listener that accepts invitations and plays several games
 // at once. It lets Blindfish play ranked games without Python.
 //
-// The subpackage loopback is a server of the same API built on our referee,
-// for tests.
+// The tests play against internal/loopback, a server of the same API built
+// on our referee; it is internal because only tests use it.
 package server
 
 import (

@@ -15,7 +15,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
 	"github.com/blindfish-rbc/blindfish/protocol/server"
-	"github.com/blindfish-rbc/blindfish/protocol/server/loopback"
+	"github.com/blindfish-rbc/blindfish/internal/loopback"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
