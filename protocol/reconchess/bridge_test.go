@@ -17,8 +17,8 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishpath"
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
-	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
 	"github.com/blindfish-rbc/blindfish/internal/loopback"
+	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
