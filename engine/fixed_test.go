@@ -70,8 +70,8 @@ func (f *fixedBelief) Contains(b *rbc.Board) bool {
 	}
 	return false
 }
-func (f *fixedBelief) Stats() sampler.Stats { return sampler.Stats{} }
-func (f *fixedBelief) Close() error         { return nil }
+func (f *fixedBelief) Stats() sampler.BeliefStats { return sampler.BeliefStats{} }
+func (f *fixedBelief) Close() error               { return nil }
 
 // testTurn is a Normal-mode decision on belief f with the embedded evaluator.
 func testTurn(t *testing.T, f *fixedBelief, cfg Config) *Turn {

@@ -21,7 +21,7 @@ const (
 // benchBelief replays the bench game as white up to benchTurn and returns the
 // exact sampler's boards after the move (parents for expansion), and the
 // turn's record.
-func benchBelief(b *testing.B) (*exact, Turn) {
+func benchBelief(b *testing.B) (*exact, ObservedTurn) {
 	b.Helper()
 	if _, err := os.Stat(benchGame); err != nil {
 		b.Skip("bench game missing")

@@ -57,7 +57,7 @@ type exact struct {
 	// pathCache remembers, per segment id, whether it held the true board
 	// ContainsPath asked about (by key).
 	pathCache map[int]pathCheck
-	stats     Stats
+	stats     BeliefStats
 	recovered bool
 	// liveFromLOS is true while the live boards descend from a recovery
 	// rather than from every observation.
@@ -255,7 +255,7 @@ func (e *exact) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.
 	e.live = layerOf(storeOf([]rbc.Board{board}))
 	e.pending, e.backlog, e.inflight, e.inflightSegs = nil, nil, 0, nil
 	e.pathCache = make(map[int]pathCheck)
-	e.stats = Stats{MaxBoards: 1}
+	e.stats = BeliefStats{MaxBoards: 1}
 	e.recovered, e.warned, e.liveFromLOS = false, false, false
 	e.dropped, e.warnedDrop, e.warnedSpill = false, false, false
 	e.perParent = defaultPerParent
@@ -346,7 +346,7 @@ func (e *exact) HandleMoveResult(ctx context.Context, requested, taken rbc.Move,
 
 // liveUsage returns the memory the live set takes. The budget bounds it (and
 // the expansion to come); the backlog is memory already spent, reported in
-// Stats.PeakBytes, and is not allowed to starve the live set.
+// BeliefStats.PeakBytes, and is not allowed to starve the live set.
 func (e *exact) liveUsage() int64 { return e.live.bytes(make(map[*store]bool)) }
 
 // usage returns the memory the live set and the backlog take.
@@ -918,7 +918,7 @@ func (env *replayEnv) reaches(b rbc.Board, st stage, at int, target *rbc.Board, 
 	}
 }
 
-func (e *exact) Stats() Stats {
+func (e *exact) Stats() BeliefStats {
 	s := e.stats
 	s.Deferred = e.deferred()
 	return s

@@ -26,7 +26,7 @@ func historyFiles(t testing.TB) []string {
 	return files
 }
 
-func loadTurns(t testing.TB, file string, c rbc.Color) (rbc.Board, []Turn) {
+func loadTurns(t testing.TB, file string, c rbc.Color) (rbc.Board, []ObservedTurn) {
 	t.Helper()
 	h, err := rbc.LoadHistoryFile(file)
 	if err != nil {
@@ -54,7 +54,7 @@ func (c checkpoint) String() string {
 
 // replayTurns feeds turns[:limit] to s and calls check at each checkpoint
 // with the true board.
-func replayTurns(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []Turn, limit int,
+func replayTurns(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []ObservedTurn, limit int,
 	check func(turn int, at checkpoint, truth *rbc.Board)) {
 	t.Helper()
 	replayPath(t, s, c, start, turns, limit, func(turn int, at checkpoint, path []rbc.Board) {
@@ -64,7 +64,7 @@ func replayTurns(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []
 
 // replayPath is replayTurns that passes the true board after every
 // observation so far (for Present).
-func replayPath(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []Turn, limit int,
+func replayPath(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []ObservedTurn, limit int,
 	check0 func(turn int, at checkpoint, path []rbc.Board)) {
 	t.Helper()
 	replayUntil(t, s, c, start, turns, limit, func(turn int, at checkpoint, path []rbc.Board) bool {
@@ -76,7 +76,7 @@ func replayPath(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []T
 // replayUntil is replayPath that stops when check returns false: the
 // belief then has seen exactly the observations of the path check was given
 // last (so that a test may go on asking it about that path).
-func replayUntil(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []Turn, limit int,
+func replayUntil(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []ObservedTurn, limit int,
 	check0 func(turn int, at checkpoint, path []rbc.Board) bool) {
 	t.Helper()
 	path := []rbc.Board{start}

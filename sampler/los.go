@@ -503,7 +503,7 @@ type los struct {
 	gen   losGen
 	rng   *rand.Rand
 	pool  []rbc.Board
-	stats Stats
+	stats BeliefStats
 }
 
 func newLOS(opts Options) Sampler {
@@ -520,7 +520,7 @@ func (l *los) refresh() {
 
 func (l *los) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.Board) error {
 	l.know.start(color, board)
-	l.stats = Stats{}
+	l.stats = BeliefStats{}
 	l.pool = []rbc.Board{board}
 	l.stats.MaxBoards = 1
 	return nil
@@ -573,8 +573,8 @@ func (l *los) Contains(b *rbc.Board) bool {
 	}
 	return false
 }
-func (l *los) Stats() Stats { return l.stats }
-func (l *los) Close() error { return nil }
+func (l *los) Stats() BeliefStats { return l.stats }
+func (l *los) Close() error       { return nil }
 
 // samplePool draws about n boards from a pool. Unweighted pools (weights nil)
 // give n distinct boards of equal weight. Weighted pools give every board

@@ -14,7 +14,7 @@ import (
 // observationsOf returns the observations a player of colour c receives in
 // turns, in the order exact records them, and the true board after each (path[0]
 // the start).
-func observationsOf(t *testing.T, start rbc.Board, turns []Turn) ([]observation, []rbc.Board) {
+func observationsOf(t *testing.T, start rbc.Board, turns []ObservedTurn) ([]observation, []rbc.Board) {
 	t.Helper()
 	obs := []observation{}
 	path := []rbc.Board{start}

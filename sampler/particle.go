@@ -50,7 +50,7 @@ type particle struct {
 	boards  []rbc.Board
 	weights []float64 // normalised
 	logSize float64
-	stats   Stats
+	stats   BeliefStats
 	warned  bool
 	moves   []rbc.Move
 	probs   []float64
@@ -74,7 +74,7 @@ func (p *particle) HandleGameStart(ctx context.Context, color rbc.Color, board r
 		p.weights[i] = 1 / float64(n)
 	}
 	p.logSize = 0
-	p.stats = Stats{MaxBoards: 1}
+	p.stats = BeliefStats{MaxBoards: 1}
 	p.warned = false
 	return nil
 }
@@ -276,5 +276,5 @@ func (p *particle) Contains(b *rbc.Board) bool {
 	return false
 }
 
-func (p *particle) Stats() Stats { return p.stats }
-func (p *particle) Close() error { return nil }
+func (p *particle) Stats() BeliefStats { return p.stats }
+func (p *particle) Close() error       { return nil }

@@ -40,7 +40,7 @@ type aosp struct {
 	// complete is true while the pool has never been truncated or mixed:
 	// it is then the whole information set.
 	complete bool
-	stats    Stats
+	stats    BeliefStats
 	warned   bool
 	scratch  []rbc.Move
 }
@@ -77,7 +77,7 @@ func (a *aosp) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.B
 	a.reserve = nil
 	a.logSize = 0
 	a.complete = true
-	a.stats = Stats{MaxBoards: 1}
+	a.stats = BeliefStats{MaxBoards: 1}
 	a.warned = false
 	return nil
 }
@@ -281,5 +281,5 @@ func (a *aosp) Contains(b *rbc.Board) bool {
 	return false
 }
 
-func (a *aosp) Stats() Stats { return a.stats }
-func (a *aosp) Close() error { return nil }
+func (a *aosp) Stats() BeliefStats { return a.stats }
+func (a *aosp) Close() error       { return nil }

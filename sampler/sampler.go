@@ -89,7 +89,7 @@ type Sampler interface {
 	// tell "absent" from "could not look" calls ContainsErr or Present.
 	Contains(b *rbc.Board) bool
 	// Stats returns counters for reports and benchmarks.
-	Stats() Stats
+	Stats() BeliefStats
 
 	// Close stops background work. The sampler must not be used afterwards.
 	Close() error
@@ -160,8 +160,10 @@ type Size struct {
 	Deferred int
 }
 
-// Stats are counters over a game.
-type Stats struct {
+// BeliefStats are a belief's counters over a game (Sampler.Stats), for
+// reports and benchmarks: what the belief cost, not what the player did
+// (that is engine.PlayerStats).
+type BeliefStats struct {
 	// Recoveries counts the times the belief became empty and was refilled
 	// from the latest observations.
 	Recoveries int
@@ -208,8 +210,8 @@ type Options struct {
 	BacklogBudget int64
 	// SpillBudget bounds the disk space of exact's spilled backlog (default
 	// 16 GiB; negative: never spill). Past it the oldest deferred boards are
-	// dropped, counted in Stats.Dropped and warned about once: from then on
-	// the set may lack consistent boards (Size.Exact is false).
+	// dropped, counted in BeliefStats.Dropped and warned about once: from
+	// then on the set may lack consistent boards (Size.Exact is false).
 	SpillBudget int64
 	// SpillDir is where the backlog spills (default: os.TempDir()).
 	SpillDir string

@@ -7,10 +7,13 @@ import (
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
-// Turn is one of a player's turns as that player observed it, with the true
-// boards for evaluation. Replaying a recorded game through a belief feeds
-// exactly these observations, in this order.
-type Turn struct {
+// ObservedTurn is one of a player's turns as that player observed it, with
+// the true boards for evaluation: the unit in which a recorded game is
+// replayed through a belief (Observations), which is fed exactly these
+// observations, in this order. Not to be confused with rbc.TurnRecord, the
+// record of a turn as the referee saw it, or engine.TurnView, what a strategy
+// sees when it decides.
+type ObservedTurn struct {
 	// Index counts the player's turns from 0.
 	Index int
 	// CaptureSquare is where the opponent's last move captured one of our
@@ -32,7 +35,7 @@ type Turn struct {
 
 // Observations returns the starting board and the turns of colour c in a
 // recorded game, as c observed them.
-func Observations(h *rbc.History, c rbc.Color) (rbc.Board, []Turn, error) {
+func Observations(h *rbc.History, c rbc.Color) (rbc.Board, []ObservedTurn, error) {
 	start := rbc.StartBoard()
 	if w := h.Turns[rbc.White]; len(w) > 0 && w[0].HasMove {
 		b, err := rbc.ParseFEN(w[0].FENBefore)
@@ -42,9 +45,9 @@ func Observations(h *rbc.History, c rbc.Color) (rbc.Board, []Turn, error) {
 		start = b
 	}
 	opp := h.Turns[c.Other()]
-	var turns []Turn
+	var turns []ObservedTurn
 	for i, rec := range h.Turns[c] {
-		t := Turn{Index: i, CaptureSquare: rbc.NoSquare, Sense: rec.Sense, SenseResult: rec.SenseResult,
+		t := ObservedTurn{Index: i, CaptureSquare: rbc.NoSquare, Sense: rec.Sense, SenseResult: rec.SenseResult,
 			HasMove: rec.HasMove, Requested: rec.Requested, Taken: rec.Taken, Capture: rbc.NoSquare}
 		// The opponent's move just before this turn.
 		j := i
@@ -82,14 +85,14 @@ func Observations(h *rbc.History, c rbc.Color) (rbc.Board, []Turn, error) {
 }
 
 // Notice feeds the turn's capture notice to s.
-func (t *Turn) Notice(ctx context.Context, s Sampler) error {
+func (t *ObservedTurn) Notice(ctx context.Context, s Sampler) error {
 	return s.HandleOpponentMoveResult(ctx, t.CaptureSquare.Valid(), t.CaptureSquare)
 }
 
 // SenseWith feeds the turn's sense result to s. With a valid square other
 // than the recorded one it feeds what that square shows on the true board
 // instead (for trying sense strategies on recorded games); NoSquare passes.
-func (t *Turn) SenseWith(ctx context.Context, s Sampler, square rbc.Square) error {
+func (t *ObservedTurn) SenseWith(ctx context.Context, s Sampler, square rbc.Square) error {
 	if square == t.Sense {
 		return s.HandleSenseResult(ctx, t.SenseResult)
 	}
@@ -97,7 +100,7 @@ func (t *Turn) SenseWith(ctx context.Context, s Sampler, square rbc.Square) erro
 }
 
 // Move feeds the turn's move result to s (nothing when the turn has no move).
-func (t *Turn) Move(ctx context.Context, s Sampler) error {
+func (t *ObservedTurn) Move(ctx context.Context, s Sampler) error {
 	if !t.HasMove {
 		return nil
 	}

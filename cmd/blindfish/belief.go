@@ -32,10 +32,10 @@ type beliefConfig struct {
 // senseChooser picks the square a replayed turn senses. The recorded choice
 // is the default; a sense strategy run on recorded games plugs in here (the
 // result is then read off the true board).
-type senseChooser func(ctx context.Context, s sampler.Sampler, t *sampler.Turn) (rbc.Square, error)
+type senseChooser func(ctx context.Context, s sampler.Sampler, t *sampler.ObservedTurn) (rbc.Square, error)
 
 // recordedSense senses what the player sensed in the game.
-func recordedSense(_ context.Context, _ sampler.Sampler, t *sampler.Turn) (rbc.Square, error) {
+func recordedSense(_ context.Context, _ sampler.Sampler, t *sampler.ObservedTurn) (rbc.Square, error) {
 	return t.Sense, nil
 }
 
