@@ -74,11 +74,11 @@ func (f *fixedBelief) Stats() sampler.BeliefStats { return sampler.BeliefStats{}
 func (f *fixedBelief) Close() error               { return nil }
 
 // testTurn is a Normal-mode decision on belief f with the embedded evaluator.
-func testTurn(t *testing.T, f *fixedBelief, cfg Config) *Turn {
+func testTurn(t *testing.T, f *fixedBelief, cfg Config) *TurnView {
 	t.Helper()
 	color := f.boards[0].Turn()
 	scorer := evaluator.NewMoveScorer(evaluator.NewEmbedded(), evaluator.DefaultMoveTerms(), 1<<12)
-	return &Turn{
+	return &TurnView{
 		Number:       1,
 		Color:        color,
 		Belief:       f,

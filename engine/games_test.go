@@ -37,7 +37,7 @@ type game struct {
 }
 
 // play plays the game and returns its result and blindfish's counters.
-func (g game) play(t *testing.T) (*rbc.GameResult, Stats) {
+func (g game) play(t *testing.T) (*rbc.GameResult, PlayerStats) {
 	t.Helper()
 	cfg, err := ParseConfig(g.spec)
 	if err != nil {
@@ -102,7 +102,7 @@ func colorOf(white bool) rbc.Color {
 // sign of a starved machine (no decision cut off, no belief replaced, no
 // slowness measured) and the race detector, which slows it many times over,
 // is off; otherwise it is logged.
-func cleanly(t *testing.T, res *rbc.GameResult, s Stats, us rbc.Color) {
+func cleanly(t *testing.T, res *rbc.GameResult, s PlayerStats, us rbc.Color) {
 	t.Helper()
 	o := res.History.Outcome
 	switch {

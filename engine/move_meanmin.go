@@ -29,7 +29,7 @@ func newMeanMin(*Config) MoveStrategy    { return &meanMin{} }
 func newStaticMove(*Config) MoveStrategy { return &meanMin{static: true} }
 
 // ChooseMove returns the request with the best aggregate score.
-func (s *meanMin) ChooseMove(ctx context.Context, t *Turn) (rbc.Move, error) {
+func (s *meanMin) ChooseMove(ctx context.Context, t *TurnView) (rbc.Move, error) {
 	start := time.Now()
 	ws, err := t.sample(ctx, t.Config.Samples)
 	if err != nil {
@@ -85,7 +85,7 @@ const maxDeepen = 20
 // played out by search rather than one shallow step at a time (a won game
 // is converted instead of shuffled). It returns the deepest matrix
 // completed over all of ws.
-func (t *Turn) deepen(ctx context.Context, mat *Matrix, ws []sampler.Weighted, reqs []rbc.Move, start time.Time) *Matrix {
+func (t *TurnView) deepen(ctx context.Context, mat *Matrix, ws []sampler.Weighted, reqs []rbc.Move, start time.Time) *Matrix {
 	if t.Budget.Mode != Normal || mat.Len() < len(ws) || !t.covered(len(ws)) {
 		return mat
 	}
@@ -115,7 +115,7 @@ func (t *Turn) deepen(ctx context.Context, mat *Matrix, ws []sampler.Weighted, r
 
 // covered reports whether a sample of n distinct boards holds the whole
 // belief (nothing deferred).
-func (t *Turn) covered(n int) bool {
+func (t *TurnView) covered(n int) bool {
 	size := t.Belief.Size()
 	return size.Deferred == 0 && size.Boards <= n
 }
@@ -123,7 +123,7 @@ func (t *Turn) covered(n int) bool {
 // affordable is how many boards a decision can score in what is left of its
 // budget at the engine rate measured so far, reqs distinct requests a board:
 // at least least, at most the population's size.
-func (t *Turn) affordable(ctx context.Context, reqs, least int) int {
+func (t *TurnView) affordable(ctx context.Context, reqs, least int) int {
 	dl, ok := ctx.Deadline()
 	rate := t.Scoring.Rate()
 	if !ok || rate <= 0 || t.Budget.Mode != Normal || t.Scoring.static {
@@ -138,7 +138,7 @@ func (t *Turn) affordable(ctx context.Context, reqs, least int) int {
 // explainEarlyEnd logs why a decision ends with most of its budget unused:
 // the whole belief was scored (and searched as deep as the clock affords),
 // or the sample was.
-func (t *Turn) explainEarlyEnd(ctx context.Context, mat *Matrix, start time.Time) {
+func (t *TurnView) explainEarlyEnd(ctx context.Context, mat *Matrix, start time.Time) {
 	dl, ok := ctx.Deadline()
 	if !ok || time.Until(dl) < time.Since(start) {
 		return

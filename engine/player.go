@@ -94,11 +94,13 @@ type Player struct {
 	// one and those of failover): the tests' way to slow a belief down.
 	wrapBelief func(sampler.Sampler) sampler.Sampler
 
-	stats Stats
+	stats PlayerStats
 }
 
-// Stats counts what a player did over its game, for logs and match reports.
-type Stats struct {
+// PlayerStats counts what a player did over its game (Player.Stats), for
+// logs and match reports: its decisions and their failures, where
+// sampler.BeliefStats counts what its belief cost.
+type PlayerStats struct {
 	Turns        int
 	FastTurns    int
 	Emergencies  int
@@ -170,7 +172,7 @@ func newBlindfishBot(p Params, seed int64) (rbc.Player, error) {
 func (p *Player) Config() Config { return p.cfg }
 
 // Stats returns the player's counters so far.
-func (p *Player) Stats() Stats {
+func (p *Player) Stats() PlayerStats {
 	s := p.stats
 	s.Depth = p.depth
 	s.Slowness = p.clock.PeakSlowness()
@@ -257,7 +259,7 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 	if size := p.belief.Size(); size.Exact && size.Boards == 1 && size.Deferred == 0 {
 		return rbc.NoSquare, nil // the board is known: nothing to learn
 	}
-	t := p.newTurn(budget, senseActions, moveActions)
+	t := p.newTurnView(budget, senseActions, moveActions)
 	ans, ok := decide(ctx, p, "sense decision", start.Add(budget.Hard), func(keep func([]sampler.Weighted)) (rbc.Square, error) {
 		t.keep = keep
 		return p.sense.ChooseSense(dctx, t)
@@ -318,7 +320,7 @@ func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, seconds
 		p.stats.Fallbacks++
 		return p.safeMove(p.carry, moveActions), nil
 	}
-	t := p.newTurn(budget, nil, moveActions)
+	t := p.newTurnView(budget, nil, moveActions)
 	t.Prior, p.carry = p.carry, nil
 	ans, ok := decide(ctx, p, "move decision", start.Add(budget.Hard), func(func([]sampler.Weighted)) (rbc.Move, error) {
 		return p.move.ChooseMove(dctx, t)
@@ -752,8 +754,8 @@ func (p *Player) samplerOptions() sampler.Options {
 	return opts
 }
 
-// newTurn prepares a decision's view with the settings of its mode.
-func (p *Player) newTurn(b Budget, senseActions []rbc.Square, moveActions []rbc.Move) *Turn {
+// newTurnView prepares a decision's view with the settings of its mode.
+func (p *Player) newTurnView(b Budget, senseActions []rbc.Square, moveActions []rbc.Move) *TurnView {
 	cfg := p.cfg
 	sc := &Scoring{scorer: p.scorer, workers: p.workers(), rate: &p.rate}
 	embedded := p.eval == nil || p.eval.Name() == "embedded"
@@ -777,7 +779,7 @@ func (p *Player) newTurn(b Budget, senseActions []rbc.Square, moveActions []rbc.
 		sc.static = true
 	}
 	sc.lim = evaluator.Limits{Depth: depth}
-	return &Turn{
+	return &TurnView{
 		Number: p.turn, Color: p.color, Belief: p.belief,
 		SenseActions: senseActions, MoveActions: moveActions,
 		Rand: p.rng, Scoring: sc, Budget: b, Config: &cfg, Log: p.log.With("turn", p.turn),

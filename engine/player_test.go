@@ -30,8 +30,8 @@ func testPlayer(t *testing.T, belief sampler.Sampler, cfg Config) *Player {
 // panicky is a strategy that panics, as a bug would.
 type panicky struct{}
 
-func (panicky) ChooseSense(context.Context, *Turn) (rbc.Square, error) { panic("sense bug") }
-func (panicky) ChooseMove(context.Context, *Turn) (rbc.Move, error)    { panic("move bug") }
+func (panicky) ChooseSense(context.Context, *TurnView) (rbc.Square, error) { panic("sense bug") }
+func (panicky) ChooseMove(context.Context, *TurnView) (rbc.Move, error)    { panic("move bug") }
 
 // TestPlayerSurvivesPanics: a panicking strategy costs a fallback choice,
 // never the game, and the choice is still a legal action.
@@ -57,7 +57,7 @@ func TestPlayerSurvivesPanics(t *testing.T) {
 // illegal is a move strategy that answers with a move that is not offered.
 type illegal struct{}
 
-func (illegal) ChooseMove(context.Context, *Turn) (rbc.Move, error) {
+func (illegal) ChooseMove(context.Context, *TurnView) (rbc.Move, error) {
 	return rbc.Move{From: rbc.A1, To: rbc.H8}, nil
 }
 

@@ -18,7 +18,7 @@ type partitionSense struct {
 // ChooseSense samples Config.SenseSamples boards and returns the window whose
 // outcome distribution scores best; ties go to the window expected to show
 // more opponent pieces, then to the first in board order.
-func (s *partitionSense) ChooseSense(ctx context.Context, t *Turn) (rbc.Square, error) {
+func (s *partitionSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error) {
 	ws, err := t.sample(ctx, t.Config.SenseSamples)
 	if err != nil {
 		return rbc.NoSquare, err

@@ -14,7 +14,7 @@ type randomSense struct{}
 func newRandomSense(*Config) SenseStrategy { return randomSense{} }
 
 // ChooseSense returns a uniformly random inner window.
-func (randomSense) ChooseSense(_ context.Context, t *Turn) (rbc.Square, error) {
+func (randomSense) ChooseSense(_ context.Context, t *TurnView) (rbc.Square, error) {
 	sq := innerSquares(t.SenseActions)
 	if len(sq) == 0 {
 		if len(t.SenseActions) == 0 {

@@ -34,7 +34,7 @@ func newVOISense(*Config) SenseStrategy { return voiSense{} }
 const minVOIBoards = 6
 
 // ChooseSense returns the window with the highest value of information.
-func (voiSense) ChooseSense(ctx context.Context, t *Turn) (rbc.Square, error) {
+func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error) {
 	big, err := t.sample(ctx, t.Config.SenseSamples)
 	if err != nil {
 		return rbc.NoSquare, err

@@ -43,10 +43,10 @@ func NewSenseBench(cfg Config, eval evaluator.Evaluator, workers int, log *slog.
 	return b
 }
 
-// Turn returns the view of one decision in Normal mode with the given budget
-// (the caller bounds the decision's context by it).
-func (b *SenseBench) Turn(number int, color rbc.Color, belief sampler.Sampler, senseActions []rbc.Square,
-	moveActions []rbc.Move, rng *rand.Rand, budget time.Duration) *Turn {
+// TurnView returns the view of one decision in Normal mode with the given
+// budget (the caller bounds the decision's context by it).
+func (b *SenseBench) TurnView(number int, color rbc.Color, belief sampler.Sampler, senseActions []rbc.Square,
+	moveActions []rbc.Move, rng *rand.Rand, budget time.Duration) *TurnView {
 	cfg := b.cfg
 	var sc *Scoring
 	if b.scorer != nil {
@@ -56,7 +56,7 @@ func (b *SenseBench) Turn(number int, color rbc.Color, belief sampler.Sampler, s
 		}
 		sc = &Scoring{scorer: b.scorer, workers: b.workers, rate: &b.rate, lim: evaluator.Limits{Depth: depth}}
 	}
-	return &Turn{
+	return &TurnView{
 		Number: number, Color: color, Belief: belief,
 		SenseActions: senseActions, MoveActions: moveActions,
 		Rand: rng, Scoring: sc, Budget: Budget{Time: budget, Mode: Normal}, Config: &cfg,

@@ -119,12 +119,12 @@ func TestStarvedPlayerNeverFlags(t *testing.T) {
 // context says: a decision whose work gets no CPU.
 type stubborn struct{ release chan struct{} }
 
-func (s stubborn) ChooseSense(context.Context, *Turn) (rbc.Square, error) {
+func (s stubborn) ChooseSense(context.Context, *TurnView) (rbc.Square, error) {
 	<-s.release
 	return rbc.NoSquare, nil
 }
 
-func (s stubborn) ChooseMove(context.Context, *Turn) (rbc.Move, error) {
+func (s stubborn) ChooseMove(context.Context, *TurnView) (rbc.Move, error) {
 	<-s.release
 	return rbc.Move{}, nil
 }

@@ -13,10 +13,12 @@ import (
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
-// Turn is what a strategy sees when it decides: the belief, the actions the
-// harness offers, the scoring machinery and the budget's effort mode. The
-// decision's deadline is the context's. A Turn belongs to one decision.
-type Turn struct {
+// TurnView is what a strategy sees when it decides: the belief, the actions
+// the harness offers, the scoring machinery and the budget's effort mode. The
+// decision's deadline is the context's. A TurnView belongs to one decision (a
+// turn's sense and move each get their own); it is the player's view of the
+// turn in play, not a recorded turn (rbc.TurnRecord, sampler.ObservedTurn).
+type TurnView struct {
 	// Number counts our turns from 1.
 	Number int
 	// Color is our colour.
@@ -58,14 +60,14 @@ type Turn struct {
 
 // Keep offers the boards a sense strategy scored to the move decision that
 // follows: those consistent with the sense result come back as Prior.
-func (t *Turn) Keep(boards []sampler.Weighted) {
+func (t *TurnView) Keep(boards []sampler.Weighted) {
 	if t.keep != nil {
 		t.keep(boards)
 	}
 }
 
 // withPrior returns Prior followed by the boards of ws that are not in it.
-func (t *Turn) withPrior(ws []sampler.Weighted) []sampler.Weighted {
+func (t *TurnView) withPrior(ws []sampler.Weighted) []sampler.Weighted {
 	if len(t.Prior) == 0 {
 		return ws
 	}
@@ -89,13 +91,13 @@ func (t *Turn) withPrior(ws []sampler.Weighted) []sampler.Weighted {
 // t.SenseActions or rbc.NoSquare (pass). It should return its best choice so
 // far when ctx ends rather than an error.
 type SenseStrategy interface {
-	ChooseSense(ctx context.Context, t *Turn) (rbc.Square, error)
+	ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error)
 }
 
 // MoveStrategy chooses the move to request: one of t.MoveActions or the null
 // move (pass). It should return its best choice so far when ctx ends.
 type MoveStrategy interface {
-	ChooseMove(ctx context.Context, t *Turn) (rbc.Move, error)
+	ChooseMove(ctx context.Context, t *TurnView) (rbc.Move, error)
 }
 
 // errNoBoards reports an empty belief sample.
@@ -108,7 +110,7 @@ var errNoBoards = errors.New("engine: the belief gave no boards")
 // a rare threatening board (one knight raid among a million quiet boards)
 // appears at its prior share; a belief too large to weigh in time is
 // sampled by the sampler and the sample reweighted.
-func (t *Turn) sample(ctx context.Context, n int) ([]sampler.Weighted, error) {
+func (t *TurnView) sample(ctx context.Context, n int) ([]sampler.Weighted, error) {
 	n = max(n, 1)
 	pr := newPrior(t.Config, t.Color, t.Captured)
 	if pr.off() {
@@ -139,7 +141,7 @@ func (t *Turn) sample(ctx context.Context, n int) ([]sampler.Weighted, error) {
 }
 
 // belSample draws n boards from the belief as the sampler weighs them.
-func (t *Turn) belSample(ctx context.Context, n int) ([]sampler.Weighted, error) {
+func (t *TurnView) belSample(ctx context.Context, n int) ([]sampler.Weighted, error) {
 	ws, err := t.Belief.Sample(ctx, n, t.Rand)
 	if err != nil {
 		return nil, fmt.Errorf("engine: sampling %d boards: %w", n, err)
@@ -152,7 +154,7 @@ func (t *Turn) belSample(ctx context.Context, n int) ([]sampler.Weighted, error)
 
 // scan weighs the whole belief under the prior when the measured scan rate
 // says it fits the decision's allowance, and measures the rate.
-func (t *Turn) scan(ctx context.Context, pr prior) *population {
+func (t *TurnView) scan(ctx context.Context, pr prior) *population {
 	allow := scanAllowance(t.Budget)
 	size := t.Belief.Size().Boards
 	rate := scanRate
@@ -195,7 +197,7 @@ func innerSquares(actions []rbc.Square) []rbc.Square {
 // certainKingCapture returns a request that captures the enemy king on every
 // board of ws (and on every board of the belief, when it is small enough to
 // check), if there is one.
-func certainKingCapture(ctx context.Context, t *Turn, ws []sampler.Weighted, reqs []rbc.Move) (rbc.Move, bool) {
+func certainKingCapture(ctx context.Context, t *TurnView, ws []sampler.Weighted, reqs []rbc.Move) (rbc.Move, bool) {
 	if len(ws) == 0 {
 		return rbc.Move{}, false
 	}

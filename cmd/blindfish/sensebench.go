@@ -333,7 +333,7 @@ func benchSide(ctx context.Context, cfg senseBenchConfig, bench *engine.SenseBen
 			}
 			for k, strat := range strategies {
 				row := res.rows[k]
-				view := bench.Turn(i+1, c, s, slices.Clone(all), slices.Clone(moves), rngs[k], cfg.budget)
+				view := bench.TurnView(i+1, c, s, slices.Clone(all), slices.Clone(moves), rngs[k], cfg.budget)
 				dctx, cancel := context.WithTimeout(ctx, cfg.budget)
 				t0 = time.Now()
 				q, err := strat.ChooseSense(dctx, view)
