@@ -270,9 +270,6 @@ func parseClock(s string) (initial, incr time.Duration, err error) {
 	return initial, incr, nil
 }
 
-// seconds shows d in seconds as the --clock flag takes it ("900", "0.5").
-func seconds(d time.Duration) string { return match.Seconds(d) }
-
 func parseSeconds(s string) (time.Duration, error) {
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
 		if f > 1e9 || f < -1e9 {

@@ -1,0 +1,107 @@
+package terminal
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// draw prints what we know: our pieces, the last sense window ([p] an enemy
+// piece seen, [ ] an empty square seen) and where we were just captured (x).
+func (h *Player) draw() {
+	window := map[rbc.Square]rbc.Piece{}
+	for _, sp := range h.sense {
+		window[sp.Square] = sp.Piece
+	}
+	fmt.Fprint(h.out, renderBoard(h.color, func(s rbc.Square) string {
+		p, seen := window[s]
+		if !seen {
+			p = h.own.PieceAt(s)
+		}
+		switch {
+		case seen && p == rbc.NoPiece:
+			return "[ ]"
+		case seen:
+			return "[" + string(p.Symbol()) + "]"
+		case p != rbc.NoPiece:
+			return " " + string(p.Symbol()) + " "
+		case s == h.lost:
+			return " x "
+		}
+		return " . "
+	}))
+	fmt.Fprintln(h.out, "   capitals: White, small: Black; [ ] last sense window; x: you were captured here")
+}
+
+// renderBoard draws the board from c's side, a cell of three characters per
+// square.
+func renderBoard(c rbc.Color, cell func(rbc.Square) string) string {
+	var b strings.Builder
+	files := "    a  b  c  d  e  f  g  h\n"
+	if c == rbc.Black {
+		files = "    h  g  f  e  d  c  b  a\n"
+	}
+	b.WriteString(files)
+	for i := range 8 {
+		rank := 7 - i
+		if c == rbc.Black {
+			rank = i
+		}
+		fmt.Fprintf(&b, " %d ", rank+1)
+		for j := range 8 {
+			file := j
+			if c == rbc.Black {
+				file = 7 - j
+			}
+			b.WriteString(cell(rbc.MakeSquare(file, rank)))
+		}
+		fmt.Fprintf(&b, " %d\n", rank+1)
+	}
+	b.WriteString(files)
+	return b.String()
+}
+
+// pieceName names a piece's type in words.
+func pieceName(p rbc.Piece) string {
+	switch p.Type() {
+	case rbc.Pawn:
+		return "pawn"
+	case rbc.Knight:
+		return "knight"
+	case rbc.Bishop:
+		return "bishop"
+	case rbc.Rook:
+		return "rook"
+	case rbc.Queen:
+		return "queen"
+	case rbc.King:
+		return "king"
+	}
+	return "piece"
+}
+
+// clockText shows a clock as m:ss.s.
+func clockText(d time.Duration) string {
+	d = max(d, 0).Round(100 * time.Millisecond)
+	m := int(d / time.Minute)
+	s := (d - time.Duration(m)*time.Minute).Seconds()
+	return fmt.Sprintf("%d:%04.1f", m, s)
+}
+
+// lastFEN returns the true board after the last move of the game.
+func lastFEN(h *rbc.History) string {
+	if h == nil {
+		return ""
+	}
+	best, n := "", -1
+	for c := rbc.White; c <= rbc.Black; c++ {
+		for i, t := range h.Turns[c] {
+			if k := 2*i + int(c); t.HasMove && k > n {
+				best, n = t.FENAfter, k
+			}
+		}
+	}
+	return best
+}
