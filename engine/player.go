@@ -90,6 +90,9 @@ type Player struct {
 	// carry holds the boards the sense decision scored this turn, filtered
 	// by the sense result, for the move decision.
 	carry []sampler.Weighted
+	// standIn is a small belief kept up to date on the callbacks' goroutine,
+	// the safe move's boards when the belief is behind (see standIn).
+	standIn *standIn
 	// wrapBelief, if set, wraps every belief the player makes (the first
 	// one and those of failover): the tests' way to slow a belief down.
 	wrapBelief func(sampler.Sampler) sampler.Sampler
@@ -198,6 +201,8 @@ func (p *Player) HandleGameStart(ctx context.Context, color rbc.Color, board rbc
 
 	// The belief is made at our first decision, when the clock is known
 	// (its memory budget follows the clock); until then observations queue.
+	// The stand-in takes them at once.
+	p.standIn = newStandIn(p.opts.Seed, p.log)
 	p.enqueue("game start", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleGameStart(ctx, color, board)
 	})
@@ -331,19 +336,19 @@ func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, seconds
 		return p.safeMove(t.Prior, moveActions), nil
 	case ans.panic != nil:
 		p.panicked("ChooseMove", ans.panic, ans.stack)
-		return rbc.Move{}, nil
+		return p.safeMove(t.Prior, moveActions), nil
 	}
 	if mv, err = ans.v, ans.err; err != nil {
 		// The strategy could not even sample the belief in time (its own
-		// fallbacks cover slow engines): pass rather than spend more.
-		p.log.Warn("move strategy failed; passing", "turn", p.turn, "err", err)
+		// fallbacks cover slow engines): the safe move rather than spend more.
+		p.log.Warn("move strategy failed; playing the safe move", "turn", p.turn, "err", err)
 		p.stats.Fallbacks++
-		return rbc.Move{}, nil
+		return p.safeMove(t.Prior, moveActions), nil
 	}
 	if !mv.IsNull() && !slices.Contains(moveActions, mv) {
-		p.log.Error("move strategy chose a move outside the move actions; passing", "move", mv)
+		p.log.Error("move strategy chose a move outside the move actions; playing the safe move", "move", mv)
 		p.stats.Fallbacks++
-		return rbc.Move{}, nil
+		return p.safeMove(t.Prior, moveActions), nil
 	}
 	took := time.Since(start)
 	p.adaptDepth(t.Scoring, budget, took)
@@ -464,10 +469,14 @@ const safeMoveBoards = 16
 // safeMove is the move when the move decision cannot answer in time: the
 // static choice (no engine: the king capture and exposure terms and
 // material, as the static strategy scores) on the boards the sense decision
-// scored this turn that agree with the sense result, or a pass without
-// them. Those boards are consistent with every observation up to the sense,
-// so the move suits the belief; it costs a millisecond.
+// scored this turn that agree with the sense result, or else on the
+// stand-in's boards; a pass only when neither has any. Both are consistent
+// with every observation up to the sense, so the move suits the belief; it
+// costs a millisecond.
 func (p *Player) safeMove(boards []sampler.Weighted, actions []rbc.Move) rbc.Move {
+	if len(boards) == 0 {
+		boards = p.standIn.boards(safeMoveBoards)
+	}
 	if len(boards) == 0 || len(actions) == 0 {
 		return rbc.Move{}
 	}
@@ -508,6 +517,9 @@ func (p *Player) Close() error {
 	wait, cancel := context.WithTimeout(context.Background(), closeWait)
 	defer cancel()
 	var errs []error
+	if err := p.standIn.close(); err != nil {
+		errs = append(errs, fmt.Errorf("engine: closing the stand-in belief: %w", err))
+	}
 	if p.inflight != nil {
 		// An update still running must end before its belief is closed; it
 		// has been cancelled and returns promptly, but a wedged one is left
@@ -650,6 +662,7 @@ func (p *Player) enqueue(name string, apply func(context.Context, sampler.Sample
 	o := pendingObservation{name, apply}
 	p.history = append(p.history, o)
 	p.pending = append(p.pending, o)
+	p.standIn.observe(name, apply)
 }
 
 // failoverStreak is how many belief updates in a row may miss their

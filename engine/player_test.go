@@ -62,7 +62,7 @@ func (illegal) ChooseMove(context.Context, *TurnView) (rbc.Move, error) {
 }
 
 // TestPlayerNeverRequestsAnIllegalMove: a strategy's move outside the move
-// actions becomes a pass.
+// actions becomes the safe move, here (no boards kept, no stand-in) a pass.
 func TestPlayerNeverRequestsAnIllegalMove(t *testing.T) {
 	f := newFixed(t, knightBoards...)
 	p := testPlayer(t, f, DefaultConfig())
