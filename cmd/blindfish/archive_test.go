@@ -93,6 +93,23 @@ func TestMatchArchive(t *testing.T) {
 		t.Errorf("match --archive DIR: exit %d\n%s%s", code, out, errs)
 	}
 
+	// match --merge --archive --html: the page is written once the records
+	// are packed, so it links to the archive, not to files now gone.
+	both := t.TempDir()
+	if code, out, errs := runBlindfish(t, ctx, append(flags[:len(flags):len(flags)], "--out", both, "--index=false")...); code != 0 {
+		t.Fatalf("match: exit %d\n%s%s", code, out, errs)
+	}
+	page := filepath.Join(both, "index.html")
+	code, out, errs = runBlindfish(t, ctx, "match", "--merge", "--archive", "--html", page, both)
+	if code != 0 || !strings.Contains(out, "4 records archived in "+filepath.Join(both, "games.tar.gz")) ||
+		!strings.Contains(out, "page: "+page) || len(matchTableRows(out)) != 3 {
+		t.Errorf("match --merge --archive --html: exit %d\n%s%s", code, out, errs)
+	}
+	html := readPage(t, page)
+	if !strings.Contains(html, `<a href="games.tar.gz">games.tar.gz:`+record+`</a>`) || strings.Contains(html, `href="`+record+`"`) {
+		t.Errorf("the merged page does not link %s in the archive", record)
+	}
+
 	// A bad archive: every reader names it.
 	bad := t.TempDir()
 	if err := os.WriteFile(filepath.Join(bad, "games.tar.gz"), []byte("not an archive"), 0o644); err != nil {

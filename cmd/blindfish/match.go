@@ -58,10 +58,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		sprt = &s
 	}
 	if *merge {
-		if err := runMerge(fs.Args(), stdout, sprt, *htmlOut); err != nil || !*archive {
-			return err
-		}
-		return archiveFolders(fs.Args(), stdout)
+		return runMerge(fs.Args(), stdout, sprt, *htmlOut, *archive)
 	}
 	if *htmlOut != "" && fs.NArg() > 0 {
 		return usageError{"--html without --merge writes the page of the match played (to see folders, add --merge)"}

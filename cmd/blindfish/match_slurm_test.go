@@ -76,7 +76,8 @@ func slurmCluster(t *testing.T) []string {
 
 // TestMatchSlurmArray submits an 8-game match of random against attacker as
 // a 4-task job array with submit.sh and checks that the merge job's table
-// is the table of one run with the same flags, and the records the same.
+// is the table of one run with the same flags, and the records the same, and
+// that it wrote the folder's page.
 func TestMatchSlurmArray(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts daemons and builds the command: not in -short")
@@ -140,6 +141,13 @@ func TestMatchSlurmArray(t *testing.T) {
 			t.Logf("%s:\n%s", l, data)
 		}
 		t.Fatalf("the merge job wrote no table: %v", err)
+	}
+	// The merge's page of all eight games (the shards' own index pages
+	// say "N games in"), with the SPRT.
+	if page, err := os.ReadFile(filepath.Join(shards, "index.html")); err != nil {
+		t.Errorf("the merge job wrote no page: %v", err)
+	} else if !bytes.Contains(page, []byte("merged 8 games from 1 folders")) || !bytes.Contains(page, []byte("SPRT elo0=0 elo1=50")) {
+		t.Errorf("the merge job's page is not the merged page of the 8 games with the SPRT")
 	}
 	logs, _ := filepath.Glob(filepath.Join(shards, "results.shard-*-of-4.jsonl"))
 	if len(logs) != 4 {

@@ -11,9 +11,11 @@ import (
 )
 
 // runMerge prints the merged table of match folders (match.ReadFolders) and,
-// with an SPRT, its line for each pairing of two different bots; with page
-// set, it writes their page there too.
-func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT, page string) error {
+// with an SPRT, its line for each pairing of two different bots; with
+// archive, it then packs the folders' loose records (archiveFolders); with
+// page set, it writes their page there too, last, so that its record links
+// lead to where the records are once archived.
+func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT, page string, archive bool) error {
 	if len(dirs) == 0 {
 		return usageError{"--merge needs at least one folder"}
 	}
@@ -39,6 +41,11 @@ func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT, page string) er
 			if _, err := fmt.Fprintln(stdout, line); err != nil {
 				return err
 			}
+		}
+	}
+	if archive {
+		if err := archiveFolders(dirs, stdout); err != nil {
+			return err
 		}
 	}
 	if page == "" {
