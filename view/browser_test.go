@@ -2,6 +2,7 @@ package view
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strconv"
@@ -20,8 +21,9 @@ import (
 
 // TestBrowser opens a page in headless Chromium, as a person would: the
 // board and the heat map are drawn, the script logs no error, the → key
-// moves to the next turn and changes the board, a bot's choices are drawn
-// on its turns, and a screenshot is saved. It runs when
+// moves to the next turn and changes the pieces on the board, End and Home
+// jump to the ends, a bot's choices are drawn on its turns, the board fits a
+// phone's screen, and screenshots are saved. It runs when
 // BLINDFISH_BROWSER_TESTS=1 or CI=true (see internal/browsertest).
 func TestBrowser(t *testing.T) {
 	exe := browsertest.Chromium(t)
@@ -50,11 +52,17 @@ func TestBrowser(t *testing.T) {
 	const labelJS = `document.querySelector("#turnlabel").textContent`
 	const factsJS = `document.querySelector("#facts").textContent`
 	const botJS = `String(document.querySelectorAll("#overlay .botsense").length) + " " + document.querySelector("#bot").textContent`
-	label, facts, bot := b.Eval(t, labelJS), b.Eval(t, factsJS), b.Eval(t, botJS)
+	// The pieces on the board, square by square.
+	const piecesJS = `[...document.querySelectorAll("#board .sq")].map(s => s.querySelector(".pc").textContent || ".").join("")`
+	label, facts, bot, pieces := b.Eval(t, labelJS), b.Eval(t, factsJS), b.Eval(t, botJS), b.Eval(t, piecesJS)
 	if err := chromedp.Do(b.Ctx, chromedp.KeyEvent(kb.ArrowRight)); err != nil {
 		t.Fatalf("press →: %v", err)
 	}
-	label2, facts2, bot2 := b.Eval(t, labelJS), b.Eval(t, factsJS), b.Eval(t, botJS)
+	label2, facts2, bot2, pieces2 := b.Eval(t, labelJS), b.Eval(t, factsJS), b.Eval(t, botJS), b.Eval(t, piecesJS)
+	// White's first move (b1c3) is on the board of Black's first turn.
+	if pieces == pieces2 || strings.Count(pieces, ".") != 32 {
+		t.Errorf("→ did not change the pieces on the board: %q → %q", pieces, pieces2)
+	}
 	if squares != "64" {
 		t.Errorf("%s squares drawn, want 64", squares)
 	}
@@ -76,6 +84,34 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("black's turn: bot overlay %q", bot2)
 	}
 	b.Screenshot(t, dir, "viewer.png")
+
+	// End and Home jump to the last and the first frame.
+	frames := strings.TrimSpace(label[strings.Index(label, "/")+1:])
+	for _, k := range []struct{ key, want string }{{kb.End, frames + " / " + frames}, {kb.Home, "1 / " + frames}, {kb.ArrowLeft, "1 / " + frames}} {
+		if err := chromedp.Do(b.Ctx, chromedp.KeyEvent(k.key)); err != nil {
+			t.Fatalf("press %q: %v", k.key, err)
+		}
+		if got := b.Eval(t, labelJS); got != k.want {
+			t.Errorf("after %q: turn label %q, want %q", k.key, got, k.want)
+		}
+	}
+	if got := b.Eval(t, piecesJS); got != pieces {
+		t.Errorf("Home: pieces %q, want the first turn's %q", got, pieces)
+	}
+
+	// On a phone's screen the board fits the width, whole, and nothing
+	// scrolls sideways.
+	if err := chromedp.Do(b.Ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
+		t.Fatalf("phone viewport: %v", err)
+	}
+	fit := b.Eval(t, `(() => { const r = document.querySelector("#board").getBoundingClientRect();
+		return [Math.round(r.left), Math.round(r.right), Math.round(r.width), document.documentElement.scrollWidth, window.innerWidth].join(" "); })()`)
+	var left, right, width, scroll, inner int
+	if _, err := fmt.Sscan(fit, &left, &right, &width, &scroll, &inner); err != nil || inner != 390 ||
+		left < 0 || right > inner || width < 300 || scroll > inner {
+		t.Errorf("on a 390 px wide screen: board left, right, width, page scroll width, window width = %s (%v)", fit, err)
+	}
+	b.Screenshot(t, dir, "viewer-phone.png")
 	for _, pr := range b.Problems() {
 		t.Error(pr)
 	}
