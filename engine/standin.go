@@ -37,7 +37,11 @@ type standIn struct {
 
 // newStandIn makes the stand-in belief; it starts with the game.
 func newStandIn(seed int64, log *slog.Logger) *standIn {
-	s, err := sampler.New("particle", sampler.Options{PoolSize: standInBoards, Workers: 1, Seed: uint64(seed) ^ 0x5354414e44494e, Logger: log})
+	// Its particles die and are regenerated often, which is what it is for:
+	// the sampler's warnings about that are not the player's, so they are
+	// dropped; a failure of the stand-in is logged by observe.
+	s, err := sampler.New("particle", sampler.Options{PoolSize: standInBoards, Workers: 1, Seed: uint64(seed) ^ 0x5354414e44494e,
+		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil { // "particle" is registered; nothing to stand in otherwise
 		log.Error("cannot make the stand-in belief", "err", err)
 		return &standIn{broken: true, log: log}
