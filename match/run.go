@@ -18,7 +18,7 @@ import (
 // BotFactory builds the player a bot spec names, with a seed for its random
 // choices. The match builds two players per game (and closes them after it,
 // when they are io.Closers), so a bot's state never leaks from one game into
-// the next. The command line passes its spec parser (built-in bots,
+// the next. The command line passes botspec's resolver (built-in bots,
 // "cmd:PROGRAM", "build:REV"); a program may pass anything.
 type BotFactory func(spec string, seed int64) (rbc.Player, error)
 

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/protocol/server"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -33,7 +34,7 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	newVersion := fs.Bool("new-version", false, "with --ranked: start a new version of the bot on the server's ranking")
 	maxGames := fs.Int("max-games", 4, "games played at once")
 	games := fs.Int("games", 0, "stop after this many games (0: play until interrupted)")
-	bot := fs.String("bot", defaultEngineBot, `the bot that plays: a bot spec, or "cmd:PROGRAM ARGS" for an external engine`)
+	bot := fs.String("bot", botspec.DefaultBot, `the bot that plays: a bot spec, or "cmd:PROGRAM ARGS" for an external engine`)
 	out := fs.String("out", "games", `directory for the game records ("" saves nothing)`)
 	poll := fs.Duration("poll", 5*time.Second, "pause between polls for invitations")
 	anyVersion := fs.Bool("any-version", false, "play even if the server's reconchess version is not "+server.HarnessVersion)
@@ -53,7 +54,8 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if password == "" {
 		return usageError{fmt.Sprintf("set the password in the environment variable %s (or name another with --password-env)", *passwordEnv)}
 	}
-	if err := probeBot(ctx, *bot); err != nil {
+	bots := botspec.NewResolver(os.Stderr, "")
+	if err := bots.Probe(ctx, *bot); err != nil {
 		return usageError{err.Error()}
 	}
 
@@ -105,7 +107,7 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	err = server.Listen(ctx, server.ListenConfig{
 		Client: client,
 		NewPlayer: func() (rbc.Player, error) {
-			return newBot(*bot, rand.Int64())
+			return bots.NewPlayer(*bot, rand.Int64())
 		},
 		Ranked:       *ranked,
 		NewVersion:   *newVersion,
@@ -123,12 +125,6 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return nil
 	}
 	return err
-}
-
-func closePlayerQuietly(p rbc.Player) {
-	if c, ok := p.(io.Closer); ok {
-		c.Close()
-	}
 }
 
 // connectTally saves and reports each game as it ends.

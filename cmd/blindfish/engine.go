@@ -7,28 +7,21 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/protocol/line"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
-
-// defaultEngineBot is the bot `blindfish engine` serves unless told
-// otherwise: the strongest we have.
-const defaultEngineBot = "blindfish"
-
-// cmdPrefix marks a bot spec that runs an external engine: "cmd:PROGRAM ARGS".
-const cmdPrefix = "cmd:"
 
 // runEngine serves a bot over the rbcp line protocol (docs/protocol.md) on
 // standard input and output, so that harnesses in any language, and the
 // reconchess bridge, can play Blindfish as a separate process.
 func runEngine(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("engine", "[--bot SPEC] [--seed N] [-v]\n\nSpeaks the rbcp line protocol (docs/protocol.md) on stdin and stdout.", stderr)
-	bot := fs.String("bot", defaultEngineBot, "the bot to serve, a bot spec (the harness can change it with the bot option)")
+	bot := fs.String("bot", botspec.DefaultBot, "the bot to serve, a bot spec (the harness can change it with the bot option)")
 	seed := fs.Int64("seed", 0, "seed of the bot's random choices (0: a new seed each game)")
 	verbose := fs.Bool("v", false, "log the session's diagnostics to stderr")
 	if err := parseFlags(fs, args); err != nil {
@@ -60,7 +53,7 @@ type engineServer struct {
 // seed, the info level and every setting of the blindfish bot, so a harness
 // can tune the player without knowing our spec syntax.
 func newEngineServer(bot string, seed int64, log *slog.Logger) (line.Engine, error) {
-	if strings.HasPrefix(bot, cmdPrefix) || strings.HasPrefix(bot, buildPrefix) {
+	if botspec.IsExternal(bot) {
 		return line.Engine{}, fmt.Errorf("--bot %q: an engine cannot serve an external engine", bot)
 	}
 	name, params, err := engine.ParseSpec(bot)
@@ -78,7 +71,7 @@ func newEngineServer(bot string, seed int64, log *slog.Logger) (line.Engine, err
 	}
 	for _, k := range engine.ConfigKeys() {
 		def := k.Default
-		if name == defaultEngineBot {
+		if name == botspec.DefaultBot {
 			if v, ok := params[k.Name]; ok {
 				def = v
 			}
@@ -107,7 +100,7 @@ func newEngineServer(bot string, seed int64, log *slog.Logger) (line.Engine, err
 // option's own settings, overridden by every setting option changed from its
 // announced default.
 func (s *engineServer) spec(opts map[string]string) (string, engine.Params, error) {
-	if strings.HasPrefix(opts["bot"], cmdPrefix) || strings.HasPrefix(opts["bot"], buildPrefix) {
+	if botspec.IsExternal(opts["bot"]) {
 		return "", nil, fmt.Errorf("bot %q: an engine cannot serve an external engine", opts["bot"])
 	}
 	name, params, err := engine.ParseSpec(opts["bot"])
@@ -128,7 +121,7 @@ func (s *engineServer) check(opts map[string]string) error {
 	if err != nil {
 		return err
 	}
-	if name == defaultEngineBot {
+	if name == botspec.DefaultBot {
 		_, err := engine.ParseConfig(params)
 		return err
 	}
@@ -136,7 +129,7 @@ func (s *engineServer) check(opts map[string]string) error {
 		if b.Name == name {
 			if len(params) > 0 {
 				// Let the registry word the complaint about settings.
-				_, err := engine.NewPlayer(formatSpec(name, params), 0)
+				_, err := engine.NewPlayer(botspec.Format(name, params), 0)
 				return err
 			}
 			return nil
@@ -158,8 +151,8 @@ func (s *engineServer) newPlayer(ctx context.Context, opts map[string]string, in
 	if seed == 0 {
 		seed = rand.Int64()
 	}
-	if name != defaultEngineBot {
-		return engine.NewPlayer(formatSpec(name, params), seed)
+	if name != botspec.DefaultBot {
+		return engine.NewPlayer(botspec.Format(name, params), seed)
 	}
 	cfg, err := engine.ParseConfig(params)
 	if err != nil {
@@ -192,88 +185,4 @@ func dropTime(groups []string, a slog.Attr) slog.Attr {
 		return slog.Attr{}
 	}
 	return a
-}
-
-// formatSpec writes a bot spec back: "name" or "name:k=v,..." (sorted).
-func formatSpec(name string, params engine.Params) string {
-	if len(params) == 0 {
-		return name
-	}
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var b strings.Builder
-	b.WriteString(name)
-	for i, k := range keys {
-		if i == 0 {
-			b.WriteByte(':')
-		} else {
-			b.WriteByte(',')
-		}
-		b.WriteString(k + "=" + params[k])
-	}
-	return b.String()
-}
-
-// newBot builds the player a bot spec names, for every command that takes
-// bot specs: "cmd:PROGRAM ARGS" runs an external engine that speaks the line
-// protocol (our own `blindfish engine` included); "build:REV[:BOTSPEC]" runs
-// `engine --bot BOTSPEC` of Blindfish built at a commit (build.go); anything
-// else is a built-in bot from engine.NewPlayer. It lives here rather than in
-// the engine package so that engine never depends on protocol.
-//
-// An external engine gets seed through its "seed" option if it announces one.
-// The returned player of a cmd: or build: spec is an io.Closer: close it when
-// done.
-func newBot(spec string, seed int64) (rbc.Player, error) {
-	if strings.HasPrefix(spec, buildPrefix) {
-		// Resolved (and built) when the command checked its specs; here it
-		// is a lookup.
-		argv, err := buildCommand(context.Background(), spec)
-		if err != nil {
-			return nil, err
-		}
-		return newExternalBot(spec, argv, seed)
-	}
-	cmdline, ok := strings.CutPrefix(spec, cmdPrefix)
-	if !ok {
-		return engine.NewPlayer(spec, seed)
-	}
-	argv, err := line.SplitCommand(cmdline)
-	if err != nil {
-		return nil, fmt.Errorf("bot %q: %w", spec, err)
-	}
-	return newExternalBot(spec, argv, seed)
-}
-
-// newExternalBot returns a client for the rbcp engine argv runs.
-func newExternalBot(spec string, argv []string, seed int64) (rbc.Player, error) {
-	c, err := line.NewClient(line.ClientConfig{
-		Command:   argv,
-		Announced: []line.SetOption{{Name: "seed", Value: strconv.FormatInt(seed&(1<<31-1), 10)}},
-		Stderr:    os.Stderr,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("bot %q: %w", spec, err)
-	}
-	return c, nil
-}
-
-// probeBot builds the bot a spec names and, for an external engine, starts it
-// once and stops it again, so that a command can refuse a bad spec (a missing
-// program, an option the engine rejects) before it plays a game with it.
-func probeBot(ctx context.Context, spec string) error {
-	p, err := newBot(spec, 0)
-	if err != nil {
-		return err
-	}
-	defer closePlayerQuietly(p)
-	if c, ok := p.(*line.Client); ok {
-		if err := c.Start(ctx); err != nil {
-			return fmt.Errorf("bot %q: %w", spec, err)
-		}
-	}
-	return nil
 }

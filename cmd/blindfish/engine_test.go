@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/protocol/line"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -80,7 +81,7 @@ func TestEngineConformanceGames(t *testing.T) {
 	bin := blindfishBinary(t)
 	spec := "cmd:" + bin + " engine --bot random"
 	for g, engineColor := range []rbc.Color{rbc.White, rbc.Black} {
-		ext, err := newBot(spec, int64(g+1))
+		ext, err := botspec.NewResolver(os.Stderr, "").NewPlayer(spec, int64(g+1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,26 +225,9 @@ func TestEngineCommandSession(t *testing.T) {
 	}
 }
 
-func TestNewBotSpecs(t *testing.T) {
-	p, err := newBot("random", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := p.(*line.Client); ok {
-		t.Fatal("a built-in spec gave a protocol client")
-	}
-	p, err = newBot(`cmd:"/path with space/engine" --flag 'a b'`, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := p.(*line.Client); !ok {
-		t.Fatalf("cmd: spec gave %T", p)
-	}
-	for _, bad := range []string{"cmd:", "cmd:  ", `cmd:"open`, "nosuchbot"} {
-		if _, err := newBot(bad, 1); err == nil {
-			t.Errorf("newBot(%q) succeeded", bad)
-		}
-	}
+// TestEngineServerRefusesSpecs: the engine serves built-in bots with valid
+// settings only.
+func TestEngineServerRefusesSpecs(t *testing.T) {
 	if _, err := newEngineServer("cmd:x", 0, nil); err == nil {
 		t.Error("the engine agreed to serve an external engine")
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -99,9 +100,10 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// Pinned builds are resolved (and built, the first time) here, once for
 	// the match; the records name them by commit.
+	bots := botspec.NewResolver(os.Stderr, "")
 	buildLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: min(level, slog.LevelInfo)}))
 	for _, spec := range []*string{white, black} {
-		c, err := canonicalSpec(ctx, *spec, buildLog)
+		c, err := bots.Canonical(ctx, *spec, buildLog)
 		if err != nil {
 			if ctx.Err() != nil {
 				return err
@@ -122,15 +124,15 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{"--sprt plays colour-swapped pairs: it needs two different bots and alternating colours"}
 	}
 	for _, spec := range []string{*white, *black} {
-		if strings.HasPrefix(spec, buildPrefix) {
+		if strings.HasPrefix(spec, botspec.BuildPrefix) {
 			// Start the build's engine once: a BOTSPEC that build does not
 			// know fails here, not in every game.
-			if err := probeBot(ctx, spec); err != nil {
+			if err := bots.Probe(ctx, spec); err != nil {
 				return usageError{err.Error()}
 			}
 			continue
 		}
-		p, err := newBot(spec, 0)
+		p, err := bots.NewPlayer(spec, 0)
 		if err != nil {
 			return usageError{err.Error()}
 		}
@@ -139,7 +141,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := match.Config{
 		Bot: *white, Opponent: *black, Games: *games, Initial: initial, Increment: incr, Seed: *seed,
 		Out: *out, Concurrency: *concurrency, Alternate: *alternate, MoveLimit: *moveLimit, TurnLimit: *turnLimit,
-		Shard: shard, Resume: *resume, SPRT: sprt, NewBot: newBot,
+		Shard: shard, Resume: *resume, SPRT: sprt, NewBot: bots.NewPlayer,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	}
 	if cfg.Out != "" {

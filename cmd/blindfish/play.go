@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/protocol/terminal"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -72,7 +73,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // and the bot cfg.bot (protocol/terminal), saves its record in cfg.out if
 // set, and returns it.
 func playHuman(ctx context.Context, cfg playConfig, in io.Reader, out io.Writer) (*rbc.History, error) {
-	bot, err := newBot(cfg.bot, cfg.seed)
+	bot, err := botspec.NewResolver(os.Stderr, "").NewPlayer(cfg.bot, cfg.seed)
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/match"
 )
 
@@ -112,14 +113,7 @@ func TestPinnedBuildPlays(t *testing.T) {
 	}
 	head := inGitRepo(t)
 	cache := t.TempDir()
-	t.Setenv(buildCacheEnv, cache)
-	resetBuilds := func() {
-		builds.mu.Lock()
-		builds.byRev = nil
-		builds.mu.Unlock()
-	}
-	resetBuilds()
-	t.Cleanup(resetBuilds)
+	t.Setenv(botspec.BuildCacheEnv, cache)
 
 	dir := t.TempDir()
 	code, out, errs := runBlindfish(t, context.Background(), "match", "--white", "random", "--black", "build:HEAD:random",
@@ -144,8 +138,7 @@ func TestPinnedBuildPlays(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The second match finds the build in the cache.
-	resetBuilds()
+	// The second match (a new process's resolver) finds the build in the cache.
 	start := time.Now()
 	code, out, errs = runBlindfish(t, context.Background(), "match", "--white", "random", "--black", spec,
 		"--games", "1", "--clock", "5+0.1", "--out", "")
@@ -161,7 +154,7 @@ func TestPinnedBuildPlays(t *testing.T) {
 // error that names the spec.
 func TestPinnedBuildErrors(t *testing.T) {
 	inGitRepo(t)
-	t.Setenv(buildCacheEnv, t.TempDir())
+	t.Setenv(botspec.BuildCacheEnv, t.TempDir())
 	cases := map[string]string{
 		"build:no-such-rev-xyz":   `bot "build:no-such-rev-xyz": unknown revision "no-such-rev-xyz"`,
 		"build:":                  "want build:REV[:BOTSPEC]",

@@ -1,4 +1,4 @@
-package main
+package botspec
 
 import (
 	"archive/tar"
@@ -34,12 +34,9 @@ import (
 // "cmd:<binary> engine --bot BOTSPEC" would: the old build's own rules for
 // its bot specs apply.
 
-// buildPrefix marks a pinned-build bot spec.
-const buildPrefix = "build:"
-
-// buildCacheEnv names the variable that moves the build cache (tests, or a
+// BuildCacheEnv names the variable that moves the build cache (tests, or a
 // shared folder of builds).
-const buildCacheEnv = "BLINDFISH_BUILD_CACHE"
+const BuildCacheEnv = "BLINDFISH_BUILD_CACHE"
 
 // pinnedBuild is a built commit.
 type pinnedBuild struct {
@@ -47,18 +44,18 @@ type pinnedBuild struct {
 	binary string
 }
 
-// builds memoizes resolved revisions (the text given and the short hash of
-// canonical specs both map to the build), so that a match resolves and
+// buildCache memoizes resolved revisions (the text given and the short hash
+// of canonical specs both map to the build), so that a match resolves and
 // builds once and its games only look the binary up. mu is held across a
 // build: two games never build one commit twice.
-var builds struct {
+type buildCache struct {
 	mu    sync.Mutex
 	byRev map[string]pinnedBuild
 }
 
 // splitBuildSpec splits "build:REV[:BOTSPEC]"; ok is false for other specs.
 func splitBuildSpec(spec string) (rev, bot string, ok bool, err error) {
-	rest, ok := strings.CutPrefix(spec, buildPrefix)
+	rest, ok := strings.CutPrefix(spec, BuildPrefix)
 	if !ok {
 		return "", "", false, nil
 	}
@@ -67,41 +64,21 @@ func splitBuildSpec(spec string) (rev, bot string, ok bool, err error) {
 		return "", "", true, fmt.Errorf("bot %q: want build:REV[:BOTSPEC] with REV a git commit, tag or branch", spec)
 	}
 	if !hasBot {
-		bot = defaultEngineBot
+		bot = DefaultBot
 	}
-	if bot == "" || strings.HasPrefix(bot, cmdPrefix) || strings.HasPrefix(bot, buildPrefix) {
+	if bot == "" || strings.HasPrefix(bot, CmdPrefix) || strings.HasPrefix(bot, BuildPrefix) {
 		return "", "", true, fmt.Errorf("bot %q: BOTSPEC must be a bot of that build, like blindfish:samples=300", spec)
 	}
 	return rev, bot, true, nil
 }
 
-// canonicalSpec resolves a pinned-build spec, building the commit if it is
-// not cached, and returns it as "build:<12-digit hash>[:BOTSPEC]": a record
-// written today under build:HEAD~1 must not merge with tomorrow's HEAD~1.
-// Other specs come back unchanged.
-func canonicalSpec(ctx context.Context, spec string, log *slog.Logger) (string, error) {
-	rev, bot, ok, err := splitBuildSpec(spec)
-	if !ok || err != nil {
-		return spec, err
-	}
-	b, err := resolveBuild(ctx, rev, log)
-	if err != nil {
-		return "", fmt.Errorf("bot %q: %w", spec, err)
-	}
-	out := buildPrefix + b.commit[:12]
-	if bot != defaultEngineBot {
-		out += ":" + bot
-	}
-	return out, nil
-}
-
 // buildCommand returns the command line that plays a pinned-build spec.
-func buildCommand(ctx context.Context, spec string) ([]string, error) {
+func (r *Resolver) buildCommand(ctx context.Context, spec string) ([]string, error) {
 	rev, bot, _, err := splitBuildSpec(spec)
 	if err != nil {
 		return nil, err
 	}
-	b, err := resolveBuild(ctx, rev, nil)
+	b, err := r.resolveBuild(ctx, rev, nil)
 	if err != nil {
 		return nil, fmt.Errorf("bot %q: %w", spec, err)
 	}
@@ -110,20 +87,20 @@ func buildCommand(ctx context.Context, spec string) ([]string, error) {
 
 // resolveBuild returns the build of a revision, building it if the cache
 // lacks it. log (nil: none) hears what is resolved and built.
-func resolveBuild(ctx context.Context, rev string, log *slog.Logger) (pinnedBuild, error) {
+func (r *Resolver) resolveBuild(ctx context.Context, rev string, log *slog.Logger) (pinnedBuild, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	builds.mu.Lock()
-	defer builds.mu.Unlock()
-	if b, ok := builds.byRev[rev]; ok {
+	r.builds.mu.Lock()
+	defer r.builds.mu.Unlock()
+	if b, ok := r.builds.byRev[rev]; ok {
 		return b, nil
 	}
 	commit, err := gitOutput(ctx, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
 	if err != nil {
 		return pinnedBuild{}, fmt.Errorf("unknown revision %q: %w", rev, err)
 	}
-	root, err := buildCacheDir()
+	root, err := r.buildCacheDir()
 	if err != nil {
 		return pinnedBuild{}, err
 	}
@@ -142,23 +119,27 @@ func resolveBuild(ctx context.Context, rev string, log *slog.Logger) (pinnedBuil
 		}
 		log.Info("built", "rev", rev, "commit", commit[:12], "binary", b.binary, "took", time.Since(start).Round(time.Second))
 	}
-	if builds.byRev == nil {
-		builds.byRev = map[string]pinnedBuild{}
+	if r.builds.byRev == nil {
+		r.builds.byRev = map[string]pinnedBuild{}
 	}
-	builds.byRev[rev] = b
-	builds.byRev[commit[:12]] = b
+	r.builds.byRev[rev] = b
+	r.builds.byRev[commit[:12]] = b
 	return b, nil
 }
 
-// buildCacheDir is where builds are kept: $BLINDFISH_BUILD_CACHE, else
-// blindfish/builds in the user's cache folder.
-func buildCacheDir() (string, error) {
-	if d := os.Getenv(buildCacheEnv); d != "" {
+// buildCacheDir is where builds are kept: the resolver's folder if it was
+// given one, else $BLINDFISH_BUILD_CACHE, else blindfish/builds in the
+// user's cache folder.
+func (r *Resolver) buildCacheDir() (string, error) {
+	if r.cacheDir != "" {
+		return r.cacheDir, nil
+	}
+	if d := os.Getenv(BuildCacheEnv); d != "" {
 		return d, nil
 	}
 	d, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("no folder for pinned builds (set %s): %w", buildCacheEnv, err)
+		return "", fmt.Errorf("no folder for pinned builds (set %s): %w", BuildCacheEnv, err)
 	}
 	return filepath.Join(d, "blindfish", "builds"), nil
 }

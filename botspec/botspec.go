@@ -1,0 +1,165 @@
+// Package botspec turns bot specs into players for every tool that takes
+// them (match, play, connect, analyze): a built-in bot of the engine
+// registry ("trout", "blindfish:king=2.8"), an external engine that speaks
+// the rbcp line protocol ("cmd:PROGRAM ARGS"), or Blindfish as it was at a
+// commit ("build:REV[:BOTSPEC]", pinned builds, build.go).
+//
+// It is the one place that depends on both the engine and the line protocol,
+// so that the engine never imports protocol and the match runner stays
+// ignorant of how bots are made: a Resolver's NewPlayer is the
+// match.BotFactory the command line passes.
+package botspec
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/protocol/line"
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// CmdPrefix marks a bot spec that runs an external engine: "cmd:PROGRAM ARGS".
+const CmdPrefix = "cmd:"
+
+// BuildPrefix marks a pinned-build bot spec: "build:REV[:BOTSPEC]".
+const BuildPrefix = "build:"
+
+// DefaultBot is the bot a pinned build serves unless the spec names one,
+// and the one `blindfish engine` serves: the strongest we have.
+const DefaultBot = "blindfish"
+
+// IsExternal reports whether spec runs another process (cmd: or build:),
+// which an engine serving the line protocol cannot do itself.
+func IsExternal(spec string) bool {
+	return strings.HasPrefix(spec, CmdPrefix) || strings.HasPrefix(spec, BuildPrefix)
+}
+
+// Resolver builds players from bot specs. It keeps the pinned builds it has
+// resolved, so that a match resolves and builds a commit once and its games
+// only look the binary up; make one per command with NewResolver.
+type Resolver struct {
+	builds   buildCache
+	stderr   io.Writer
+	cacheDir string
+}
+
+// NewResolver returns a resolver whose external engines write their stderr
+// to stderr (nil: discarded) and whose pinned builds live in cacheDir (""
+// means $BLINDFISH_BUILD_CACHE, else blindfish/builds in the user's cache
+// folder).
+func NewResolver(stderr io.Writer, cacheDir string) *Resolver {
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	return &Resolver{stderr: stderr, cacheDir: cacheDir}
+}
+
+// NewPlayer builds the player a bot spec names, with seed for its random
+// choices; an external engine gets the seed through its "seed" option if it
+// announces one. The player of a cmd: or build: spec is an io.Closer: close
+// it when done. A build: spec is built here if Canonical did not already
+// resolve it.
+func (r *Resolver) NewPlayer(spec string, seed int64) (rbc.Player, error) {
+	if strings.HasPrefix(spec, BuildPrefix) {
+		argv, err := r.buildCommand(context.Background(), spec)
+		if err != nil {
+			return nil, err
+		}
+		return r.external(spec, argv, seed)
+	}
+	cmdline, ok := strings.CutPrefix(spec, CmdPrefix)
+	if !ok {
+		return engine.NewPlayer(spec, seed)
+	}
+	argv, err := line.SplitCommand(cmdline)
+	if err != nil {
+		return nil, fmt.Errorf("bot %q: %w", spec, err)
+	}
+	return r.external(spec, argv, seed)
+}
+
+// external returns a client for the rbcp engine argv runs.
+func (r *Resolver) external(spec string, argv []string, seed int64) (rbc.Player, error) {
+	c, err := line.NewClient(line.ClientConfig{
+		Command:   argv,
+		Announced: []line.SetOption{{Name: "seed", Value: strconv.FormatInt(seed&(1<<31-1), 10)}},
+		Stderr:    r.stderr,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bot %q: %w", spec, err)
+	}
+	return c, nil
+}
+
+// Probe builds the bot a spec names and, for an external engine, starts it
+// once and stops it again, so that a command can refuse a bad spec (a missing
+// program, an option the engine rejects, a BOTSPEC the pinned build does not
+// know) before it plays a game with it.
+func (r *Resolver) Probe(ctx context.Context, spec string) error {
+	p, err := r.NewPlayer(spec, 0)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if c, ok := p.(io.Closer); ok {
+			c.Close()
+		}
+	}()
+	if c, ok := p.(*line.Client); ok {
+		if err := c.Start(ctx); err != nil {
+			return fmt.Errorf("bot %q: %w", spec, err)
+		}
+	}
+	return nil
+}
+
+// Canonical resolves a pinned-build spec, building the commit if it is not
+// cached, and returns it as "build:<12-digit hash>[:BOTSPEC]": a record
+// written today under build:HEAD~1 must not merge with tomorrow's HEAD~1.
+// Other specs come back unchanged. log (nil: none) hears what is resolved
+// and built.
+func (r *Resolver) Canonical(ctx context.Context, spec string, log *slog.Logger) (string, error) {
+	rev, bot, ok, err := splitBuildSpec(spec)
+	if !ok || err != nil {
+		return spec, err
+	}
+	b, err := r.resolveBuild(ctx, rev, log)
+	if err != nil {
+		return "", fmt.Errorf("bot %q: %w", spec, err)
+	}
+	out := BuildPrefix + b.commit[:12]
+	if bot != DefaultBot {
+		out += ":" + bot
+	}
+	return out, nil
+}
+
+// Format writes a bot spec back from its parts: "name" or "name:k=v,..."
+// with the settings sorted, so that equal specs are equal strings.
+func Format(name string, params engine.Params) string {
+	if len(params) == 0 {
+		return name
+	}
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	b.WriteString(name)
+	for i, k := range keys {
+		if i == 0 {
+			b.WriteByte(':')
+		} else {
+			b.WriteByte(',')
+		}
+		b.WriteString(k + "=" + params[k])
+	}
+	return b.String()
+}
