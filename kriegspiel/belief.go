@@ -8,6 +8,8 @@ package kriegspiel
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -57,6 +59,18 @@ func NewBelief(color rbc.Color, rules Ruleset, start rbc.Board, pawnTries int) *
 
 // SetLimit sets the most boards the belief may hold (at least 1).
 func (bl *Belief) SetLimit(n int) { bl.limit = max(n, 1) }
+
+// Thin keeps n boards of the belief chosen at random by rng (all of them if
+// it holds no more). The belief is then no longer exact: it may have lost
+// the true board, and a later answer may empty it (ErrEmptyBelief). It is
+// what a player does when the exact set outgrows its memory or its time.
+func (bl *Belief) Thin(n int, rng *rand.Rand) {
+	if n < 1 || len(bl.boards) <= n {
+		return
+	}
+	rng.Shuffle(len(bl.boards), func(i, j int) { bl.boards[i], bl.boards[j] = bl.boards[j], bl.boards[i] })
+	bl.boards = slices.Clip(bl.boards[:n])
+}
 
 // Len returns the number of boards.
 func (bl *Belief) Len() int { return len(bl.boards) }

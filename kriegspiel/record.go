@@ -87,15 +87,17 @@ func (r Result) String() string {
 	if r.HasWinner {
 		s = r.Winner.String() + " wins"
 	}
-	s += " by " + r.reasonName()
+	s += " by " + r.ReasonName()
 	if r.Detail != "" {
 		s += " (" + r.Detail + ")"
 	}
 	return s
 }
 
-// reasonName is the name of the reason in records: the ending's name for ByRules.
-func (r Result) reasonName() string {
+// ReasonName is the name of the reason in records: the ending's name for
+// ByRules ("CHECKMATE_WHITE_WINS"), else "TIMEOUT", "RESIGN", "TURN_LIMIT" or
+// "UNFINISHED".
+func (r Result) ReasonName() string {
 	if r.Reason == ByRules {
 		return r.End.String()
 	}

@@ -91,7 +91,7 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 		Format: RecordFormat, Version: RecordVersion, Ruleset: r.Ruleset.Name,
 		White: r.White, Black: r.Black, StartFEN: r.StartFEN, FinalFEN: r.FinalFEN,
 		Turns:  make([]wireTurn, 0, len(r.Turns)),
-		Result: wireResult{Reason: r.Result.reasonName(), Detail: r.Result.Detail},
+		Result: wireResult{Reason: r.Result.ReasonName(), Detail: r.Result.Detail},
 	}
 	if r.PawnTries >= 0 {
 		w.PawnTries = &r.PawnTries
@@ -151,6 +151,16 @@ func WriteRecord(w io.Writer, r *Record) error {
 		return fmt.Errorf("kriegspiel: writing record: %w", err)
 	}
 	return nil
+}
+
+// IsRecord reports whether data is a JSON object whose "format" says it is a
+// Kriegspiel record (RecordFormat), so that a tool given records of both
+// games can tell them apart by content, not by name.
+func IsRecord(data []byte) bool {
+	var head struct {
+		Format string `json:"format"`
+	}
+	return json.Unmarshal(data, &head) == nil && head.Format == RecordFormat
 }
 
 // ReadRecord reads one record in JSON form. Unknown fields are refused, and

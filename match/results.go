@@ -65,11 +65,13 @@ type LogLine struct {
 	// TurnS holds the clock seconds charged at each turn, White's turns
 	// then Black's (three significant digits: built-in bots take
 	// microseconds, engines seconds); absent in logs written before it.
-	TurnS    [][]float64 `json:"turn_s,omitempty"`
-	Clock    string      `json:"clock"` // INITIAL+INCREMENT in seconds
-	Seed     int64       `json:"seed"`
-	Game     int         `json:"game"`
-	Finished string      `json:"finished"` // RFC 3339
+	TurnS [][]float64 `json:"turn_s,omitempty"`
+	Clock string      `json:"clock"` // INITIAL+INCREMENT in seconds
+	// Variant names the game when it is not RBC ("kriegspiel/wild16").
+	Variant  string `json:"variant,omitempty"`
+	Seed     int64  `json:"seed"`
+	Game     int    `json:"game"`
+	Finished string `json:"finished"` // RFC 3339
 }
 
 // Result is one finished game of a match, seen from the match's bot (the
@@ -77,13 +79,14 @@ type LogLine struct {
 type Result struct {
 	White, Black string // specs
 	BotColor     rbc.Color
-	Outcome      rbc.Outcome
+	Outcome      Outcome
 	Turns        [2]int           // turns played by White, Black
 	Used         [2]time.Duration // clock time charged to White, Black
 	// TurnTimes is the time charged at each turn of White, of Black (nil
 	// when not known: bare histories, logs written before it).
 	TurnTimes [2][]time.Duration
 	Clock     string // "60+1"; "?" for games read from a bare history
+	Variant   string // the game when not RBC (Referee.Variant)
 	Timed     bool   // Used is known
 	Record    string // the history's path or name, "" if not saved
 	// Where the game stands in its session, for pairing games for the SPRT
@@ -132,7 +135,7 @@ func (r *Result) score() int {
 func (r *Result) Line(now time.Time) LogLine {
 	l := LogLine{
 		Record: filepath.Base(r.Record), Bot: r.Bot(), Opponent: r.Opponent(), White: r.White, Black: r.Black,
-		Detail: r.Outcome.Detail, Turns: r.Turns, Clock: r.Clock, Seed: r.Seed, Game: r.Game,
+		Detail: r.Outcome.Detail, Turns: r.Turns, Clock: r.Clock, Variant: r.Variant, Seed: r.Seed, Game: r.Game,
 		UsedS:    [2]float64{r.Used[0].Seconds(), r.Used[1].Seconds()},
 		Finished: now.UTC().Format(time.RFC3339),
 	}
@@ -151,15 +154,13 @@ func (r *Result) Line(now time.Time) LogLine {
 	if r.Outcome.HasWinner {
 		l.Winner = r.Outcome.Winner.String()
 	}
-	if r.Outcome.Reason != rbc.NoReason {
-		l.Reason = r.Outcome.Reason.String()
-	}
+	l.Reason = r.Outcome.Reason
 	return l
 }
 
 // FromLine reads a results-log line back.
 func FromLine(l LogLine) (*Result, error) {
-	r := &Result{White: l.White, Black: l.Black, Turns: l.Turns, Clock: l.Clock, Timed: true, Record: l.Record,
+	r := &Result{White: l.White, Black: l.Black, Turns: l.Turns, Clock: l.Clock, Variant: l.Variant, Timed: true, Record: l.Record,
 		Used: [2]time.Duration{secondsDuration(l.UsedS[0]), secondsDuration(l.UsedS[1])},
 		Seed: l.Seed, Game: l.Game, Numbered: true}
 	switch {
@@ -190,13 +191,7 @@ func FromLine(l LogLine) (*Result, error) {
 		}
 		r.Outcome.Winner, r.Outcome.HasWinner = c, true
 	}
-	if l.Reason != "" {
-		reason, err := rbc.ParseWinReason(l.Reason)
-		if err != nil {
-			return nil, fmt.Errorf("reason: %w", err)
-		}
-		r.Outcome.Reason = reason
-	}
+	r.Outcome.Reason = l.Reason
 	return r, nil
 }
 
@@ -371,7 +366,7 @@ func ReadFolders(dirs []string) (results []*Result, bare int, err error) {
 				return nil, 0, err
 			}
 			results = append(results, &Result{
-				White: h.WhiteName, Black: h.BlackName, BotColor: rbc.White, Outcome: h.Outcome,
+				White: h.WhiteName, Black: h.BlackName, BotColor: rbc.White, Outcome: RBCOutcome(h.Outcome),
 				Turns: [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])}, Clock: "?", Record: rec.Name(),
 			})
 			bare++

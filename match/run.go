@@ -23,7 +23,8 @@ import (
 type BotFactory func(spec string, seed int64) (rbc.Player, error)
 
 // Config is a match: who plays, how many games, at what clock, with which
-// seed, and where the games go.
+// seed, and where the games go; which game (RBC unless Referee says
+// otherwise).
 type Config struct {
 	Bot, Opponent        string // specs; the table is about Bot, which has White in game 0
 	Games                int    // games in the schedule (with an SPRT, the most)
@@ -44,6 +45,8 @@ type Config struct {
 	// comes from merging the shards.
 	SPRT   *SPRT
 	NewBot BotFactory
+	// Referee plays each game; nil plays RBC with NewBot's players.
+	Referee Referee
 	// Logger gets the referee's warnings and a line per finished game at
 	// debug level; nil discards them.
 	Logger *slog.Logger
@@ -136,7 +139,7 @@ func Play(ctx context.Context, cfg Config) (Report, error) {
 	switch {
 	case cfg.Games < 1 || cfg.Concurrency < 1:
 		return Report{}, fmt.Errorf("match: games (%d) and concurrency (%d) must be at least 1", cfg.Games, cfg.Concurrency)
-	case cfg.NewBot == nil:
+	case cfg.NewBot == nil && cfg.Referee == nil:
 		return Report{}, errors.New("match: no bot factory")
 	}
 	if err := cfg.Shard.Check(); err != nil {
@@ -277,7 +280,7 @@ func resume(cfg *Config, dir string, results []*Result) (int, error) {
 			continue
 		}
 		g := cfg.Game(i)
-		if r.White != g.White || r.Black != g.Black || r.BotColor != g.BotColor || r.Clock != cfg.Clock() {
+		if r.White != g.White || r.Black != g.Black || r.BotColor != g.BotColor || r.Clock != cfg.Clock() || r.Variant != cfg.variant() {
 			continue
 		}
 		r.Record = filepath.Base(r.Record)
@@ -291,15 +294,68 @@ func resume(cfg *Config, dir string, results []*Result) (int, error) {
 func playGame(ctx context.Context, cfg *Config, log *Log, dir string, i int) (*Result, error) {
 	g := cfg.Game(i)
 	r := &Result{White: g.White, Black: g.Black, BotColor: g.BotColor, Clock: cfg.Clock(), Timed: true,
-		Dir: dir, Seed: cfg.Seed, Game: i, Numbered: true}
-	wp, err := cfg.NewBot(g.White, g.WhiteSeed)
+		Dir: dir, Seed: cfg.Seed, Game: i, Numbered: true, Variant: cfg.variant()}
+	ref := cfg.Referee
+	if ref == nil {
+		ref = rbcReferee{}
+	}
+	played, err := ref.Play(ctx, cfg, g)
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", i, err)
+	}
+	r.Outcome, r.Used, r.TurnTimes, r.Turns = played.Outcome, played.Used, played.TurnTimes, played.Turns
+	cfg.Logger.Debug("game over", "game", i, "white", g.White, "black", g.Black, "outcome", r.Outcome.String())
+	if log != nil {
+		if err := played.Save(filepath.Join(cfg.Out, g.Record)); err != nil {
+			return nil, fmt.Errorf("game %d: %w", i, err)
+		}
+		r.Record = g.Record
+		if err := log.Append(r.Line(time.Now())); err != nil {
+			return nil, fmt.Errorf("game %d: %w", i, err)
+		}
+	}
+	return r, nil
+}
+
+// Referee plays one game of a match's schedule. RBC's (the default, whose
+// bots come from Config.NewBot) is below; another game is one more Referee
+// with its own bot factory (KriegspielReferee).
+type Referee interface {
+	// Play plays g under cfg's clock and draw rules. An abandoned game
+	// (ctx done) returns an error wrapping rbc.ErrAborted.
+	Play(ctx context.Context, cfg *Config, g Game) (Played, error)
+	// Variant names the game for results logs and tables ("" for RBC), so
+	// that games of different variants never count as one pairing.
+	Variant() string
+}
+
+// Played is what a Referee reports of one game.
+type Played struct {
+	Outcome   Outcome
+	Turns     [2]int             // turns played by White, Black
+	Used      [2]time.Duration   // clock time charged to White, Black
+	TurnTimes [2][]time.Duration // charged at each turn of White, of Black
+	// Save writes the game's record to path.
+	Save func(path string) error
+}
+
+// rbcReferee plays Reconnaissance Blind Chess with rbc's referee.
+type rbcReferee struct{}
+
+func (rbcReferee) Variant() string { return "" }
+
+func (rbcReferee) Play(ctx context.Context, cfg *Config, g Game) (Played, error) {
+	if cfg.NewBot == nil {
+		return Played{}, errors.New("no bot factory")
+	}
+	wp, err := cfg.NewBot(g.White, g.WhiteSeed)
+	if err != nil {
+		return Played{}, err
 	}
 	defer closePlayer(wp, cfg.Logger)
 	bp, err := cfg.NewBot(g.Black, g.BlackSeed)
 	if err != nil {
-		return nil, fmt.Errorf("game %d: %w", i, err)
+		return Played{}, err
 	}
 	defer closePlayer(bp, cfg.Logger)
 	opts := rbc.DefaultOptions()
@@ -309,22 +365,22 @@ func playGame(ctx context.Context, cfg *Config, log *Log, dir string, i int) (*R
 	opts.Logger = cfg.Logger
 	res, err := rbc.PlayLocalGame(ctx, wp, bp, opts)
 	if err != nil {
-		return nil, fmt.Errorf("game %d: %w", i, err)
+		return Played{}, err
 	}
 	h := res.History
-	r.Outcome, r.Used, r.TurnTimes = h.Outcome, res.Used, res.TurnTimes
-	r.Turns = [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])}
-	cfg.Logger.Debug("game over", "game", i, "white", g.White, "black", g.Black, "outcome", h.Outcome.String())
-	if log != nil {
-		if err := rbc.SaveHistoryFile(filepath.Join(cfg.Out, g.Record), h); err != nil {
-			return nil, fmt.Errorf("game %d: %w", i, err)
-		}
-		r.Record = g.Record
-		if err := log.Append(r.Line(time.Now())); err != nil {
-			return nil, fmt.Errorf("game %d: %w", i, err)
-		}
+	return Played{
+		Outcome: RBCOutcome(h.Outcome), Used: res.Used, TurnTimes: res.TurnTimes,
+		Turns: [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])},
+		Save:  func(path string) error { return rbc.SaveHistoryFile(path, h) },
+	}, nil
+}
+
+// variant is the name of the match's game ("" for RBC).
+func (c *Config) variant() string {
+	if c.Referee == nil {
+		return ""
 	}
-	return r, nil
+	return c.Referee.Variant()
 }
 
 // RecordName is "<white>-<black>-<seed>-<NNN>.json", with characters that

@@ -56,7 +56,7 @@ func TestPlaySavesWhatItReports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h.Outcome != r.Outcome || h.WhiteName != r.White {
+		if RBCOutcome(h.Outcome) != r.Outcome || h.WhiteName != r.White {
 			t.Errorf("game %d: record %v %s, result %v %s", i, h.Outcome, h.WhiteName, r.Outcome, r.White)
 		}
 	}

@@ -1,7 +1,9 @@
 package match
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,9 +12,9 @@ import (
 )
 
 // PairingKey identifies a row group of the results table: the bot, its
-// opponent and the clock (games at different clocks are different
-// experiments).
-type PairingKey struct{ Bot, Opponent, Clock string }
+// opponent, the clock and the game variant (games at different clocks, or
+// of different games, are different experiments).
+type PairingKey struct{ Bot, Opponent, Clock, Variant string }
 
 // Pairing collects the games of one pairing key.
 type Pairing struct {
@@ -34,10 +36,10 @@ func GroupPairings(results []*Result) []*Pairing {
 		if r == nil {
 			continue
 		}
-		k := PairingKey{r.Bot(), r.Opponent(), r.Clock}
+		k := PairingKey{r.Bot(), r.Opponent(), r.Clock, r.Variant}
 		p := index[k]
 		if p == nil {
-			if q := index[PairingKey{k.Opponent, k.Bot, k.Clock}]; q != nil {
+			if q := index[PairingKey{k.Opponent, k.Bot, k.Clock, k.Variant}]; q != nil {
 				flipped := *r
 				flipped.BotColor = r.BotColor.Other()
 				r, p = &flipped, q
@@ -58,12 +60,12 @@ func GroupPairings(results []*Result) []*Pairing {
 // Stats sums the games of one row of the table, seen from the bot.
 type Stats struct {
 	Games, Wins, Draws, Losses int
-	Reasons                    [rbc.IllegalAction + 1]int // games by how they ended
-	Turns                      int                        // both sides' turns
-	TimeLosses                 [2]int                     // the bot's, the opponent's
-	Errors                     [2]int                     // losses by an illegal action or a failed callback (resignation)
-	BotTurns, OppTurns         int                        // of timed games
-	BotTime, OppTime           time.Duration              // of timed games
+	Reasons                    map[string]int // games by how they ended ("" for no reason given)
+	Turns                      int            // both sides' turns
+	TimeLosses                 [2]int         // the bot's, the opponent's
+	Errors                     [2]int         // losses by an illegal action or a failed callback (resignation)
+	BotTurns, OppTurns         int            // of timed games
+	BotTime, OppTime           time.Duration  // of timed games
 }
 
 // Add counts one game.
@@ -77,18 +79,19 @@ func (s *Stats) Add(r *Result) {
 	default:
 		s.Losses++
 	}
-	if int(r.Outcome.Reason) < len(s.Reasons) {
-		s.Reasons[r.Outcome.Reason]++
+	if s.Reasons == nil {
+		s.Reasons = map[string]int{}
 	}
+	s.Reasons[r.Outcome.Reason]++
 	if r.Outcome.HasWinner {
 		side := 0 // the bot lost
 		if r.Outcome.Winner == r.BotColor {
 			side = 1 // the opponent lost
 		}
 		switch r.Outcome.Reason {
-		case rbc.Timeout:
+		case ReasonTimeout:
 			s.TimeLosses[side]++
-		case rbc.IllegalAction, rbc.Resign:
+		case ReasonIllegal, ReasonResign:
 			s.Errors[side]++
 		}
 	}
@@ -140,7 +143,11 @@ func ResultsTable(pairings []*Pairing, withClock bool) Table {
 			e := s.Elo()
 			cells := []string{p.Key.Bot, p.Key.Opponent, as}
 			if withClock {
-				cells = append(cells, p.Key.Clock)
+				clock := p.Key.Clock
+				if p.Key.Variant != "" {
+					clock = p.Key.Variant + " " + clock
+				}
+				cells = append(cells, clock)
 			}
 			cells = append(cells, strconv.Itoa(s.Games), strconv.Itoa(s.Wins), strconv.Itoa(s.Draws),
 				strconv.Itoa(s.Losses), pct(s), FormatElo(e.Elo), e.Interval(), ratio(float64(s.Turns), s.Games),
@@ -208,15 +215,25 @@ func FormatPerTurn(d time.Duration, turns int) string {
 
 // reasonsText lists how the games ended: "KING_CAPTURE 9, MOVE_LIMIT 1".
 func reasonsText(s *Stats) string {
-	var parts []string
+	reasons := make([]string, 0, len(s.Reasons))
 	for r, n := range s.Reasons {
 		if n > 0 {
-			name := rbc.WinReason(r).String()
-			if r == int(rbc.NoReason) {
-				name = "NONE"
-			}
-			parts = append(parts, name+" "+strconv.Itoa(n))
+			reasons = append(reasons, r)
 		}
+	}
+	slices.SortFunc(reasons, func(a, b string) int {
+		if c := cmp.Compare(reasonOrder(a), reasonOrder(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	var parts []string
+	for _, r := range reasons {
+		name := r
+		if r == "" {
+			name = "NONE"
+		}
+		parts = append(parts, name+" "+strconv.Itoa(s.Reasons[r]))
 	}
 	if len(parts) == 0 {
 		return "-"

@@ -17,9 +17,9 @@ func game(dir string, i int, botColor rbc.Color, result int) *Result {
 	}
 	switch result {
 	case 0:
-		r.Outcome = rbc.Outcome{HasWinner: true, Winner: botColor, Reason: rbc.KingCapture}
+		r.Outcome = Outcome{HasWinner: true, Winner: botColor, Reason: "KING_CAPTURE"}
 	case 2:
-		r.Outcome = rbc.Outcome{HasWinner: true, Winner: botColor.Other(), Reason: rbc.KingCapture}
+		r.Outcome = Outcome{HasWinner: true, Winner: botColor.Other(), Reason: "KING_CAPTURE"}
 	}
 	return r
 }

@@ -456,8 +456,8 @@ func gamesSection(games []*match.Result, records *Records, page string) (Section
 			result = map[rbc.Color]string{rbc.White: "1-0", rbc.Black: "0-1"}[r.Outcome.Winner]
 		}
 		reason := "-"
-		if r.Outcome.Reason != rbc.NoReason {
-			reason = r.Outcome.Reason.String()
+		if r.Outcome.Reason != "" {
+			reason = r.Outcome.Reason
 		}
 		times := [2]string{"-", "-"}
 		if r.Timed {

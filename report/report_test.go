@@ -152,7 +152,7 @@ func TestMatchPageBareAndEmpty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &match.Result{White: h.WhiteName, Black: h.BlackName, BotColor: rbc.White, Outcome: h.Outcome,
+	r := &match.Result{White: h.WhiteName, Black: h.BlackName, BotColor: rbc.White, Outcome: match.RBCOutcome(h.Outcome),
 		Turns: [2]int{len(h.Turns[0]), len(h.Turns[1])}, Clock: "?", Record: src}
 	p, err := Match([]*match.Result{r}, NewRecords(), MatchOptions{Title: "bare", Page: "x.html"})
 	if err != nil {

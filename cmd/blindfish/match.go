@@ -15,6 +15,8 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/kriegspiel/bots"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -46,6 +48,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	verbose := fs.Bool("v", false, "log the referee's warnings and details to stderr")
 	htmlOut := fs.String("html", "", "also write the match's page (table, plots of the score, the SPRT and the time per turn, the games with links to their records) to `FILE`; with --merge, the merged folders' page")
 	index := fs.Bool("index", true, "at the end, write --out's index.html: the page of every game in the folder (made again by each match into it)")
+	game := fs.String("game", "rbc", "the game: rbc, or kriegspiel (bots: "+strings.Join(bots.Names(), ", ")+"; sampling takes samples=, depth=, eval=)")
+	ruleset := fs.String("ruleset", "wild16", "Kriegspiel's rules: "+strings.Join(kriegspiel.RulesetNames(), ", ")+" (optionally +chessdraws)")
 	archive := fs.Bool("archive", false, "at the end, pack the records the run saved in --out into one new compressed archive there (games.tar.gz, a shard's games.shard-K-of-N.tar.gz; -2, -3, ... when the name is taken) that every command reads as it reads loose records; with --merge, or with folders and no bots, pack the loose records of the folders given")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -100,10 +104,10 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// Pinned builds are resolved (and built, the first time) here, once for
 	// the match; the records name them by commit.
-	bots := botspec.NewResolver(os.Stderr, "")
+	resolver := botspec.NewResolver(os.Stderr, "")
 	buildLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: min(level, slog.LevelInfo)}))
 	for _, spec := range []*string{white, black} {
-		c, err := bots.Canonical(ctx, *spec, buildLog)
+		c, err := resolver.Canonical(ctx, *spec, buildLog)
 		if err != nil {
 			if ctx.Err() != nil {
 				return err
@@ -123,16 +127,43 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if sprt != nil && (*white == *black || !*alternate) {
 		return usageError{"--sprt plays colour-swapped pairs: it needs two different bots and alternating colours"}
 	}
+	var referee match.Referee
+	switch *game {
+	case "rbc":
+	case "kriegspiel":
+		rules, err := kriegspiel.ParseRuleset(*ruleset)
+		if err != nil {
+			return usageError{"--ruleset: " + err.Error()}
+		}
+		klog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+		newBot := func(spec string, seed int64) (kriegspiel.Player, error) { return bots.New(spec, seed, klog) }
+		for _, spec := range []string{*white, *black} {
+			p, err := newBot(spec, 0)
+			if err != nil {
+				return usageError{err.Error()}
+			}
+			closePlayerAny(p)
+		}
+		if *htmlOut != "" {
+			return usageError{"--html draws RBC games; a Kriegspiel match has its table and results log only"}
+		}
+		referee = match.KriegspielReferee{Rules: rules, NewBot: newBot}
+	default:
+		return usageError{fmt.Sprintf("--game %q: want rbc or kriegspiel", *game)}
+	}
 	for _, spec := range []string{*white, *black} {
+		if referee != nil {
+			break // checked above
+		}
 		if strings.HasPrefix(spec, botspec.BuildPrefix) {
 			// Start the build's engine once: a BOTSPEC that build does not
 			// know fails here, not in every game.
-			if err := bots.Probe(ctx, spec); err != nil {
+			if err := resolver.Probe(ctx, spec); err != nil {
 				return usageError{err.Error()}
 			}
 			continue
 		}
-		p, err := bots.NewPlayer(spec, 0)
+		p, err := resolver.NewPlayer(spec, 0)
 		if err != nil {
 			return usageError{err.Error()}
 		}
@@ -141,7 +172,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := match.Config{
 		Bot: *white, Opponent: *black, Games: *games, Initial: initial, Increment: incr, Seed: *seed,
 		Out: *out, Concurrency: *concurrency, Alternate: *alternate, MoveLimit: *moveLimit, TurnLimit: *turnLimit,
-		Shard: shard, Resume: *resume, SPRT: sprt, NewBot: bots.NewPlayer,
+		Shard: shard, Resume: *resume, SPRT: sprt, NewBot: resolver.NewPlayer, Referee: referee,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
 	}
 	if cfg.Out != "" {
@@ -176,7 +207,11 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if cfg.Out != "" {
 		saved = ", records in " + cfg.Out
 	}
-	fmt.Fprintf(stdout, "%s vs %s: %s, clock %s s, seed %d%s\n", cfg.Bot, cfg.Opponent, count, cfg.Clock(), cfg.Seed, saved)
+	variant := ""
+	if referee != nil {
+		variant = referee.Variant() + ", "
+	}
+	fmt.Fprintf(stdout, "%s vs %s: %s, %sclock %s s, seed %d%s\n", cfg.Bot, cfg.Opponent, count, variant, cfg.Clock(), cfg.Seed, saved)
 	if werr := printTable(stdout, match.MatchTable(cfg.Bot, cfg.Opponent, rep.Results)); werr != nil {
 		return werr
 	}
@@ -205,7 +240,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	// The pages, once the records are where they stay (archived or not).
-	if cfg.Out != "" && *index {
+	if cfg.Out != "" && *index && referee == nil { // the page draws RBC records
 		path := filepath.Join(cfg.Out, indexName)
 		if perr := writeFolderIndex(cfg.Out, path, cfg.SPRT); perr != nil {
 			// The games are played and saved: a page that cannot be made
@@ -288,6 +323,13 @@ func closePlayer(p rbc.Player, log *slog.Logger) {
 	}
 	if err := c.Close(); err != nil && log != nil {
 		log.Warn("closing a player", "err", err)
+	}
+}
+
+// closePlayerAny closes a player of any game that holds resources.
+func closePlayerAny(p any) {
+	if c, ok := p.(io.Closer); ok {
+		c.Close()
 	}
 }
 

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
-// runReplay re-referees recorded games (harness GameHistory JSON) from their
+// runReplay re-referees recorded games (harness GameHistory JSON, or
+// Kriegspiel records, told apart by their content) from their
 // recorded senses and requests and checks every sense result, taken move,
 // capture square, board before and after each move, and the result. It is
 // how we know our rules agree with the harness's on real games.
@@ -71,6 +74,9 @@ Flags:
 // only when ctx is done.
 func replayRecord(ctx context.Context, r *rbc.Record, stdout io.Writer, quiet bool) (bool, error) {
 	path := r.Name()
+	if kriegspiel.IsRecord(r.Data) {
+		return replayKriegspiel(path, r.Data, stdout, quiet), nil
+	}
 	rec, err := rbc.ParseHistory(r.Data)
 	if err != nil {
 		fmt.Fprintf(stdout, "%s: unreadable: %v\n", path, err)
@@ -94,4 +100,22 @@ func replayRecord(ctx context.Context, r *rbc.Record, stdout io.Writer, quiet bo
 		fmt.Fprintf(stdout, "%s: ok, %d turns, %s\n", path, turns, rec.Outcome)
 	}
 	return true, nil
+}
+
+// replayKriegspiel checks one Kriegspiel record (docs/kriegspiel.md) against
+// kriegspiel's referee and prints its line.
+func replayKriegspiel(path string, data []byte, stdout io.Writer, quiet bool) bool {
+	rec, err := kriegspiel.ReadRecord(bytes.NewReader(data))
+	if err != nil {
+		fmt.Fprintf(stdout, "%s: unreadable: %v\n", path, err)
+		return false
+	}
+	if _, err := rec.Replay(); err != nil {
+		fmt.Fprintf(stdout, "%s: diverges: %v\n", path, err)
+		return false
+	}
+	if !quiet {
+		fmt.Fprintf(stdout, "%s: ok, kriegspiel/%s, %d turns, %s\n", path, rec.Ruleset.Name, len(rec.Turns), rec.Result)
+	}
+	return true
 }

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestMatchKriegspiel plays `match --game kriegspiel` (the sampling player
+// on the embedded evaluator against random), checks its records with
+// `replay --check`, and merges its folder.
+func TestMatchKriegspiel(t *testing.T) {
+	dir := t.TempDir()
+	bot := "sampling:eval=embedded,depth=1,samples=8"
+	code, out, errs := runBlindfish(t, context.Background(), "match", "--game", "kriegspiel", "--ruleset", "berkeley_any",
+		"--white", bot, "--black", "random", "--games", "2", "--clock", "60+1", "--turn-limit", "80", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(out, "kriegspiel/berkeley_any, clock 60+1 s") {
+		t.Errorf("header:\n%s", out)
+	}
+	row := tableRow(t, out, "both")
+	if row[3] != "2" || row[colIndex(t, out, "errors")] != "0/0" || row[colIndex(t, out, "time losses")] != "0/0" {
+		t.Errorf("row %v", row)
+	}
+	code, out, errs = runBlindfish(t, context.Background(), "replay", "--check", dir)
+	if code != 0 || !strings.Contains(out, "2/2 games reproduced") || !strings.Contains(out, "ok, kriegspiel/berkeley_any") {
+		t.Errorf("replay: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runBlindfish(t, context.Background(), "match", "--merge", dir)
+	if code != 0 || !strings.Contains(out, "kriegspiel/berkeley_any 60+1") {
+		t.Errorf("merge: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestMatchKriegspielUsage: an unknown game, ruleset or Kriegspiel bot is a
+// usage error that says what is wanted.
+func TestMatchKriegspielUsage(t *testing.T) {
+	cases := map[string][]string{
+		"want rbc or kriegspiel":     {"--game", "chess", "--white", "random", "--black", "random"},
+		"unknown ruleset":            {"--game", "kriegspiel", "--ruleset", "english", "--white", "random", "--black", "random"},
+		"unknown kriegspiel bot":     {"--game", "kriegspiel", "--white", "trout", "--black", "random"},
+		"sampling has samples":       {"--game", "kriegspiel", "--white", "sampling:speed=3", "--black", "random"},
+		"a Kriegspiel match has its": {"--game", "kriegspiel", "--white", "random", "--black", "sampling:eval=embedded", "--html", "x.html"},
+	}
+	for want, args := range cases {
+		code, _, errs := runBlindfish(t, context.Background(), append([]string{"match", "--out", ""}, args...)...)
+		if code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}

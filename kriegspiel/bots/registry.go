@@ -1,0 +1,77 @@
+package bots
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+
+	"github.com/blindfish-rbc/blindfish/evaluator"
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+)
+
+// Names lists the Kriegspiel bots New builds, in the order help texts list
+// them.
+func Names() []string { return []string{"random", "sampling"} }
+
+// New builds the Kriegspiel player a spec names: "random", or "sampling"
+// with optional settings "sampling:samples=48,depth=6,eval=auto" (eval is
+// auto, stockfish or embedded, as for the RBC player). seed fixes its random
+// choices. A sampling player owns its evaluator: it is an io.Closer, to be
+// closed after the game.
+func New(spec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
+	name, settings, _ := strings.Cut(spec, ":")
+	params := map[string]string{}
+	if settings != "" {
+		for _, kv := range strings.Split(settings, ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return nil, fmt.Errorf("kriegspiel bot %q: setting %q is not key=value", spec, kv)
+			}
+			params[k] = v
+		}
+	}
+	switch name {
+	case "random":
+		if len(params) > 0 {
+			return nil, fmt.Errorf("kriegspiel bot %q: random takes no settings", spec)
+		}
+		return kriegspiel.NewRandomPlayer(uint64(seed)), nil
+	case "sampling":
+		cfg := DefaultSamplingConfig()
+		kind := evaluator.KindAuto
+		for k, v := range params {
+			var err error
+			switch k {
+			case "samples":
+				cfg.Samples, err = positive(v)
+			case "depth":
+				cfg.Depth, err = positive(v)
+			case "eval":
+				kind, err = evaluator.ParseKind(v)
+			default:
+				err = fmt.Errorf("unknown setting (sampling has samples, depth, eval)")
+			}
+			if err != nil {
+				return nil, fmt.Errorf("kriegspiel bot %q: %s: %w", spec, k, err)
+			}
+		}
+		eval, err := evaluator.Open(context.Background(), kind, evaluator.OpenConfig{Logger: log})
+		if err != nil {
+			return nil, fmt.Errorf("kriegspiel bot %q: %w", spec, err)
+		}
+		p := NewSampling(cfg, eval, uint64(seed), log)
+		p.owned = true
+		return p, nil
+	}
+	return nil, fmt.Errorf("unknown kriegspiel bot %q (want %s)", spec, strings.Join(Names(), ", "))
+}
+
+func positive(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%q is not a positive integer", s)
+	}
+	return n, nil
+}

@@ -1,0 +1,249 @@
+// Package bots holds Kriegspiel players that think: they keep a belief of
+// the opponent's men and score the boards in it with a chess evaluator. The
+// rules, the referee and the random baseline are in package kriegspiel; this
+// package adds what depends on the evaluator.
+package bots
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/evaluator"
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// SamplingConfig tunes the sampling player.
+type SamplingConfig struct {
+	// Samples is the most boards of the belief a decision scores.
+	Samples int
+	// BeliefLimit is the most boards the exact belief keeps; a turn that
+	// would exceed it thins the belief to ThinTo boards first.
+	BeliefLimit, ThinTo int
+	// Depth is the evaluator's depth for each scored position.
+	Depth int
+	// TurnsLeft is how many more turns the clock is planned for.
+	TurnsLeft int
+}
+
+// DefaultSamplingConfig returns the settings the player is measured with.
+func DefaultSamplingConfig() SamplingConfig {
+	return SamplingConfig{Samples: 48, BeliefLimit: 200_000, ThinTo: 2_000, Depth: 6, TurnsLeft: 40}
+}
+
+// Sampling is a Kriegspiel player in the manner of Blindfish in RBC: it
+// keeps the exact belief (kriegspiel.Belief), thinned to a random subset
+// when it grows too large, and at each question scores every move it may ask
+// on a sample of the belief's boards with the evaluator. It asks the move
+// with the best mean score over the boards where that move is legal: an
+// illegal try costs nothing but tells the belief something, so what a move
+// is worth when it is made is what matters. If the belief loses the true
+// board (possible only after a thinning) it plays on from random boards of
+// its own men's moves, as the random player would.
+type Sampling struct {
+	cfg    SamplingConfig
+	eval   evaluator.Evaluator
+	log    *slog.Logger
+	rng    *rand.Rand
+	belief *kriegspiel.Belief
+	color  rbc.Color
+	lost   bool // the belief emptied: play at random
+	owned  bool // Close closes eval
+	// scores caches the evaluation of (board, move) for the turn: a
+	// question refused makes the player choose again from the same boards.
+	scores map[scoreKey]int
+	// Thinnings and Losses count the belief's cuts and its losses of the
+	// true board, for the match's report.
+	Thinnings, Losses int
+}
+
+type scoreKey struct {
+	board uint64
+	move  rbc.Move
+}
+
+// NewSampling returns a sampling player scoring with eval (which it does not
+// close) whose random choices follow from seed.
+func NewSampling(cfg SamplingConfig, eval evaluator.Evaluator, seed uint64, log *slog.Logger) *Sampling {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Sampling{cfg: cfg, eval: eval, log: log, rng: rand.New(rand.NewPCG(seed, 0x53616d70))}
+}
+
+// HandleGameStart starts the belief from the known starting position.
+func (p *Sampling) HandleGameStart(_ context.Context, color rbc.Color, rules kriegspiel.Ruleset, start rbc.Board, pawnTries int, _ string) error {
+	p.color, p.lost = color, false
+	p.belief = kriegspiel.NewBelief(color, rules, start, pawnTries)
+	p.belief.SetLimit(p.cfg.BeliefLimit)
+	p.scores = map[scoreKey]int{}
+	return nil
+}
+
+// HandleOpponentTurn expands the belief by the opponent's move.
+func (p *Sampling) HandleOpponentTurn(_ context.Context, heard []kriegspiel.Heard) error {
+	clear(p.scores)
+	if p.lost {
+		return nil
+	}
+	err := p.belief.Opponent(heard)
+	if errors.Is(err, kriegspiel.ErrBeliefTooLarge) {
+		p.Thinnings++
+		p.belief.Thin(p.cfg.ThinTo, p.rng)
+		err = p.belief.Opponent(heard)
+	}
+	p.check(err)
+	return nil
+}
+
+// check takes the belief's error: an empty belief means the true board was
+// thinned away, and the player goes on without one.
+func (p *Sampling) check(err error) {
+	if err == nil {
+		return
+	}
+	p.Losses++
+	p.lost = true
+	p.log.Warn("kriegspiel belief lost; playing at random", "err", err)
+}
+
+// HandleAnswer filters the belief by the answer to our question.
+func (p *Sampling) HandleAnswer(_ context.Context, q kriegspiel.Question, a kriegspiel.Answer) error {
+	if p.lost {
+		return nil
+	}
+	p.check(p.belief.Own(q, a))
+	return nil
+}
+
+// Close closes the evaluator when the player opened it (New).
+func (p *Sampling) Close() error {
+	if p.owned {
+		return p.eval.Close()
+	}
+	return nil
+}
+
+// HandleGameEnd does nothing.
+func (p *Sampling) HandleGameEnd(context.Context, kriegspiel.Result, *kriegspiel.Record) error {
+	return nil
+}
+
+// ChooseQuestion scores the moves that may be asked on a sample of the
+// belief until the turn's share of the clock is spent, and asks the best.
+func (p *Sampling) ChooseQuestion(ctx context.Context, questions []kriegspiel.Question, timeLeft time.Duration) (kriegspiel.Question, error) {
+	moves := make([]rbc.Move, 0, len(questions))
+	for _, q := range questions {
+		if !q.AskAny {
+			moves = append(moves, q.Move)
+		}
+	}
+	if len(moves) == 0 {
+		if len(questions) == 0 {
+			return kriegspiel.Question{}, errors.New("bots: no question to choose from")
+		}
+		return questions[0], nil // only "any?" is left
+	}
+	if p.lost {
+		return kriegspiel.TryMove(moves[p.rng.IntN(len(moves))]), nil
+	}
+	budget := timeLeft / time.Duration(max(p.cfg.TurnsLeft, 1))
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+
+	boards := p.sample()
+	sum := make([]int, len(moves))
+	n := make([]int, len(moves))
+	var buf [256]rbc.Move
+	scored := 0
+	for _, b := range boards {
+		legal := kriegspiel.AppendLegalMoves(&b, buf[:0])
+		ok := true
+		for i, m := range moves {
+			if !slices.Contains(legal, m) {
+				continue
+			}
+			v, err := p.score(ctx, b, m)
+			if err != nil {
+				ok = false
+				break
+			}
+			sum[i] += v
+			n[i]++
+		}
+		if !ok {
+			break // out of time: the boards scored so far decide
+		}
+		scored++
+	}
+	best, bestValue := -1, 0
+	for i := range moves {
+		if n[i] == 0 {
+			continue
+		}
+		v := sum[i] / n[i]
+		if best < 0 || v > bestValue {
+			best, bestValue = i, v
+		}
+	}
+	if best < 0 {
+		// Nothing scored in time (or no sampled board allows any listed
+		// move): a move legal on the first board, else any.
+		if len(boards) > 0 {
+			for _, m := range kriegspiel.AppendLegalMoves(&boards[0], buf[:0]) {
+				if slices.Contains(moves, m) {
+					return kriegspiel.TryMove(m), nil
+				}
+			}
+		}
+		return kriegspiel.TryMove(moves[p.rng.IntN(len(moves))]), nil
+	}
+	p.log.Debug("kriegspiel move", "color", p.color, "belief", p.belief.Len(), "boards", len(boards), "scored", scored,
+		"move", moves[best], "score", bestValue, "legal on", n[best])
+	return kriegspiel.TryMove(moves[best]), nil
+}
+
+// sample draws up to Samples boards of the belief without replacement.
+func (p *Sampling) sample() []rbc.Board {
+	all := p.belief.Boards()
+	if len(all) <= p.cfg.Samples {
+		return slices.Clone(all)
+	}
+	out := make([]rbc.Board, 0, p.cfg.Samples)
+	for _, i := range p.rng.Perm(len(all))[:p.cfg.Samples] {
+		out = append(out, all[i])
+	}
+	return out
+}
+
+// score returns the value for us of making the legal move m on b: the
+// rules' verdict when the move ends the game, else the evaluator's score of
+// the position for the opponent, negated.
+func (p *Sampling) score(ctx context.Context, b rbc.Board, m rbc.Move) (int, error) {
+	k := scoreKey{b.Key(), m}
+	if v, ok := p.scores[k]; ok {
+		return v, nil
+	}
+	after := b
+	after.Apply(m)
+	var v int
+	switch {
+	case kriegspiel.IsCheckmate(&after):
+		v = evaluator.WinValue
+	case kriegspiel.IsStalemate(&after) || kriegspiel.InsufficientMaterial(&after):
+		v = 0
+	default:
+		s, err := p.eval.Evaluate(ctx, after, evaluator.Limits{Depth: p.cfg.Depth})
+		if err != nil {
+			return 0, fmt.Errorf("bots: evaluate: %w", err)
+		}
+		v = -s.Value()
+	}
+	p.scores[k] = v
+	return v, nil
+}

@@ -1,0 +1,76 @@
+package bots
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/evaluator"
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// playAgainstRandom plays the sampling player (embedded evaluator) against
+// the random player under a clock that never runs, and returns the results
+// from the sampling player's side.
+func playAgainstRandom(t *testing.T, rules kriegspiel.Ruleset, games int) (wins, draws, losses int, players []*Sampling) {
+	t.Helper()
+	eval := evaluator.NewEmbedded()
+	for g := range games {
+		cfg := DefaultSamplingConfig()
+		cfg.Depth, cfg.Samples, cfg.BeliefLimit, cfg.ThinTo = 1, 8, 20_000, 500
+		p := NewSampling(cfg, eval, uint64(g), nil)
+		players = append(players, p)
+		opts := kriegspiel.DefaultOptions()
+		opts.Rules = rules
+		opts.Clock = rbc.NewManualClock(time.Unix(0, 0))
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		opts.TurnLimit = 100
+		var white, black kriegspiel.Player = p, kriegspiel.NewRandomPlayer(uint64(100 + g))
+		us := rbc.White
+		if g%2 == 1 {
+			white, black, us = black, white, rbc.Black
+		}
+		res, err := kriegspiel.PlayGame(context.Background(), white, black, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := res.Record.Result
+		switch {
+		case !r.HasWinner:
+			draws++
+		case r.Winner == us:
+			wins++
+		default:
+			losses++
+			t.Logf("game %d lost: %s", g, r)
+		}
+		if r.Reason == kriegspiel.Resign || r.Reason == kriegspiel.Timeout {
+			t.Errorf("game %d: %s", g, r)
+		}
+	}
+	return wins, draws, losses, players
+}
+
+// TestSamplingBeatsRandom: the sampling player mates the random player far
+// more often than it is mated, under every ruleset.
+func TestSamplingBeatsRandom(t *testing.T) {
+	games := 4
+	if testing.Short() {
+		games = 2
+	}
+	for _, rules := range []kriegspiel.Ruleset{kriegspiel.Wild16(), kriegspiel.Berkeley(), kriegspiel.BerkeleyAny()} {
+		w, d, l, players := playAgainstRandom(t, rules, games)
+		thin, lost := 0, 0
+		for _, p := range players {
+			thin += p.Thinnings
+			lost += p.Losses
+		}
+		t.Logf("%s: %d-%d-%d against random (belief thinned %d times, lost %d times)", rules.Name, w, d, l, thin, lost)
+		if l > 0 || w < games/2 {
+			t.Errorf("%s: %d-%d-%d against random", rules.Name, w, d, l)
+		}
+	}
+}
