@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,8 +17,10 @@ import (
 func Names() []string { return []string{"random", "sampling"} }
 
 // New builds the Kriegspiel player a spec names: "random", or "sampling"
-// with optional settings "sampling:samples=48,depth=6,eval=auto" (eval is
-// auto, stockfish or embedded, as for the RBC player). seed fixes its random
+// with optional settings "sampling:samples=48,depth=6,eval=auto,belief=exact,size=2000"
+// (eval is auto, stockfish or embedded, as for the RBC player; belief is
+// exact, aosp, los or hybrid, and size the sampling beliefs' boards and the
+// exact one's size once thinned). seed fixes its random
 // choices. A sampling player owns its evaluator: it is an io.Closer, to be
 // closed after the game.
 func New(spec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
@@ -50,8 +53,15 @@ func New(spec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
 				cfg.Depth, err = positive(v)
 			case "eval":
 				kind, err = evaluator.ParseKind(v)
+			case "belief":
+				if !slices.Contains(kriegspiel.ViewNames(), v) {
+					err = fmt.Errorf("%q is not one of %v", v, kriegspiel.ViewNames())
+				}
+				cfg.Belief = v
+			case "size":
+				cfg.ThinTo, err = positive(v)
 			default:
-				err = fmt.Errorf("unknown setting (sampling has samples, depth, eval)")
+				err = fmt.Errorf("unknown setting (sampling has samples, depth, eval, belief, size)")
 			}
 			if err != nil {
 				return nil, fmt.Errorf("kriegspiel bot %q: %s: %w", spec, k, err)

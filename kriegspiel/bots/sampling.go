@@ -29,11 +29,15 @@ type SamplingConfig struct {
 	Depth int
 	// TurnsLeft is how many more turns the clock is planned for.
 	TurnsLeft int
+	// Belief is "exact" (thinned to ThinTo boards when it outgrows
+	// BeliefLimit), or a sampling belief of ThinTo boards: "aosp", "los"
+	// or "hybrid" (kriegspiel.NewView).
+	Belief string
 }
 
 // DefaultSamplingConfig returns the settings the player is measured with.
 func DefaultSamplingConfig() SamplingConfig {
-	return SamplingConfig{Samples: 48, BeliefLimit: 200_000, ThinTo: 2_000, Depth: 6, TurnsLeft: 40}
+	return SamplingConfig{Samples: 48, BeliefLimit: 200_000, ThinTo: 2_000, Depth: 6, TurnsLeft: 40, Belief: "exact"}
 }
 
 // Sampling is a Kriegspiel player in the manner of Blindfish in RBC: it
@@ -50,7 +54,7 @@ type Sampling struct {
 	eval   evaluator.Evaluator
 	log    *slog.Logger
 	rng    *rand.Rand
-	belief *kriegspiel.Belief
+	belief kriegspiel.View
 	color  rbc.Color
 	lost   bool // the belief emptied: play at random
 	owned  bool // Close closes eval
@@ -79,8 +83,15 @@ func NewSampling(cfg SamplingConfig, eval evaluator.Evaluator, seed uint64, log 
 // HandleGameStart starts the belief from the known starting position.
 func (p *Sampling) HandleGameStart(_ context.Context, color rbc.Color, rules kriegspiel.Ruleset, start rbc.Board, pawnTries int, _ string) error {
 	p.color, p.lost = color, false
-	p.belief = kriegspiel.NewBelief(color, rules, start, pawnTries)
-	p.belief.SetLimit(p.cfg.BeliefLimit)
+	name, size := p.cfg.Belief, p.cfg.ThinTo
+	if name == "" || name == "exact" {
+		name, size = "exact", p.cfg.BeliefLimit
+	}
+	v, err := kriegspiel.NewView(name, color, rules, start, pawnTries, size, p.rng)
+	if err != nil {
+		return err
+	}
+	p.belief = v
 	p.scores = map[scoreKey]int{}
 	return nil
 }
@@ -92,10 +103,10 @@ func (p *Sampling) HandleOpponentTurn(_ context.Context, heard []kriegspiel.Hear
 		return nil
 	}
 	err := p.belief.Opponent(heard)
-	if errors.Is(err, kriegspiel.ErrBeliefTooLarge) {
+	if exact, ok := p.belief.(*kriegspiel.Belief); ok && errors.Is(err, kriegspiel.ErrBeliefTooLarge) {
 		p.Thinnings++
-		p.belief.Thin(p.cfg.ThinTo, p.rng)
-		err = p.belief.Opponent(heard)
+		exact.Thin(p.cfg.ThinTo, p.rng)
+		err = exact.Opponent(heard)
 	}
 	p.check(err)
 	return nil
@@ -203,7 +214,7 @@ func (p *Sampling) ChooseQuestion(ctx context.Context, questions []kriegspiel.Qu
 		}
 		return kriegspiel.TryMove(moves[p.rng.IntN(len(moves))]), nil
 	}
-	p.log.Debug("kriegspiel move", "color", p.color, "belief", p.belief.Len(), "boards", len(boards), "scored", scored,
+	p.log.Debug("kriegspiel move", "color", p.color, "belief", len(p.belief.Boards()), "boards", len(boards), "scored", scored,
 		"move", moves[best], "score", bestValue, "legal on", n[best])
 	return kriegspiel.TryMove(moves[best]), nil
 }

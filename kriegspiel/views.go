@@ -1,0 +1,459 @@
+package kriegspiel
+
+// The sampling beliefs of Parker, Nau and Subrahmanian (IJCAI 2005), for
+// when the exact set is too large: AOSP keeps a pool of boards consistent
+// with every observation, LOS draws boards consistent with the last one, and
+// the hybrid tops up AOSP's pool with LOS's boards.
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// View is a belief a Kriegspiel player keeps: the exact set (Belief) or one
+// of the sampling beliefs. Its callbacks are those of a Player's: the
+// answers to our own questions, and what we heard of the opponent's turn.
+type View interface {
+	Own(q Question, a Answer) error
+	Opponent(heard []Heard) error
+	// Boards returns the boards the player thinks possible (a sample for
+	// the sampling beliefs); the caller must not modify them.
+	Boards() []rbc.Board
+	// Name is the belief's name as NewView reads it.
+	Name() string
+}
+
+// ViewNames lists the beliefs NewView makes.
+func ViewNames() []string { return []string{"exact", "aosp", "los", "hybrid"} }
+
+// NewView returns the named belief of the player of color, from the start
+// of a game: "exact" (at most size boards; an opponent's turn past that is
+// ErrBeliefTooLarge), or a sampling belief of size boards drawn with rng.
+func NewView(name string, color rbc.Color, rules Ruleset, start rbc.Board, pawnTries, size int, rng *rand.Rand) (View, error) {
+	if size < 1 {
+		return nil, fmt.Errorf("kriegspiel: belief size %d, want at least 1", size)
+	}
+	switch name {
+	case "exact":
+		b := NewBelief(color, rules, start, pawnTries)
+		b.SetLimit(size)
+		return b, nil
+	case "aosp", "los", "hybrid":
+		return newSampled(name, color, rules, start, pawnTries, size, rng), nil
+	}
+	return nil, fmt.Errorf("kriegspiel: unknown belief %q (want one of %v)", name, ViewNames())
+}
+
+// Name returns "exact".
+func (bl *Belief) Name() string { return "exact" }
+
+// observation is one callback of the game so far, kept so that a sampling
+// belief can search the whole game again.
+type observation struct {
+	own   bool
+	q     Question
+	a     Answer
+	heard []Heard
+}
+
+// sampled is AOSP, LOS or the hybrid. It keeps a pool of boards (an exact
+// Belief cut to size), every observation, and the player's own men as they
+// stand (mine: a board whose opponent men are meaningless).
+type sampled struct {
+	name      string
+	color     rbc.Color
+	rules     Ruleset
+	start     rbc.Board
+	pawnTries int
+	size      int
+	rng       *rand.Rand
+	pool      *Belief
+	log       []observation
+	// captured counts the opponent's men we took: pawns, pieces, and
+	// captures of unknown kind (rules that name only the square).
+	captured [3]int
+	// What LOS draws from: our men at the start of our turn (mine), the
+	// opponent's last move's answer (last; nil before its first move),
+	// and our own observations since.
+	mine  rbc.Board
+	last  *Answer
+	since []observation
+	// Regenerations counts the pool's refills by search (AOSP, hybrid) and
+	// Draws the boards LOS drew.
+	Regenerations, Draws int
+}
+
+func newSampled(name string, color rbc.Color, rules Ruleset, start rbc.Board, pawnTries, size int, rng *rand.Rand) *sampled {
+	s := &sampled{name: name, color: color, rules: rules, start: start, pawnTries: pawnTries, size: size, rng: rng}
+	s.pool = NewBelief(color, rules, start, pawnTries)
+	s.pool.SetLimit(max(256*size, 10_000)) // a pool of size boards always expands within it
+	s.mine = start
+	for bb := start.Pieces(color.Other()); bb != 0; {
+		s.mine.SetPiece(bb.PopFirst(), rbc.NoPiece)
+	}
+	return s
+}
+
+func (s *sampled) Name() string        { return s.name }
+func (s *sampled) Boards() []rbc.Board { return s.pool.Boards() }
+
+func (s *sampled) Own(q Question, a Answer) error {
+	if a.Verdict == Impossible {
+		return nil
+	}
+	s.log = append(s.log, observation{own: true, q: q, a: a})
+	s.since = append(s.since, observation{own: true, q: q, a: a})
+	if a.Verdict == Captured {
+		switch a.Captured {
+		case CapturedPawn:
+			s.captured[0]++
+		case CapturedPiece:
+			s.captured[1]++
+		default:
+			s.captured[2]++
+		}
+	}
+	if s.name == "los" {
+		return s.drawLOS()
+	}
+	err := s.pool.Own(q, a)
+	if errors.Is(err, ErrEmptyBelief) {
+		return s.refill()
+	}
+	return err
+}
+
+func (s *sampled) Opponent(heard []Heard) error {
+	s.log = append(s.log, observation{heard: slices.Clone(heard)})
+	s.observeForLOS(heard)
+	if s.name == "los" {
+		return s.drawLOS()
+	}
+	err := s.pool.Opponent(heard)
+	if errors.Is(err, ErrBeliefTooLarge) {
+		s.pool.Thin(s.size, s.rng)
+		err = s.pool.Opponent(heard)
+	}
+	switch {
+	case errors.Is(err, ErrEmptyBelief):
+		return s.refill()
+	case err != nil:
+		return err
+	}
+	s.pool.Thin(s.size, s.rng)
+	if s.name == "hybrid" && s.pool.Len() < s.size/2 {
+		s.topUp()
+	}
+	return nil
+}
+
+// refill replaces an emptied pool: AOSP searches the whole game again for
+// boards consistent with every observation; the hybrid, when that search
+// finds too few, adds LOS's boards.
+func (s *sampled) refill() error {
+	s.Regenerations++
+	s.pool = s.search(s.size, 200_000)
+	if s.name == "hybrid" && s.pool.Len() < s.size/2 {
+		s.topUp()
+	}
+	if s.pool.Len() == 0 {
+		return fmt.Errorf("%w (the search of the whole game found no board)", ErrEmptyBelief)
+	}
+	return nil
+}
+
+// replaced returns a pool holding boards, in the state of the turn now.
+func (s *sampled) replaced(boards []rbc.Board) *Belief {
+	p := *s.pool
+	p.boards = boards
+	p.refused = slices.Clone(s.pool.refused)
+	return &p
+}
+
+// search looks for up to n boards consistent with every observation, by a
+// depth-first search over the opponent's moves in random order that visits
+// at most budget boards: AOSP's regeneration. The belief it returns holds
+// them, in the state of the turn now.
+func (s *sampled) search(n, budget int) *Belief {
+	var out []rbc.Board
+	var state *Belief
+	seen := map[[2]uint64]bool{}
+	var walk func(bl *Belief, at int)
+	walk = func(bl *Belief, at int) {
+		for ; at < len(s.log) && budget > 0; at++ {
+			o := s.log[at]
+			if !o.own {
+				break
+			}
+			if bl.Own(o.q, o.a) != nil {
+				return
+			}
+		}
+		if budget <= 0 || len(out) >= n {
+			return
+		}
+		if at == len(s.log) {
+			if state == nil {
+				st := *bl
+				st.refused = slices.Clone(bl.refused)
+				state = &st
+			}
+			for _, b := range bl.boards {
+				if k := boardKey(&b); !seen[k] {
+					seen[k] = true
+					out = append(out, b)
+				}
+			}
+			return
+		}
+		// An opponent's turn: its children in random order, each followed
+		// on its own.
+		if bl.Opponent(s.log[at].heard) != nil {
+			return
+		}
+		children := bl.boards
+		budget -= len(children)
+		s.rng.Shuffle(len(children), func(i, j int) { children[i], children[j] = children[j], children[i] })
+		for _, c := range children {
+			if len(out) >= n || budget <= 0 {
+				return
+			}
+			one := *bl
+			one.boards = []rbc.Board{c}
+			one.refused = nil
+			walk(&one, at+1)
+		}
+	}
+	root := NewBelief(s.color, s.rules, s.start, s.pawnTries)
+	root.SetLimit(1 << 20)
+	walk(root, 0)
+	if state == nil {
+		state = NewBelief(s.color, s.rules, s.start, s.pawnTries)
+	}
+	state.boards = out
+	state.limit = s.pool.limit
+	return state
+}
+
+// topUp adds LOS boards to the pool until it holds size boards.
+func (s *sampled) topUp() {
+	boards := slices.Clone(s.pool.boards)
+	seen := map[[2]uint64]bool{}
+	for i := range boards {
+		seen[boardKey(&boards[i])] = true
+	}
+	for _, b := range s.los(s.size - len(boards)).boards {
+		if k := boardKey(&b); !seen[k] {
+			seen[k] = true
+			boards = append(boards, b)
+		}
+	}
+	s.pool = s.replaced(boards)
+}
+
+// drawLOS replaces the pool by LOS's boards: LOS keeps no pool between
+// observations.
+func (s *sampled) drawLOS() error {
+	s.pool = s.los(s.size)
+	if s.pool.Len() == 0 {
+		return fmt.Errorf("%w (LOS drew no board consistent with the last observation)", ErrEmptyBelief)
+	}
+	return nil
+}
+
+// observeForLOS moves our men to the start of our next turn: our own move
+// (the last of since, if one was made), then the opponent's, of which we
+// know only what it captured.
+func (s *sampled) observeForLOS(heard []Heard) {
+	var move *Answer
+	for i := range heard {
+		if heard[i].Answer.Verdict.Done() {
+			move = &heard[i].Answer
+		}
+	}
+	if move == nil {
+		return
+	}
+	for _, o := range s.since {
+		if o.a.Verdict.Done() {
+			s.mine.Apply(o.q.Move)
+		}
+	}
+	if s.mine.Turn() != s.color.Other() {
+		s.mine.Apply(rbc.Move{}) // Black's first turn: White moved from the start
+	}
+	s.mine.Apply(rbc.Move{}) // the opponent's move, unseen
+	if move.Capture != rbc.NoSquare {
+		s.mine.SetPiece(move.Capture, rbc.NoPiece)
+	}
+	a := *move
+	s.last, s.since = &a, nil
+}
+
+// los draws up to n distinct boards consistent with the last observation:
+// the opponent's men we have not taken, placed at random around ours as
+// they stand at the start of our turn, kept when the opponent's last move's
+// announcements (its capture, its checks, our pawn tries) hold on them; our
+// questions since are then asked of each (Belief.Own). Before the
+// opponent's first move the position is the start.
+func (s *sampled) los(n int) *Belief {
+	base := NewBelief(s.color, s.rules, s.start, s.pawnTries)
+	base.SetLimit(s.pool.limit)
+	if s.last == nil {
+		base.boards = []rbc.Board{s.start}
+	} else {
+		base.tries = s.last.PawnTries
+		base.boards = base.boards[:0]
+		seen := map[[2]uint64]bool{}
+		for attempt := 0; attempt < 200*n && len(base.boards) < 2*n; attempt++ {
+			b, ok := s.place()
+			if !ok || !s.fitsLast(&b) {
+				continue
+			}
+			if k := boardKey(&b); !seen[k] {
+				seen[k] = true
+				base.boards = append(base.boards, b)
+			}
+		}
+	}
+	for _, o := range s.since {
+		if base.Own(o.q, o.a) != nil {
+			base.boards = nil
+			break
+		}
+	}
+	s.Draws += len(base.boards)
+	base.Thin(n, s.rng)
+	return base
+}
+
+// place puts the opponent's men we have not taken at random on the empty
+// squares around ours: pawns off the back ranks, the king not beside ours
+// and not attacked (it is our turn), a man on the square of the opponent's
+// last capture. Castling rights stay only where king and rook are at home.
+func (s *sampled) place() (rbc.Board, bool) {
+	them := s.color.Other()
+	men := []rbc.PieceType{rbc.Knight, rbc.Knight, rbc.Bishop, rbc.Bishop, rbc.Rook, rbc.Rook, rbc.Queen}
+	s.rng.Shuffle(len(men), func(i, j int) { men[i], men[j] = men[j], men[i] })
+	pawns := 8 - s.captured[0]
+	men = men[:max(len(men)-s.captured[1], 0)]
+	for range s.captured[2] {
+		if s.rng.IntN(pawns+len(men)+1) < pawns {
+			pawns--
+		} else if len(men) > 0 {
+			men = men[:len(men)-1]
+		}
+	}
+	for range max(pawns, 0) {
+		men = append(men, rbc.Pawn)
+	}
+	b := s.mine
+	backRanks := rbc.Bitboard(0xFF000000000000FF)
+	var ours rbc.Bitboard = b.Pieces(s.color)
+	free := ^ours
+	put := func(sq rbc.Square, t rbc.PieceType) {
+		b.SetPiece(sq, rbc.MakePiece(them, t))
+		free &^= sq.Bit()
+	}
+	pick := func(from rbc.Bitboard) (rbc.Square, bool) {
+		n := from.Count()
+		if n == 0 {
+			return rbc.NoSquare, false
+		}
+		i := s.rng.IntN(n)
+		for ; i > 0; i-- {
+			from &= from - 1
+		}
+		return from.First(), true
+	}
+	if c := s.last.Capture; c != rbc.NoSquare && free.Has(c) && len(men) > 0 {
+		i := s.rng.IntN(len(men))
+		if men[i] == rbc.Pawn && backRanks.Has(c) {
+			men[i] = rbc.Queen // a pawn that captured onto the back rank promoted
+		}
+		put(c, men[i])
+		men = slices.Delete(men, i, i+1)
+	}
+	ourKing := b.KingSquare(s.color)
+	kingZone := rbc.Bitboard(0)
+	if ourKing != rbc.NoSquare {
+		kingZone = rbc.KingAttacks(ourKing) | ourKing.Bit()
+	}
+	k, ok := pick(free &^ kingZone)
+	if !ok {
+		return b, false
+	}
+	put(k, rbc.King)
+	for _, t := range men {
+		where := free
+		if t == rbc.Pawn {
+			where &^= backRanks
+		}
+		sq, ok := pick(where)
+		if !ok {
+			return b, false
+		}
+		put(sq, t)
+	}
+	if b.Attacked(k, s.color) {
+		return b, false
+	}
+	fixed, err := fixCastling(&b)
+	return fixed, err == nil
+}
+
+// fitsLast reports whether the opponent's last move's announcements hold on
+// b: the checks on our king and our pawn tries.
+func (s *sampled) fitsLast(b *rbc.Board) bool {
+	a := s.last
+	if a.End != NotOver {
+		return false // the game is over; nothing to draw
+	}
+	var checks [2]Check
+	k := b.KingSquare(s.color)
+	c := Checkers(b)
+	for i := 0; c != 0 && i < 2; i++ {
+		checks[i] = checkDirection(c.PopFirst(), k)
+	}
+	if checks != a.Checks {
+		return false
+	}
+	return a.PawnTries < 0 || countPawnCaptures(b) == a.PawnTries
+}
+
+// fixCastling returns b with the castling rights whose king and rook are
+// not both on their home squares removed, through its FEN.
+func fixCastling(b *rbc.Board) (rbc.Board, error) {
+	fen := b.FEN()
+	f := strings.Fields(fen)
+	if len(f) < 3 {
+		return *b, fmt.Errorf("kriegspiel: FEN %q", fen)
+	}
+	home := map[byte][2]rbc.Square{'K': {4, 7}, 'Q': {4, 0}, 'k': {60, 63}, 'q': {60, 56}}
+	rights := ""
+	for i := 0; i < len(f[2]); i++ {
+		r := f[2][i]
+		sq, ok := home[r]
+		if !ok {
+			continue
+		}
+		color := rbc.White
+		if r >= 'a' {
+			color = rbc.Black
+		}
+		if b.PieceAt(sq[0]) == rbc.MakePiece(color, rbc.King) && b.PieceAt(sq[1]) == rbc.MakePiece(color, rbc.Rook) {
+			rights += string(r)
+		}
+	}
+	if rights == "" {
+		rights = "-"
+	}
+	f[2] = rights
+	f[3] = "-"
+	return rbc.ParseFEN(strings.Join(f, " "))
+}

@@ -1,0 +1,151 @@
+package kriegspiel
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// followView feeds a record to a view of player c, as followRecord does for
+// the exact belief, calling check after each turn.
+func followView(rec *Record, v View, c rbc.Color, turns int, check func(turn int, truth *rbc.Board) error) error {
+	for i, turn := range rec.Turns {
+		if i == turns || turn.Move.IsNull() {
+			break
+		}
+		if turn.Color == c {
+			for _, try := range turn.Tries {
+				if err := v.Own(try.Question, try.Answer); err != nil {
+					return fmt.Errorf("turn %d, own %s: %w", i, try.Question, err)
+				}
+			}
+		} else {
+			var heard []Heard
+			for _, try := range turn.Tries {
+				if try.Public {
+					h := Heard{Answer: try.Answer}
+					h.Question.AskAny = try.Question.AskAny
+					heard = append(heard, h)
+				}
+			}
+			if err := v.Opponent(heard); err != nil {
+				return fmt.Errorf("turn %d, opponent: %w", i, err)
+			}
+		}
+		truth, err := rbc.ParseFEN(turn.FENAfter)
+		if err != nil {
+			return err
+		}
+		if err := check(i, &truth); err != nil {
+			return fmt.Errorf("turn %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// TestSampledViewsAgreeWithTheExactSet follows random games with each
+// sampling belief beside the exact one, over the turns where the exact set
+// is small enough: AOSP's and the hybrid's pools hold only boards of the
+// exact set (they are consistent with every observation, or LOS's top-up
+// for the hybrid), every view's boards have our men where the true board
+// has them, and the exact belief holds the truth. The recall of each view
+// (how often the true board is among its boards) is logged.
+func TestSampledViewsAgreeWithTheExactSet(t *testing.T) {
+	const size, turns = 64, 10
+	recall := map[string][2]int{}
+	for _, rules := range []Ruleset{Wild16(), Berkeley()} {
+		for seed := range uint64(3) {
+			rec := randomRecord(t, rules, 200+seed, turns)
+			start, _ := rbc.ParseFEN(rec.StartFEN)
+			for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+				exact := NewBelief(c, rules, start, rec.PawnTries)
+				exact.SetLimit(300_000)
+				views := map[string]View{}
+				for _, name := range []string{"aosp", "los", "hybrid"} {
+					v, err := NewView(name, c, rules, start, rec.PawnTries, size, rand.New(rand.NewPCG(seed, 1)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					views[name] = v
+				}
+				inExact := func() map[[2]uint64]bool {
+					m := map[[2]uint64]bool{}
+					for _, b := range exact.Boards() {
+						m[boardKey(&b)] = true
+					}
+					return m
+				}
+				err := followView(rec, exact, c, turns, func(i int, truth *rbc.Board) error {
+					if !exact.Contains(truth) {
+						return errors.New("the exact belief lost the true board")
+					}
+					return nil
+				})
+				if errors.Is(err, ErrBeliefTooLarge) {
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s seed %d %s exact: %v", rules.Name, seed, c, err)
+				}
+				// The exact set at the end, for the pools' last turn.
+				all := inExact()
+				for name, v := range views {
+					hits, n := 0, 0
+					err := followView(rec, v, c, turns, func(i int, truth *rbc.Board) error {
+						n++
+						for _, b := range v.Boards() {
+							if b.Pieces(c) != truth.Pieces(c) || b.Turn() != truth.Turn() {
+								return fmt.Errorf("%s: a board has our men or the side to move wrong: %s vs %s", name, b.FEN(), truth.FEN())
+							}
+						}
+						if len(v.Boards()) == 0 {
+							return fmt.Errorf("%s: no boards", name)
+						}
+						for _, b := range v.Boards() {
+							if sameBoard(&b, truth) {
+								hits++
+								break
+							}
+						}
+						return nil
+					})
+					if err != nil {
+						t.Fatalf("%s seed %d %s: %v", rules.Name, seed, c, err)
+					}
+					if name == "aosp" {
+						for _, b := range v.Boards() {
+							if !all[boardKey(&b)] {
+								t.Errorf("%s seed %d %s: AOSP holds a board outside the exact set: %s", rules.Name, seed, c, b.FEN())
+								break
+							}
+						}
+					}
+					r := recall[name]
+					recall[name] = [2]int{r[0] + hits, r[1] + n}
+				}
+			}
+		}
+	}
+	for name, r := range recall {
+		t.Logf("%s: the true board among its %d boards at %d of %d turns", name, size, r[0], r[1])
+	}
+	if recall["aosp"][1] < 50 {
+		t.Errorf("only %d turns compared", recall["aosp"][1])
+	}
+}
+
+func TestNewViewNames(t *testing.T) {
+	start, _ := rbc.ParseFEN(rbc.StartFEN)
+	for _, name := range ViewNames() {
+		v, err := NewView(name, rbc.White, Wild16(), start, 0, 10, rand.New(rand.NewPCG(1, 2)))
+		if err != nil || v.Name() != name || len(v.Boards()) != 1 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := NewView("oracle", rbc.White, Wild16(), start, 0, 10, nil); err == nil {
+		t.Error("an unknown belief was made")
+	}
+}
