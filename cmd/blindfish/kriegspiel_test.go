@@ -17,7 +17,7 @@ func TestMatchKriegspiel(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
-	if !strings.Contains(out, "kriegspiel/berkeley_any, clock 60+1 s") {
+	if !strings.Contains(out, "kriegspiel/berkeley_any, clock 60+1 s") || !strings.Contains(out, "\npeak memory: ") {
 		t.Errorf("header:\n%s", out)
 	}
 	row := tableRow(t, out, "both")

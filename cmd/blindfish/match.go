@@ -15,6 +15,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/internal/peakmem"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/kriegspiel/bots"
 	"github.com/blindfish-rbc/blindfish/match"
@@ -224,6 +225,10 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return werr
 		}
 	}
+	if u := peakmem.Now(); u.OK {
+		fmt.Fprintf(stdout, "peak memory: %s in this process (the referee and in-process bots), %s in its largest finished child (an engine)\n",
+			mib(u.Self), mib(u.Children))
+	}
 	if *archive {
 		// The records of the run's games (resumed ones too, if still loose).
 		var names []string
@@ -325,6 +330,9 @@ func closePlayer(p rbc.Player, log *slog.Logger) {
 		log.Warn("closing a player", "err", err)
 	}
 }
+
+// mib shows a byte count in MiB.
+func mib(n int64) string { return strconv.FormatInt((n+(1<<19))>>20, 10) + " MiB" }
 
 // closePlayerAny closes a player of any game that holds resources.
 func closePlayerAny(p any) {
