@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -270,5 +271,51 @@ func TestTrackInfoLooksNearTheKing(t *testing.T) {
 	info := trackInfo(ws, innerSquares(allSquares()), rbc.Black)
 	if near, far := info[sq(t, "f6")], info[sq(t, "b2")]; !(near > far) || far != 0 {
 		t.Errorf("track info near %v, far %v", near, far)
+	}
+}
+
+// TestVOILooksElsewhereAfterRepeats: the window voi picks is charged Repeat
+// for each turn in a row it was sensed without changing the move, so with a
+// large cost and a streak on it voi picks another; a streak broken by a
+// sense that changed the move, or on another window, costs nothing. The
+// strategy says what it would play without sensing.
+func TestVOILooksElsewhereAfterRepeats(t *testing.T) {
+	f := newFixed(t,
+		"4k3/p7/8/8/3q4/5N2/8/4K3 w - - 0 1",
+		"4k3/p7/8/8/7q/5N2/8/4K3 w - - 0 1",
+		"4k3/8/p7/8/7q/5N2/8/4K3 w - - 0 1",
+	)
+	cfg := DefaultConfig()
+	cfg.Threat, cfg.Hang = 0, 0
+	turn := testTurn(t, f, cfg)
+	var noSense *rbc.Move
+	turn.noSense = func(m rbc.Move) { noSense = &m }
+	first, err := voiSense{}.ChooseSense(context.Background(), turn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if noSense == nil || !slices.Contains(Requests(turn.MoveActions, &f.boards[0]), *noSense) {
+		t.Fatalf("the no-sense move was not reported as a request: %v", noSense)
+	}
+	cfg.Repeat = 1e5
+	for _, recent := range [][]SenseNote{
+		{{Square: first, Unchanged: false}},
+		{{Square: first, Unchanged: true}, {Square: sq(t, "b2"), Unchanged: true}},
+	} {
+		turn = testTurn(t, f, cfg)
+		turn.Recent = recent
+		got, err := voiSense{}.ChooseSense(context.Background(), turn)
+		if err != nil || got != first {
+			t.Errorf("recent %v: sensed %v, want %v again (no streak on it): %v", recent, got, first, err)
+		}
+	}
+	turn = testTurn(t, f, cfg)
+	turn.Recent = []SenseNote{{Square: first, Unchanged: true}, {Square: first, Unchanged: true}}
+	got, err := voiSense{}.ChooseSense(context.Background(), turn)
+	if err != nil || got == first {
+		t.Errorf("after two unchanged senses on %v it sensed %v again: %v", first, got, err)
+	}
+	if n := repeatStreak(turn.Recent, first); n != 2 {
+		t.Errorf("streak %d, want 2", n)
 	}
 }

@@ -92,8 +92,10 @@ func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error
 	}
 	bonus := make(map[rbc.Square]float64, len(squares))
 	for _, q := range squares {
-		bonus[q] = t.Config.Reduce*reduction[q] + t.Config.Danger*danger[q] + t.Config.Track*track[q]
+		bonus[q] = t.Config.Reduce*reduction[q] + t.Config.Danger*danger[q] + t.Config.Track*track[q] -
+			t.Config.Repeat*float64(repeatStreak(t.Recent, q))
 	}
+	t.NoteNoSenseMove(noSenseRequest(mat, t.Config))
 	best, v0 := voiWindow(mat, squares, reduction, bonus, t.Config)
 	if best.sq == rbc.NoSquare {
 		return sizeBest.sq, nil
@@ -354,6 +356,22 @@ func countLabels(l []int) int {
 		n = max(n, x+1)
 	}
 	return n
+}
+
+// noSenseRequest is the request the decision values favour on all of m's
+// boards: what we would play without sensing.
+func noSenseRequest(m *Matrix, cfg *Config) rbc.Move {
+	scores := requestScores(m, nil, plausibilityWeights(m, cfg.Plaus), cfg.Mean)
+	best := -1
+	for j, v := range scores {
+		if best < 0 || v > scores[best] {
+			best = j
+		}
+	}
+	if best < 0 {
+		return rbc.Move{}
+	}
+	return m.Requests[best]
 }
 
 func maxOf(xs []float64) float64 {
