@@ -9,41 +9,9 @@ import (
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
-// followView feeds a record to a view of player c, as followRecord does for
-// the exact belief, calling check after each turn.
+// followView feeds a record to a view of player c (follow without stats).
 func followView(rec *Record, v View, c rbc.Color, turns int, check func(turn int, truth *rbc.Board) error) error {
-	for i, turn := range rec.Turns {
-		if i == turns || turn.Move.IsNull() {
-			break
-		}
-		if turn.Color == c {
-			for _, try := range turn.Tries {
-				if err := v.Own(try.Question, try.Answer); err != nil {
-					return fmt.Errorf("turn %d, own %s: %w", i, try.Question, err)
-				}
-			}
-		} else {
-			var heard []Heard
-			for _, try := range turn.Tries {
-				if try.Public {
-					h := Heard{Answer: try.Answer}
-					h.Question.AskAny = try.Question.AskAny
-					heard = append(heard, h)
-				}
-			}
-			if err := v.Opponent(heard); err != nil {
-				return fmt.Errorf("turn %d, opponent: %w", i, err)
-			}
-		}
-		truth, err := rbc.ParseFEN(turn.FENAfter)
-		if err != nil {
-			return err
-		}
-		if err := check(i, &truth); err != nil {
-			return fmt.Errorf("turn %d: %w", i, err)
-		}
-	}
-	return nil
+	return follow(rec, c, turns, v, check, nil)
 }
 
 // TestSampledViewsAgreeWithTheExactSet follows random games with each
@@ -147,5 +115,24 @@ func TestNewViewNames(t *testing.T) {
 	}
 	if _, err := NewView("oracle", rbc.White, Wild16(), start, 0, 10, nil); err == nil {
 		t.Error("an unknown belief was made")
+	}
+}
+
+// TestFollowCounts: Follow counts every turn it follows, the exact belief
+// holds the true board at each, and a belief past its limit stops the
+// following with ErrBeliefTooLarge at the turn that outgrew it.
+func TestFollowCounts(t *testing.T) {
+	rec := randomRecord(t, Wild16(), 7, 40)
+	start, _ := rbc.ParseFEN(rec.StartFEN)
+	v, _ := NewView("exact", rbc.White, Wild16(), start, rec.PawnTries, 2_000, nil)
+	st, err := Follow(rec, rbc.White, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Turns == 0 || st.Present != st.Turns || st.MaxBoards < 2 {
+		t.Errorf("%+v", st)
+	}
+	if !errors.Is(st.Stopped, ErrBeliefTooLarge) || st.StoppedAt != st.Turns || st.MaxBoards > 2_000 {
+		t.Errorf("a 2,000-board exact belief over a random game: stopped %v at %d after %d turns", st.Stopped, st.StoppedAt, st.Turns)
 	}
 }

@@ -34,6 +34,18 @@ type beliefConfig struct {
 // result is then read off the true board).
 type senseChooser func(ctx context.Context, s sampler.Sampler, t *sampler.ObservedTurn) (rbc.Square, error)
 
+// parseColors reads --color: white, black or both.
+func parseColors(s string) ([]rbc.Color, error) {
+	switch s {
+	case "both":
+		return []rbc.Color{rbc.White, rbc.Black}, nil
+	case "white", "black":
+		c, _ := rbc.ParseColor(s)
+		return []rbc.Color{c}, nil
+	}
+	return nil, fmt.Errorf("--color must be white, black or both, not %q", s)
+}
+
 // recordedSense senses what the player sensed in the game.
 func recordedSense(_ context.Context, _ sampler.Sampler, t *sampler.ObservedTurn) (rbc.Square, error) {
 	return t.Sense, nil
@@ -115,6 +127,9 @@ func runBelief(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if hasSenseFlag(args) {
 		return runSenseBench(ctx, args, stdout, stderr) // the offline sense benchmark: sensebench.go
 	}
+	if hasFlag(args, "game") {
+		return runKriegspielBelief(ctx, args, stdout, stderr) // Kriegspiel records: kbelief.go
+	}
 	if hasFlag(args, "calibrate") {
 		return runCalibrate(ctx, args, stdout, stderr) // the opponent model against the games: calibrate.go
 	}
@@ -192,14 +207,9 @@ func parseBeliefFlags(args []string, stderr io.Writer) (*beliefConfig, error) {
 			cfg.samplers = append(cfg.samplers, n)
 		}
 	}
-	switch *color {
-	case "both":
-		cfg.colors = []rbc.Color{rbc.White, rbc.Black}
-	case "white", "black":
-		c, _ := rbc.ParseColor(*color)
-		cfg.colors = []rbc.Color{c}
-	default:
-		return nil, usageError{fmt.Sprintf("--color must be white, black or both, not %q", *color)}
+	var err error
+	if cfg.colors, err = parseColors(*color); err != nil {
+		return nil, usageError{err.Error()}
 	}
 	if *budget <= 0 || *pool <= 0 || *workers < 0 || *replay < 0 || *disk < 0 {
 		return nil, usageError{"--budget and --pool must be positive; --workers, --replay and --disk not negative"}

@@ -8,7 +8,9 @@ import (
 
 // TestMatchKriegspiel plays `match --game kriegspiel` (the sampling player
 // on the embedded evaluator against random), checks its records with
-// `replay --check`, and merges its folder.
+// `replay --check`, follows them with `belief --game kriegspiel` (the exact
+// belief holds the true board at every turn it follows), and merges its
+// folder.
 func TestMatchKriegspiel(t *testing.T) {
 	dir := t.TempDir()
 	bot := "sampling:eval=embedded,depth=1,samples=8"
@@ -27,6 +29,11 @@ func TestMatchKriegspiel(t *testing.T) {
 	code, out, errs = runBlindfish(t, context.Background(), "replay", "--check", dir)
 	if code != 0 || !strings.Contains(out, "2/2 games reproduced") || !strings.Contains(out, "ok, kriegspiel/berkeley_any") {
 		t.Errorf("replay: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runBlindfish(t, context.Background(), "belief", "--game", "kriegspiel", "--view", "exact,hybrid", "--size", "50", "--limit", "100000", dir)
+	if code != 0 || !strings.Contains(out, "exact: 4 games followed") || !strings.Contains(out, "the true board held at 100.0%") ||
+		!strings.Contains(out, "hybrid: 4 games followed") {
+		t.Errorf("belief: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, errs = runBlindfish(t, context.Background(), "match", "--merge", dir)
 	if code != 0 || !strings.Contains(out, "kriegspiel/berkeley_any 60+1") {

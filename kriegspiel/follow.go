@@ -1,0 +1,96 @@
+package kriegspiel
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// FollowStats is what following one record from one side with one belief
+// gave: how often the true board was among the belief's boards, how large
+// the belief grew and how long its updates took.
+type FollowStats struct {
+	Turns     int // turns followed (each player's turns, both sides')
+	Present   int // turns after which the true board was in the belief
+	MaxBoards int
+	Took      time.Duration // in the belief's callbacks
+	// Stopped is the error that ended the following before the record did
+	// (ErrBeliefTooLarge for an exact belief past its limit, ErrEmptyBelief
+	// for a belief that lost every board), at turn StoppedAt (0-based).
+	Stopped   error
+	StoppedAt int
+}
+
+// Follow feeds a record to the belief v of player c, turn by turn, as a
+// player would have heard it, and checks after each turn whether the true
+// board is among its boards. A belief error stops it (FollowStats.Stopped);
+// the error is for a record that cannot be read.
+func Follow(rec *Record, c rbc.Color, v View) (FollowStats, error) {
+	var st FollowStats
+	err := follow(rec, c, -1, v, func(_ int, truth *rbc.Board) error {
+		st.Turns++
+		boards := v.Boards()
+		st.MaxBoards = max(st.MaxBoards, len(boards))
+		for i := range boards {
+			if sameBoard(&boards[i], truth) {
+				st.Present++
+				break
+			}
+		}
+		return nil
+	}, &st)
+	return st, err
+}
+
+// follow feeds rec's first turns (all when turns < 0) to v from c's side and
+// calls check with the true board after each turn. With st, the belief's
+// errors end it quietly into st and its time is counted there; without, they
+// are returned.
+func follow(rec *Record, c rbc.Color, turns int, v View, check func(turn int, truth *rbc.Board) error, st *FollowStats) error {
+	for i, turn := range rec.Turns {
+		if i == turns || turn.Move.IsNull() {
+			break
+		}
+		start := time.Now()
+		var err error
+		if turn.Color == c {
+			for _, try := range turn.Tries {
+				if err = v.Own(try.Question, try.Answer); err != nil {
+					err = fmt.Errorf("turn %d, own %s: %w", i, try.Question, err)
+					break
+				}
+			}
+		} else {
+			var heard []Heard
+			for _, try := range turn.Tries {
+				if try.Public {
+					h := Heard{Answer: try.Answer}
+					h.Question.AskAny = try.Question.AskAny
+					heard = append(heard, h)
+				}
+			}
+			if err = v.Opponent(heard); err != nil {
+				err = fmt.Errorf("turn %d, opponent: %w", i, err)
+			}
+		}
+		if st != nil {
+			st.Took += time.Since(start)
+			if err != nil {
+				st.Stopped, st.StoppedAt = err, i
+				return nil
+			}
+		}
+		if err != nil {
+			return err
+		}
+		truth, err := rbc.ParseFEN(turn.FENAfter)
+		if err != nil {
+			return fmt.Errorf("turn %d: the record's board: %w", i, err)
+		}
+		if err := check(i, &truth); err != nil {
+			return fmt.Errorf("turn %d: %w", i, err)
+		}
+	}
+	return nil
+}
