@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The never-flag soak (issue 12): Blindfish plays random, attacker, trout and
+# itself at 30+0.5 and at 60+1, two games at once, with two CPU hogs beside
+# every other match; then one merged table, the peak memory of each match,
+# and the panics and time losses counted from the player's own logs.
+#
+#   scripts/soak/soak.sh OUT [GAMES_PER_MATCH] [BLINDFISH]
+#
+# 8 matches of GAMES_PER_MATCH games (default 125: 1,000 games). BLINDFISH
+# is the binary (default: go build of this checkout into OUT/blindfish).
+# SOAK_HOGS (default 2) is the number of CPU hogs beside every other match.
+# Resumable: rerun the same command and each match plays only what is
+# missing. Commit OUT/table.txt, OUT/memory.txt and the results.jsonl files,
+# not the records (the matches archive them into games.tar.gz).
+set -euo pipefail
+out=${1:?usage: soak.sh OUT [GAMES_PER_MATCH] [BLINDFISH]}
+games=${2:-125}
+bin=${3:-}
+mkdir -p "$out"
+if [ -z "$bin" ]; then
+	bin=$out/blindfish
+	go build -o "$bin" ./cmd/blindfish
+fi
+: > "$out/memory.txt"
+hogs=()
+stop_hogs() {
+	for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done
+	hogs=()
+}
+trap stop_hogs EXIT
+n=0
+for clock in 30+0.5 60+1; do
+	for opp in random attacker trout blindfish; do
+		name=$opp-$clock
+		if (( n % 2 == 1 )); then
+			for ((h = 0; h < ${SOAK_HOGS:-2}; h++)); do
+				yes > /dev/null & hogs+=($!)
+			done
+		fi
+		echo "== $name (hogs: ${#hogs[@]}) $(date -u +%FT%TZ)" | tee -a "$out/memory.txt"
+		"$bin" match --white blindfish --black "$opp" --alternate --games "$games" --clock "$clock" \
+			--seed $((3000 + n)) --concurrency 2 --out "$out/$name" --archive --index=false \
+			2> "$out/$name.log" | tee "$out/$name.txt" | grep '^peak memory' >> "$out/memory.txt" || true
+		stop_hogs
+		n=$((n + 1))
+	done
+done
+"$bin" match --merge "$out"/*/ > "$out/table.txt"
+{
+	echo "panics (player logs): $(grep -ho 'panics=[0-9]*' "$out"/*.log | grep -vc 'panics=0' || true) games with a panic"
+	echo "time losses and errors: see the table's columns (bot/opponent)"
+} >> "$out/table.txt"
+cat "$out/table.txt"
