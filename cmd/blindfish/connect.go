@@ -24,8 +24,17 @@ const defaultServer = "https://rbc.jhuapl.edu"
 
 // runConnect plays on a reconchess tournament server as one user, the way
 // the reference rc-connect does, but natively: Blindfish (or any bot spec)
-// accepts the server's invitations and plays them, several at once.
+// accepts the server's invitations and plays them, several at once. With
+// --game kriegspiel it plays on kriegspiel.org instead (kconnect.go).
 func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	switch game, rest := cutGameFlag(args); game {
+	case "kriegspiel":
+		return runKriegspielConnect(ctx, rest, stdout, stderr)
+	case "", "rbc":
+		args = rest
+	default:
+		return usageError{fmt.Sprintf("--game %q: want rbc or kriegspiel", game)}
+	}
 	fs := newFlagSet("connect", "--username NAME [--server URL] [--password-env VAR] [--ranked] [--max-games N] [--bot SPEC] [--out DIR]", stderr)
 	serverURL := fs.String("server", defaultServer, "the tournament server's URL")
 	username := fs.String("username", "", "the account's username (required)")
@@ -74,34 +83,8 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 
-	// The first SIGINT/SIGTERM ends ctx (main's handler): no new games, the
-	// running ones finish. A second one abandons them (they are error-resigned).
-	gameCtx, abandon := context.WithCancel(context.WithoutCancel(ctx))
+	gameCtx, abandon := gracefulGames(ctx, log, "shutting down: setting unranked, finishing the running games (interrupt again to resign them)")
 	defer abandon()
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-gameCtx.Done():
-			return
-		}
-		log.Info("shutting down: setting unranked, finishing the running games (interrupt again to resign them)")
-		seen := 0
-		for {
-			select {
-			case <-sigs:
-				if seen++; seen >= 2 { // the first was the one that ended ctx
-					log.Warn("abandoning the running games")
-					abandon()
-					return
-				}
-			case <-gameCtx.Done():
-				return
-			}
-		}
-	}()
 
 	tally := &connectTally{out: *out, stdout: stdout, log: log}
 	err = server.Listen(ctx, server.ListenConfig{
@@ -125,6 +108,38 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return nil
 	}
 	return err
+}
+
+// gracefulGames returns the context games run under: the first
+// SIGINT/SIGTERM ends ctx (main's handler), after which no new games start
+// and the running ones finish; a second one ends the returned context, which
+// abandons them. Call the returned function when done.
+func gracefulGames(ctx context.Context, log *slog.Logger, shuttingDown string) (context.Context, func()) {
+	gameCtx, abandon := context.WithCancel(context.WithoutCancel(ctx))
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-gameCtx.Done():
+			return
+		}
+		log.Info(shuttingDown)
+		seen := 0
+		for {
+			select {
+			case <-sigs:
+				if seen++; seen >= 2 { // the first was the one that ended ctx
+					log.Warn("abandoning the running games")
+					abandon()
+					return
+				}
+			case <-gameCtx.Done():
+				return
+			}
+		}
+	}()
+	return gameCtx, func() { signal.Stop(sigs); abandon() }
 }
 
 // connectTally saves and reports each game as it ends.

@@ -38,7 +38,7 @@ func commands() []command {
 		{"view", "write an HTML page that replays a recorded game with the belief drawn on the board", runView},
 		{"eval", "score a position (and a move) as the player would", runEval},
 		{"engine", "serve a bot over the rbcp line protocol on stdin/stdout", runEngine},
-		{"connect", "play on a reconchess tournament server (rc-connect, natively)", runConnect},
+		{"connect", "play on a reconchess tournament server (rc-connect, natively), or on kriegspiel.org (--game kriegspiel)", runConnect},
 	}
 }
 

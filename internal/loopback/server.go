@@ -22,9 +22,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/internal/faults"
 	"github.com/blindfish-rbc/blindfish/protocol/server"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
+
+// Faults says how often each fault is injected (see package faults).
+type Faults = faults.Faults
 
 // Config configures a Server.
 type Config struct {
@@ -46,7 +50,7 @@ type Config struct {
 type Server struct {
 	cfg    Config
 	log    *slog.Logger
-	faults *faultInjector
+	faults *faults.Injector
 	ctx    context.Context // ends the referee games on Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -108,7 +112,7 @@ func New(cfg Config) *Server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		cfg: cfg, log: log, faults: newFaultInjector(cfg.Faults), ctx: ctx, cancel: cancel,
+		cfg: cfg, log: log, faults: faults.New(cfg.Faults), ctx: ctx, cancel: cancel,
 		nextID: 1, users: map[string]*userState{}, invitations: map[int]*invitation{}, games: map[int]*game{},
 	}
 	for name := range cfg.Users {
@@ -256,7 +260,7 @@ func (s *Server) User(name string) UserInfo {
 }
 
 // FaultCounts returns how many faults of each kind were injected.
-func (s *Server) FaultCounts() map[string]int { return s.faults.snapshot() }
+func (s *Server) FaultCounts() map[string]int { return s.faults.Counts() }
 
 // --- HTTP -------------------------------------------------------------------
 
@@ -271,7 +275,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, body, http.StatusUnauthorized)
 		return
 	}
-	s.faults.serve(w, r, safeToRepeat(r), func(w http.ResponseWriter) { s.route(w, r, user) })
+	s.faults.Serve(w, r, safeToRepeat(r), func(w http.ResponseWriter) { s.route(w, r, user) })
 }
 
 // safeToRepeat says whether a call may be processed and its answer lost:

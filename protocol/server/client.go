@@ -9,19 +9,18 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/blindfish-rbc/blindfish/protocol/internal/httpapi"
 )
 
 // HarnessVersion is the reconchess release whose API this client speaks; the
@@ -57,13 +56,7 @@ type Config struct {
 type Client struct {
 	base     *url.URL
 	username string
-	password string
-	auth     string // the Authorization header value
-	http     *http.Client
-	log      *slog.Logger
-	retry    time.Duration
-	retryFor time.Duration
-	attempt  time.Duration
+	api      *httpapi.Caller
 }
 
 // NewClient checks cfg and returns a client; it makes no request.
@@ -83,33 +76,16 @@ func NewClient(cfg Config) (*Client, error) {
 		return nil, errors.New("server: no username")
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
-	c := &Client{
-		base:     u,
-		username: cfg.Username,
-		password: cfg.Password,
-		auth:     "Basic " + base64.StdEncoding.EncodeToString([]byte(cfg.Username+":"+cfg.Password)),
-		http:     cfg.HTTPClient,
-		log:      cfg.Logger,
-		retry:    cfg.RetryInterval,
-		retryFor: cfg.RetryFor,
-		attempt:  cfg.AttemptTimeout,
-	}
-	if c.http == nil {
-		c.http = &http.Client{}
-	}
-	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
-	}
-	if c.retry <= 0 {
-		c.retry = 500 * time.Millisecond
-	}
-	if c.retryFor <= 0 {
-		c.retryFor = 3 * time.Minute
-	}
-	if c.attempt <= 0 {
-		c.attempt = 30 * time.Second
-	}
-	return c, nil
+	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(cfg.Username+":"+cfg.Password))
+	api := httpapi.New(httpapi.Config{
+		Name: "server", Base: u, Auth: auth,
+		Secrets:       []string{auth, strings.TrimPrefix(auth, "Basic "), cfg.Password},
+		AuthHint:      "authentication failed: check the username and password",
+		HTTPClient:    cfg.HTTPClient,
+		Logger:        cfg.Logger,
+		RetryInterval: cfg.RetryInterval, RetryFor: cfg.RetryFor, AttemptTimeout: cfg.AttemptTimeout,
+	})
+	return &Client{base: u, username: cfg.Username, api: api}, nil
 }
 
 // Username returns the account's name.
@@ -118,138 +94,20 @@ func (c *Client) Username() string { return c.username }
 // Server returns the server's URL.
 func (c *Client) Server() string { return c.base.String() }
 
-// redact removes the credentials from text that came from elsewhere (an
-// answer's body): a hostile or buggy server could echo them back.
-func (c *Client) redact(s string) string {
-	for _, secret := range []string{c.auth, strings.TrimPrefix(c.auth, "Basic "), c.password} {
-		if len(secret) >= 3 {
-			s = strings.ReplaceAll(s, secret, "[redacted]")
-		}
-	}
-	return s
-}
+// StatusError is an answer outside 2xx that is not retried (or a 5xx once
+// the retries are spent): the call failed.
+type StatusError = httpapi.StatusError
 
-// StatusError is a non-200 answer that is not retried: the call failed.
-type StatusError struct {
-	Method, Path string
-	Code         int
-	Body         string // the start of the answer's body, credentials removed
-}
-
-func (e *StatusError) Error() string {
-	msg := fmt.Sprintf("server: %s %s: HTTP %d", e.Method, e.Path, e.Code)
-	if e.Code == http.StatusUnauthorized {
-		msg += " (authentication failed: check the username and password)"
-	}
-	if e.Body != "" {
-		msg += ": " + e.Body
-	}
-	return msg
-}
-
-// callOpts modifies how one call treats answers.
-type callOpts struct {
-	// json sends the body as application/json (account and invitation calls);
-	// game calls send a raw body, as the reference client does.
-	json bool
-	// doneOn4xx treats a 4xx answer to a retried attempt as success: the
-	// earlier attempt got through but its answer was lost (ready, end_turn,
-	// finish are idempotent in effect).
-	doneOn4xx bool
-}
+// callOpts modifies how one call treats answers: game calls send a raw body,
+// as the reference client does; account and invitation calls send JSON; and
+// ready, end_turn and finish are idempotent in effect (DoneOn4xx).
+type callOpts = httpapi.Options
 
 // call performs one API call, retrying as the reference client does (5xx,
 // dropped connections) and also on timeouts and undecodable answers, for at
-// most RetryFor. body is marshalled unless nil; out receives the answer.
+// most RetryFor.
 func (c *Client) call(ctx context.Context, method, path string, body, out any, o callOpts) error {
-	var payload []byte
-	if body != nil {
-		var err error
-		if payload, err = json.Marshal(body); err != nil {
-			return fmt.Errorf("server: %s %s: encoding the request: %w", method, path, err)
-		}
-	}
-	u := *c.base
-	u.Path += path
-	giveUp := time.Now().Add(c.retryFor)
-	var last error
-	for attempt := 1; ; attempt++ {
-		code, data, err := c.attemptOnce(ctx, method, u.String(), payload, o.json)
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return fmt.Errorf("server: %s %s: %w", method, path, ctx.Err())
-		case err != nil:
-			last = fmt.Errorf("server: %s %s: %w", method, path, err)
-		case code == http.StatusOK:
-			// Even an answer we ignore must be JSON: a garbled 200 (a proxy's
-			// page, a cut-off body) does not prove the call was processed.
-			var derr error
-			if out != nil {
-				derr = json.Unmarshal(data, out)
-			} else if !json.Valid(data) {
-				derr = errors.New("the answer is not JSON")
-			}
-			if derr == nil {
-				return nil
-			}
-			last = fmt.Errorf("server: %s %s: malformed answer: %w", method, path, derr)
-		case code >= 500:
-			last = &StatusError{Method: method, Path: path, Code: code, Body: c.snippet(data)}
-		case attempt > 1 && o.doneOn4xx && code < 500:
-			c.log.Info("treating a repeated call's refusal as done: the first attempt got through", "call", method+" "+path, "status", code)
-			return nil
-		default:
-			return &StatusError{Method: method, Path: path, Code: code, Body: c.snippet(data)}
-		}
-		if !time.Now().Add(c.retry).Before(giveUp) {
-			return fmt.Errorf("server: giving up after %d attempts: %w", attempt, last)
-		}
-		c.log.Debug("retrying", "call", method+" "+path, "attempt", attempt, "err", last.Error())
-		t := time.NewTimer(c.retry)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("server: %s %s: %w", method, path, ctx.Err())
-		case <-t.C:
-		}
-	}
-}
-
-// attemptOnce makes one HTTP request and reads the whole answer.
-func (c *Client) attemptOnce(ctx context.Context, method, u string, payload []byte, asJSON bool) (int, []byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.attempt)
-	defer cancel()
-	var rd io.Reader
-	if payload != nil {
-		rd = bytes.NewReader(payload)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
-	if err != nil {
-		return 0, nil, fmt.Errorf("building the request: %w", err)
-	}
-	req.Header.Set("Authorization", c.auth)
-	if asJSON && payload != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return 0, nil, fmt.Errorf("reading the answer: %w", err)
-	}
-	return resp.StatusCode, data, nil
-}
-
-// snippet is the start of an answer's body, fit for an error message.
-func (c *Client) snippet(data []byte) string {
-	s := strings.TrimSpace(string(data))
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return c.redact(strings.ToValidUTF8(s, "?"))
+	return c.api.Call(ctx, method, path, body, out, o)
 }
 
 // --- account and invitation calls ------------------------------------------
@@ -293,17 +151,17 @@ func (c *Client) BotVersion(ctx context.Context) (int, error) {
 
 // IncrementVersion starts a new version of our bot for ranked games.
 func (c *Client) IncrementVersion(ctx context.Context) error {
-	return c.call(ctx, http.MethodPost, "/api/users/me/version", nil, nil, callOpts{json: true})
+	return c.call(ctx, http.MethodPost, "/api/users/me/version", nil, nil, callOpts{JSON: true})
 }
 
 // SetRanked says whether we take part in ranked games.
 func (c *Client) SetRanked(ctx context.Context, ranked bool) error {
-	return c.call(ctx, http.MethodPost, "/api/users/me/ranked", map[string]bool{"ranked": ranked}, nil, callOpts{json: true})
+	return c.call(ctx, http.MethodPost, "/api/users/me/ranked", map[string]bool{"ranked": ranked}, nil, callOpts{JSON: true})
 }
 
 // SetMaxGames sets how many games the server may give us at once.
 func (c *Client) SetMaxGames(ctx context.Context, n int) error {
-	return c.call(ctx, http.MethodPost, "/api/users/me/max_games", map[string]int{"max_games": n}, nil, callOpts{json: true})
+	return c.call(ctx, http.MethodPost, "/api/users/me/max_games", map[string]int{"max_games": n}, nil, callOpts{JSON: true})
 }
 
 // Invitations returns the ids of the invitations waiting for us.
@@ -322,7 +180,7 @@ func (c *Client) Invite(ctx context.Context, opponent string, white bool) (int, 
 		GameID *int `json:"game_id"`
 	}
 	body := map[string]any{"opponent": opponent, "color": white}
-	if err := c.call(ctx, http.MethodPost, "/api/invitations/", body, &out, callOpts{json: true}); err != nil {
+	if err := c.call(ctx, http.MethodPost, "/api/invitations/", body, &out, callOpts{JSON: true}); err != nil {
 		return 0, err
 	}
 	if out.GameID == nil {
@@ -337,7 +195,7 @@ func (c *Client) Accept(ctx context.Context, invitation int) (int, error) {
 		GameID *int `json:"game_id"`
 	}
 	path := "/api/invitations/" + strconv.Itoa(invitation)
-	if err := c.call(ctx, http.MethodPost, path, nil, &out, callOpts{json: true}); err != nil {
+	if err := c.call(ctx, http.MethodPost, path, nil, &out, callOpts{JSON: true}); err != nil {
 		return 0, err
 	}
 	if out.GameID == nil {
@@ -349,5 +207,5 @@ func (c *Client) Accept(ctx context.Context, invitation int) (int, error) {
 // Finish marks an accepted invitation as played.
 func (c *Client) Finish(ctx context.Context, invitation int) error {
 	path := "/api/invitations/" + strconv.Itoa(invitation) + "/finish"
-	return c.call(ctx, http.MethodPost, path, nil, nil, callOpts{json: true, doneOn4xx: true})
+	return c.call(ctx, http.MethodPost, path, nil, nil, callOpts{JSON: true, DoneOn4xx: true})
 }

@@ -81,7 +81,7 @@ func (g *Game) OpponentName(ctx context.Context) (string, error) {
 
 // Ready tells the server we are ready; the clocks start when both are.
 func (g *Game) Ready(ctx context.Context) error {
-	return g.post(ctx, "ready", nil, nil, callOpts{doneOn4xx: true})
+	return g.post(ctx, "ready", nil, nil, callOpts{DoneOn4xx: true})
 }
 
 // Status is the answer of game_status.
@@ -185,7 +185,7 @@ func (g *Game) Move(ctx context.Context, m rbc.Move) (WireMoveResult, error) {
 
 // EndTurn ends our turn.
 func (g *Game) EndTurn(ctx context.Context) error {
-	return g.post(ctx, "end_turn", nil, nil, callOpts{doneOn4xx: true})
+	return g.post(ctx, "end_turn", nil, nil, callOpts{DoneOn4xx: true})
 }
 
 // Resign resigns the game (only on our turn).
@@ -194,7 +194,7 @@ func (g *Game) Resign(ctx context.Context) error { return g.post(ctx, "resign", 
 // ErrorResign tells the server we failed: our clock is zeroed, so the
 // opponent need not wait for it to run out.
 func (g *Game) ErrorResign(ctx context.Context) error {
-	return g.post(ctx, "error_resign", nil, nil, callOpts{doneOn4xx: true})
+	return g.post(ctx, "error_resign", nil, nil, callOpts{DoneOn4xx: true})
 }
 
 // Outcome returns the winner and the reason, once the game is over.

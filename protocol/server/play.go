@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/protocol/internal/guard"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -234,32 +234,8 @@ func gameOverOr(ctx context.Context, g *Game, err error) error {
 	return err
 }
 
-// callPlayer runs a callback with a context that ends at deadline, and stops
-// waiting for it a moment later: a player that ignores its context cannot
-// hang the game (its goroutine is left to finish on its own).
+// callPlayer runs a callback with a context that ends at deadline (see
+// package guard).
 func callPlayer(ctx context.Context, deadline time.Time, name string, fn func(context.Context) error) error {
-	cctx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		defer func() {
-			if v := recover(); v != nil {
-				done <- fmt.Errorf("panic: %v", v)
-			}
-		}()
-		done <- fn(cctx)
-	}()
-	grace := time.NewTimer(time.Until(deadline) + time.Second)
-	defer grace.Stop()
-	select {
-	case err := <-done:
-		if err != nil {
-			return fmt.Errorf("server: the player's %s failed: %w", name, err)
-		}
-		return nil
-	case <-grace.C:
-		return fmt.Errorf("server: the player's %s did not return before its clock ran out", name)
-	case <-ctx.Done():
-		return fmt.Errorf("server: %s: %w", name, ctx.Err())
-	}
+	return guard.Call(ctx, "server", deadline, name, fn)
 }

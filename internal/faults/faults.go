@@ -1,4 +1,8 @@
-package loopback
+// Package faults injects the faults of a flaky server into the answers of
+// the loopback servers the network clients are tested against: bursts of
+// 5xx, slow answers, connections dropped before or after the call is
+// processed, and malformed answers.
+package faults
 
 import (
 	"bytes"
@@ -31,8 +35,8 @@ type Faults struct {
 	EchoAuthOn401 bool
 }
 
-// faultInjector decides, call by call, which fault to inject.
-type faultInjector struct {
+// Injector decides, call by call, which fault to inject.
+type Injector struct {
 	f Faults
 
 	mu        sync.Mutex
@@ -41,17 +45,19 @@ type faultInjector struct {
 	counts    map[string]int
 }
 
-func newFaultInjector(f Faults) *faultInjector {
+// New returns an injector of f.
+func New(f Faults) *Injector {
 	if f.BurstLength <= 0 {
 		f.BurstLength = 3
 	}
 	if f.SlowDelay <= 0 {
 		f.SlowDelay = 200 * time.Millisecond
 	}
-	return &faultInjector{f: f, rng: rand.New(rand.NewPCG(f.Seed, 0x5eed)), counts: map[string]int{}}
+	return &Injector{f: f, rng: rand.New(rand.NewPCG(f.Seed, 0x5eed)), counts: map[string]int{}}
 }
 
-func (fi *faultInjector) snapshot() map[string]int {
+// Counts returns how many faults of each kind were injected.
+func (fi *Injector) Counts() map[string]int {
 	fi.mu.Lock()
 	defer fi.mu.Unlock()
 	out := make(map[string]int, len(fi.counts))
@@ -62,7 +68,7 @@ func (fi *faultInjector) snapshot() map[string]int {
 }
 
 // pick chooses the fault for one call ("" for none).
-func (fi *faultInjector) pick(repeatable bool) string {
+func (fi *Injector) pick(repeatable bool) string {
 	fi.mu.Lock()
 	defer fi.mu.Unlock()
 	kind := ""
@@ -94,8 +100,9 @@ func (fi *faultInjector) pick(repeatable bool) string {
 	return kind
 }
 
-// serve runs handle under the fault chosen for this call.
-func (fi *faultInjector) serve(w http.ResponseWriter, r *http.Request, repeatable bool, handle func(http.ResponseWriter)) {
+// Serve runs handle under the fault chosen for this call; a call that is
+// not repeatable never gets DropAfter (it gets Drop instead).
+func (fi *Injector) Serve(w http.ResponseWriter, r *http.Request, repeatable bool, handle func(http.ResponseWriter)) {
 	switch fi.pick(repeatable) {
 	case "5xx":
 		codes := []int{http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable}

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/kriegspiel/bots"
+	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
+)
+
+// cutGameFlag finds --game in a command's arguments (before any
+// positional one) and returns its value and the arguments without it; ""
+// when there is none.
+func cutGameFlag(args []string) (string, []string) {
+	for i, a := range args {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name != "game" {
+			continue
+		}
+		rest := append([]string{}, args[:i]...)
+		if !hasValue {
+			if i+1 >= len(args) {
+				return "", args // let the flag package report the missing value
+			}
+			value = args[i+1]
+			return value, append(rest, args[i+2:]...)
+		}
+		return value, append(rest, args[i+1:]...)
+	}
+	return "", args
+}
+
+// runKriegspielConnect plays Kriegspiel on kriegspiel.org as a bot: it
+// registers one (--register), or plays its games with a bot of
+// kriegspiel/bots, keeping a lobby game open and joining others' as told.
+func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("connect --game kriegspiel", "--username NAME [--url URL] [--token-env VAR] [--bot SPEC] [--rules LIST] [--create] [--join-open] [--join CODES] [--max-games N] [--games N] [--out DIR] | --register --username NAME --owner-email ADDR", stderr)
+	serverURL := fs.String("url", kriegspielorg.DefaultURL, "the site's API")
+	username := fs.String("username", "", "the bot's username on the site (required)")
+	tokenEnv := fs.String("token-env", "KRIEGSPIEL_BOT_TOKEN", "the environment variable holding the bot's bearer token")
+	register := fs.Bool("register", false, "register the bot (needs the site's registration key) and print its token")
+	keyEnv := fs.String("key-env", "KRIEGSPIEL_BOT_REGISTRATION_KEY", "with --register: the environment variable holding the registration key")
+	email := fs.String("owner-email", "", "with --register: the owner's e-mail address")
+	display := fs.String("display-name", "Blindfish", "with --register: the bot's display name")
+	bot := fs.String("bot", "sampling", "the Kriegspiel bot that plays: "+strings.Join(bots.Names(), ", ")+" (sampling takes samples=, depth=, eval=, belief=, size=)")
+	rules := fs.String("rules", "wild16", "the rulesets we play, comma-separated ("+strings.Join(kriegspiel.RulesetNames(), ", ")+"); our lobby games use the first")
+	create := fs.Bool("create", false, "keep one lobby game of ours open")
+	playAs := fs.String("play-as", "random", "our colour in the games we create: white, black or random")
+	joinOpen := fs.Bool("join-open", false, "join other players' open lobby games of our rulesets")
+	join := fs.String("join", "", "codes of games to join at the start, comma-separated")
+	maxGames := fs.Int("max-games", 1, "games played at once")
+	games := fs.Int("games", 0, "stop after this many games (0: play until interrupted)")
+	out := fs.String("out", "games", `directory for the game records ("" saves nothing)`)
+	poll := fs.Duration("poll", 2*time.Second, "pause between polls of our games and the lobby")
+	verbose := fs.Bool("v", false, "log every call and retry")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	case *username == "":
+		return usageError{"--username is required"}
+	case *maxGames < 1 || *games < 0 || *poll <= 0:
+		return usageError{"--max-games must be at least 1, --games not negative, --poll positive"}
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	variants := strings.Split(*rules, ",")
+
+	if *register {
+		key := os.Getenv(*keyEnv)
+		switch {
+		case key == "":
+			return usageError{fmt.Sprintf("set the registration key in the environment variable %s (or name another with --key-env)", *keyEnv)}
+		case *email == "":
+			return usageError{"--register needs --owner-email"}
+		}
+		listed := true
+		reg, err := kriegspielorg.Register(ctx, kriegspielorg.Config{URL: *serverURL, Logger: log}, key, kriegspielorg.BotProfile{
+			Username: *username, DisplayName: *display, OwnerEmail: *email, Listed: &listed, Variants: variants,
+			Description: "Blindfish: an exact belief over every board consistent with what it heard, moves scored by Stockfish.",
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "registered %s; keep its token secret and set it in %s:\n%s\n", reg.Username, *tokenEnv, reg.APIToken)
+		return nil
+	}
+
+	token := os.Getenv(*tokenEnv)
+	if token == "" {
+		return usageError{fmt.Sprintf("set the bot's token in the environment variable %s (or name another with --token-env; --register gets one)", *tokenEnv)}
+	}
+	probe, err := bots.New(*bot, 1, log)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if c, ok := probe.(io.Closer); ok {
+		c.Close()
+	}
+	client, err := kriegspielorg.NewClient(kriegspielorg.Config{URL: *serverURL, Token: token, Logger: log})
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return fmt.Errorf("create the records directory: %w", err)
+		}
+	}
+	var codes []string
+	if *join != "" {
+		codes = strings.Split(*join, ",")
+	}
+	gameCtx, abandon := gracefulGames(ctx, log, "shutting down: no new games, finishing the running ones (interrupt again to resign them)")
+	defer abandon()
+
+	tally := &kTally{out: *out, stdout: stdout, log: log}
+	err = kriegspielorg.Listen(ctx, kriegspielorg.ListenConfig{
+		Client: client, Username: *username, Variants: variants,
+		NewPlayer: func(kriegspiel.Ruleset) (kriegspiel.Player, error) {
+			return bots.New(*bot, rand.Int64(), log)
+		},
+		Create: *create, PlayAs: *playAs, JoinOpen: *joinOpen, Join: codes,
+		MaxGames: *maxGames, StopAfter: *games, PollInterval: *poll,
+		GameContext: gameCtx, OnGame: tally.record, Logger: log,
+	})
+	tally.summary()
+	if err != nil && ctx.Err() != nil {
+		fmt.Fprintln(stderr, "blindfish connect: interrupted before connecting")
+		return nil
+	}
+	return err
+}
+
+// kTally saves and reports each Kriegspiel game as it ends.
+type kTally struct {
+	out    string
+	stdout io.Writer
+	log    *slog.Logger
+
+	mu                      sync.Mutex
+	won, drew, lost, failed int
+}
+
+func (t *kTally) record(id string, res *kriegspielorg.Result, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if res == nil {
+		t.failed++
+		fmt.Fprintf(t.stdout, "game %s: not played: %v\n", id, err)
+		return
+	}
+	r := res.Result
+	verdict := "draw"
+	switch {
+	case err != nil:
+		t.failed++
+		verdict = "resigned after an error"
+	case !r.HasWinner:
+		t.drew++
+	case r.Winner == res.Color:
+		t.won++
+		verdict = "won"
+	default:
+		t.lost++
+		verdict = "lost"
+	}
+	line := fmt.Sprintf("game %s as %s: %s", id, res.Color, verdict)
+	if err != nil {
+		line += ": " + err.Error()
+	} else {
+		line += " (" + r.String() + ")"
+	}
+	if t.out != "" && res.Record != nil {
+		path := filepath.Join(t.out, fmt.Sprintf("%s-kriegspiel-%s-%s-%s.json", time.Now().Format("20060102-150405"),
+			safeName(id), safeName(res.Record.White), safeName(res.Record.Black)))
+		if serr := saveKriegspielRecord(path, res.Record); serr != nil {
+			t.log.Warn("could not save the game record", "game", id, "err", serr)
+		} else {
+			line += ", saved " + path
+		}
+	}
+	fmt.Fprintln(t.stdout, line)
+}
+
+func saveKriegspielRecord(path string, rec *kriegspiel.Record) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".record-*")
+	if err != nil {
+		return err
+	}
+	if err := kriegspiel.WriteRecord(f, rec); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+func (t *kTally) summary() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := t.won + t.drew + t.lost + t.failed
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(t.stdout, "%d games: %d won, %d drawn, %d lost", n, t.won, t.drew, t.lost)
+	if t.failed > 0 {
+		fmt.Fprintf(t.stdout, ", %d failed", t.failed)
+	}
+	fmt.Fprintln(t.stdout)
+}

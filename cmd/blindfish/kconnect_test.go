@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/internal/ksloopback"
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
+)
+
+// TestConnectKriegspiel: connect --game kriegspiel keeps a lobby game open
+// on a loopback kriegspiel.org, plays the game another bot joins, saves its
+// record (which replay --check re-referees), and a registration prints the
+// token.
+func TestConnectKriegspiel(t *testing.T) {
+	srv := ksloopback.New(ksloopback.Config{RegistrationKey: "reg-key-for-test"})
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+
+	t.Setenv("BF_TEST_KS_KEY", "reg-key-for-test")
+	code, out, errs := runCmd(t, "connect", "--game", "kriegspiel", "--url", hs.URL, "--register", "--username", "bf",
+		"--owner-email", "bf@example.org", "--key-env", "BF_TEST_KS_KEY")
+	if code != 0 {
+		t.Fatalf("register: exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	token := lines[len(lines)-1]
+	if len(token) < 16 || strings.Contains(errs, "reg-key-for-test") {
+		t.Fatalf("register printed %q (stderr %q)", out, errs)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	oppClient, err := kriegspielorg.NewClient(kriegspielorg.Config{URL: hs.URL, Token: srv.AddBot("opp")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- kriegspielorg.Listen(ctx, kriegspielorg.ListenConfig{Client: oppClient, Username: "opp",
+			Variants: []string{"wild16+chessdraws"}, JoinOpen: true, StopAfter: 1, PollInterval: 10 * time.Millisecond,
+			Play:      kriegspielorg.PlayOptions{PollInterval: 5 * time.Millisecond},
+			NewPlayer: func(kriegspiel.Ruleset) (kriegspiel.Player, error) { return kriegspiel.NewRandomPlayer(5), nil }})
+	}()
+	t.Setenv("BF_TEST_KS_TOKEN", token)
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code = run(ctx, []string{"connect", "--game=kriegspiel", "--url", hs.URL, "--username", "bf", "--token-env", "BF_TEST_KS_TOKEN",
+		"--bot", "random", "--rules", "wild16+chessdraws", "--create", "--games", "1", "--poll", "10ms", "--out", dir}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("the opponent: %v", err)
+	}
+	if !strings.Contains(stdout.String(), "1 games: ") || strings.Contains(stderr.String(), token) {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("%d records saved, want 1\n%s", len(files), stdout.String())
+	}
+	if code, out, errs := runCmd(t, "replay", "--check", files[0]); code != 0 {
+		t.Fatalf("replay --check: exit %d\n%s\n%s", code, out, errs)
+	}
+}

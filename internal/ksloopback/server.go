@@ -1,0 +1,555 @@
+// Package ksloopback is a kriegspiel.org server for tests: the bot API of the
+// site's server (registration by key, bearer tokens, the lobby, game states
+// with the viewer's scoresheet in words, move and "any?" tries, resignation,
+// transcripts) on our own referee, with a chess clock and the faults of a
+// flaky server and network (package faults). It is written from the API's
+// documented behaviour, not from the server's code.
+package ksloopback
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/internal/faults"
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// Config configures a Server.
+type Config struct {
+	// RegistrationKey is the key bots register with.
+	RegistrationKey string
+	// Clock and Increment are each player's clock (default 25 minutes and
+	// 10 s, the site's "rapid").
+	Clock, Increment time.Duration
+	// Faults are injected into the answers. Every call may be processed
+	// and its answer lost: the client must find out from the game's state.
+	Faults faults.Faults
+}
+
+// Server is the loopback server; it is an http.Handler.
+type Server struct {
+	cfg    Config
+	faults *faults.Injector
+
+	mu     sync.Mutex
+	tokens map[string]string // token → username
+	games  map[string]*game  // id → game
+	codes  map[string]string // code → id
+	nextID int
+}
+
+// New returns a server with no bots and no games.
+func New(cfg Config) *Server {
+	if cfg.Clock <= 0 {
+		cfg.Clock = 25 * time.Minute
+	}
+	if cfg.Increment <= 0 {
+		cfg.Increment = 10 * time.Second
+	}
+	return &Server{cfg: cfg, faults: faults.New(cfg.Faults), tokens: map[string]string{},
+		games: map[string]*game{}, codes: map[string]string{}}
+}
+
+// FaultCounts returns how many faults of each kind were injected.
+func (s *Server) FaultCounts() map[string]int { return s.faults.Counts() }
+
+// Record returns the true record of a game (for the tests to compare with
+// what the players heard).
+func (s *Server) Record(id string) (*kriegspiel.Record, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, ok := s.games[id]
+	if !ok || g.g == nil {
+		return nil, false
+	}
+	rec := kriegspiel.NewRecord(g.g)
+	rec.White, rec.Black = g.players[0], g.players[1]
+	rec.Result = g.result
+	return rec, true
+}
+
+// game is one game on the server.
+type game struct {
+	id, code string
+	rules    kriegspiel.Ruleset
+	players  [2]string // usernames; "" while waiting
+	creator  rbc.Color
+	state    string // waiting, active, completed
+	g        *kriegspiel.Game
+	tries    []try
+	clocks   [2]time.Duration
+	since    time.Time // when the player to move started its turn
+	result   kriegspiel.Result
+}
+
+// try is one question asked, with the full move number it was asked at.
+type try struct {
+	turn  int
+	color rbc.Color
+	q     kriegspiel.Question
+	a     kriegspiel.Answer
+}
+
+// ServeHTTP answers one API call.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.faults.Serve(w, r, true, func(w http.ResponseWriter) { s.route(w, r) })
+}
+
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	path := strings.Trim(r.URL.Path, "/")
+	if r.Method == http.MethodPost && path == "auth/bots/register" {
+		s.register(w, r)
+		return
+	}
+	user, ok := s.user(r)
+	if !ok {
+		fail(w, http.StatusUnauthorized, "UNAUTHORIZED", "missing or unknown bearer token")
+		return
+	}
+	parts := strings.Split(path, "/")
+	if len(parts) < 2 || parts[0] != "game" {
+		fail(w, http.StatusNotFound, "NOT_FOUND", "no such endpoint")
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case r.Method == http.MethodGet && path == "game/mine/active":
+		s.mine(w, user)
+	case r.Method == http.MethodGet && path == "game/open":
+		s.open(w)
+	case r.Method == http.MethodPost && path == "game/create":
+		s.create(w, r, user)
+	case r.Method == http.MethodPost && len(parts) == 3 && parts[1] == "join":
+		s.join(w, user, parts[2])
+	case len(parts) >= 2:
+		g, ok := s.games[parts[1]]
+		if !ok {
+			fail(w, http.StatusNotFound, "GAME_NOT_FOUND", "no such game")
+			return
+		}
+		me, ok := g.seat(user)
+		if !ok {
+			fail(w, http.StatusForbidden, "FORBIDDEN", "only participants may do this")
+			return
+		}
+		s.checkTime(g)
+		switch action := strings.Join(parts[2:], "/"); {
+		case r.Method == http.MethodGet && action == "":
+			reply(w, http.StatusOK, map[string]any{"game_id": g.id, "state": g.state,
+				"white": map[string]string{"username": g.players[0]}, "black": map[string]string{"username": g.players[1]}})
+		case r.Method == http.MethodGet && action == "state":
+			reply(w, http.StatusOK, g.view(me))
+		case r.Method == http.MethodGet && action == "moves":
+			s.transcript(w, g)
+		case r.Method == http.MethodPost && action == "move":
+			var body struct {
+				UCI string `json:"uci"`
+			}
+			if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+				fail(w, http.StatusUnprocessableEntity, "VALIDATION", "want {\"uci\": ...}")
+				return
+			}
+			q, err := kriegspiel.ParseQuestion(body.UCI)
+			if err != nil || q.AskAny {
+				reply(w, http.StatusOK, map[string]any{"move_done": false, "announcement": "INVALID_UCI", "game_over": false})
+				return
+			}
+			s.ask(w, g, me, q)
+		case r.Method == http.MethodPost && action == "ask-any":
+			s.ask(w, g, me, kriegspiel.Any())
+		case r.Method == http.MethodPost && action == "resign":
+			if g.state != "active" {
+				fail(w, http.StatusConflict, "GAME_NOT_ACTIVE", "the game is not being played")
+				return
+			}
+			g.finish(kriegspiel.Result{Reason: kriegspiel.Resign, Winner: me.Other(), HasWinner: true})
+			reply(w, http.StatusOK, map[string]any{"result": resultPayload(g.result)})
+		default:
+			fail(w, http.StatusNotFound, "NOT_FOUND", "no such endpoint")
+		}
+	}
+}
+
+// AddBot registers a bot without a call (so that a test with faults need
+// not register through them) and returns its token.
+func (s *Server) AddBot(username string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addBotLocked(username)
+}
+
+func (s *Server) addBotLocked(username string) string {
+	var b [16]byte
+	rand.Read(b[:])
+	tok := hex.EncodeToString(b[:])
+	s.tokens[tok] = username
+	return tok
+}
+
+func (s *Server) user(r *http.Request) (string, bool) {
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		return "", false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u, ok := s.tokens[tok]
+	return u, ok
+}
+
+func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.RegistrationKey == "" || r.Header.Get("X-Bot-Registration-Key") != s.cfg.RegistrationKey {
+		fail(w, http.StatusUnauthorized, "INVALID_REGISTRATION_KEY", "bad registration key")
+		return
+	}
+	var p kriegspielorg.BotProfile
+	if err := json.NewDecoder(r.Body).Decode(&p); err != nil || p.Username == "" || p.OwnerEmail == "" {
+		fail(w, http.StatusUnprocessableEntity, "VALIDATION", "username and owner_email are required")
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, u := range s.tokens {
+		if u == p.Username {
+			fail(w, http.StatusConflict, "USERNAME_TAKEN", "username already taken")
+			return
+		}
+	}
+	tok := s.addBotLocked(p.Username)
+	reply(w, http.StatusCreated, kriegspielorg.Registration{BotID: "bot-" + p.Username, Username: p.Username, APIToken: tok})
+}
+
+func (s *Server) mine(w http.ResponseWriter, user string) {
+	out := []kriegspielorg.GameInfo{}
+	for _, id := range s.sortedIDs() {
+		g := s.games[id]
+		if _, ok := g.seat(user); ok && g.state != "completed" {
+			out = append(out, g.info())
+		}
+	}
+	reply(w, http.StatusOK, map[string]any{"games": out})
+}
+
+func (s *Server) open(w http.ResponseWriter) {
+	out := []kriegspielorg.OpenGame{}
+	for _, id := range s.sortedIDs() {
+		if g := s.games[id]; g.state == "waiting" {
+			out = append(out, kriegspielorg.OpenGame{GameCode: g.code, RuleVariant: g.rules.Name,
+				CreatedBy: g.players[g.creator], AvailableColor: g.creator.Other().String()})
+		}
+	}
+	reply(w, http.StatusOK, map[string]any{"games": out})
+}
+
+func (s *Server) sortedIDs() []string {
+	ids := make([]string, 0, len(s.games))
+	for id := range s.games {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func (s *Server) create(w http.ResponseWriter, r *http.Request, user string) {
+	var req kriegspielorg.CreateRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		fail(w, http.StatusUnprocessableEntity, "VALIDATION", "bad request body")
+		return
+	}
+	rules, err := kriegspiel.ParseRuleset(req.RuleVariant)
+	if err != nil {
+		fail(w, http.StatusUnprocessableEntity, "VALIDATION", "unknown rule_variant")
+		return
+	}
+	c := rbc.White
+	switch req.PlayAs {
+	case "black":
+		c = rbc.Black
+	case "white", "random", "":
+	default:
+		fail(w, http.StatusUnprocessableEntity, "VALIDATION", "play_as is white, black or random")
+		return
+	}
+	s.nextID++
+	g := &game{id: fmt.Sprintf("g%04d", s.nextID), code: code(s.nextID), rules: rules, creator: c, state: "waiting"}
+	g.players[c] = user
+	s.games[g.id], s.codes[g.code] = g, g.id
+	reply(w, http.StatusCreated, kriegspielorg.Created{GameID: g.id, GameCode: g.code, PlayAs: c.String(),
+		RuleVariant: rules.Name, State: "waiting"})
+}
+
+// code is a game's join code: six characters of the site's alphabet.
+func code(n int) string {
+	const alphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+	b := make([]byte, 6)
+	for i := range b {
+		b[5-i] = alphabet[n%len(alphabet)]
+		n /= len(alphabet)
+	}
+	return string(b)
+}
+
+func (s *Server) join(w http.ResponseWriter, user, code string) {
+	id, ok := s.codes[code]
+	if !ok {
+		fail(w, http.StatusNotFound, "GAME_NOT_FOUND", "no game with that code")
+		return
+	}
+	g := s.games[id]
+	switch {
+	case g.state != "waiting":
+		fail(w, http.StatusConflict, "GAME_NOT_WAITING", "the game is not waiting for a player")
+		return
+	case g.players[g.creator] == user:
+		fail(w, http.StatusConflict, "CANNOT_JOIN_OWN_GAME", "you created this game")
+		return
+	}
+	me := g.creator.Other()
+	g.players[me] = user
+	g.state, g.g = "active", kriegspiel.NewGame(g.rules)
+	g.clocks = [2]time.Duration{s.cfg.Clock, s.cfg.Clock}
+	g.since = time.Now()
+	reply(w, http.StatusOK, kriegspielorg.Joined{GameID: g.id, GameCode: g.code, PlayAs: me.String(), RuleVariant: g.rules.Name})
+}
+
+// checkTime ends the game when the player to move has run out of time.
+func (s *Server) checkTime(g *game) {
+	if g.state != "active" {
+		return
+	}
+	c := g.g.Turn()
+	if time.Since(g.since) > g.clocks[c] {
+		g.clocks[c] = 0
+		g.finish(kriegspiel.Result{Reason: kriegspiel.Timeout, Winner: c.Other(), HasWinner: true})
+	}
+}
+
+func (s *Server) ask(w http.ResponseWriter, g *game, me rbc.Color, q kriegspiel.Question) {
+	if g.state != "active" || g.g.Turn() != me {
+		fail(w, http.StatusConflict, "NOT_YOUR_TURN", "it is not your turn")
+		return
+	}
+	b := g.g.Board()
+	turn := b.FullmoveNumber()
+	a, err := g.g.Ask(q)
+	if err != nil {
+		fail(w, http.StatusConflict, "GAME_OVER", err.Error())
+		return
+	}
+	if a.Verdict != kriegspiel.Impossible {
+		g.tries = append(g.tries, try{turn: turn, color: me, q: q, a: a})
+	}
+	if a.Verdict.Done() {
+		now := time.Now()
+		g.clocks[me] -= now.Sub(g.since)
+		g.clocks[me] += s.cfg.Increment
+		g.since = now
+		if g.g.Over() {
+			g.finish(kriegspiel.ResultOf(g.g))
+		}
+	}
+	reply(w, http.StatusOK, g.moveResult(a))
+}
+
+func (g *game) finish(r kriegspiel.Result) {
+	g.state, g.result = "completed", r
+}
+
+func (g *game) seat(user string) (rbc.Color, bool) {
+	for c, u := range g.players {
+		if u == user {
+			return rbc.Color(c), true
+		}
+	}
+	return rbc.White, false
+}
+
+func (g *game) info() kriegspielorg.GameInfo {
+	gi := kriegspielorg.GameInfo{GameID: g.id, GameCode: g.code, RuleVariant: g.rules.Name, State: g.state}
+	if g.state == "active" {
+		gi.Turn = g.g.Turn().String()
+	}
+	return gi
+}
+
+// moveResult is the answer to a try as the API sends it.
+func (g *game) moveResult(a kriegspiel.Answer) map[string]any {
+	out := map[string]any{"move_done": a.Verdict.Done(), "announcement": a.Verdict.String(),
+		"checks": []string{}, "game_over": g.state == "completed", "clock": g.clock()}
+	special := a.End.String()
+	switch {
+	case a.DoubleCheck():
+		special = "CHECK_DOUBLE"
+		out["checks"] = []string{a.Checks[0].String(), a.Checks[1].String()}
+	case a.Checks[0] != kriegspiel.NoCheck:
+		special = a.Checks[0].String()
+		out["checks"] = []string{special}
+	}
+	if special != "NONE" {
+		out["special_announcement"] = special
+	}
+	if a.Capture != rbc.NoSquare {
+		out["capture_square"] = a.Capture.String()
+	}
+	if a.Captured != kriegspiel.Unannounced {
+		out["captured_piece_announcement"] = a.Captured.String()
+	}
+	if a.PawnTries >= 0 {
+		out["next_turn_pawn_tries"] = a.PawnTries
+	}
+	if g.g != nil {
+		out["turn"] = g.g.Turn().String()
+	}
+	return out
+}
+
+func (g *game) clock() kriegspielorg.Clock {
+	cl := g.clocks
+	c := rbc.White
+	if g.g != nil {
+		c = g.g.Turn()
+	}
+	if g.state == "active" {
+		cl[c] = max(cl[c]-time.Since(g.since), 0)
+	}
+	return kriegspielorg.Clock{WhiteRemaining: cl[0].Seconds(), BlackRemaining: cl[1].Seconds(), ActiveColor: c.String()}
+}
+
+// view is the game as player me sees it.
+func (g *game) view(me rbc.Color) kriegspielorg.State {
+	st := kriegspielorg.State{GameID: g.id, State: g.state, MoveNumber: 1, YourColor: me.String(),
+		AllowedMoves: []string{}, PossibleActions: []string{}, Clock: g.clock(),
+		Scoresheet: g.scoresheet(me)}
+	if g.g == nil {
+		return st
+	}
+	b := g.g.Board()
+	st.MoveNumber = b.FullmoveNumber()
+	if g.state == "completed" {
+		st.YourFEN = b.FEN() // the site shows the whole board once the game is over
+	}
+	if g.state == "active" {
+		st.Turn = g.g.Turn().String()
+	}
+	if g.state == "completed" {
+		p := resultPayload(g.result)
+		st.Result = &p
+	}
+	if g.state == "active" && g.g.Turn() == me {
+		for _, q := range g.g.Questions(nil) {
+			if q.AskAny {
+				st.PossibleActions = append(st.PossibleActions, "ask_any")
+			} else {
+				st.AllowedMoves = append(st.AllowedMoves, q.Move.String())
+			}
+		}
+		slices.Sort(st.AllowedMoves)
+		if len(st.AllowedMoves) > 0 {
+			st.PossibleActions = append([]string{"move"}, st.PossibleActions...)
+		}
+	}
+	return st
+}
+
+// scoresheet is what player me heard, in words: its own tries, every try of
+// its opponent's (the client must leave out what its rules keep from it),
+// and after each move the pawn tries of the player to move.
+func (g *game) scoresheet(me rbc.Color) kriegspielorg.Scoresheet {
+	sc := kriegspielorg.Scoresheet{ViewerColor: me.String()}
+	at := func(turn int) *kriegspielorg.ScoresheetTurn {
+		for len(sc.Turns) < turn {
+			sc.Turns = append(sc.Turns, kriegspielorg.ScoresheetTurn{Turn: len(sc.Turns) + 1,
+				White: []kriegspielorg.Entry{}, Black: []kriegspielorg.Entry{}})
+		}
+		return &sc.Turns[turn-1]
+	}
+	add := func(turn int, c rbc.Color, e kriegspielorg.Entry) {
+		t := at(turn)
+		if c == rbc.White {
+			t.White = append(t.White, e)
+		} else {
+			t.Black = append(t.Black, e)
+		}
+	}
+	for _, t := range g.tries {
+		q := t.q
+		if t.color != me {
+			q = kriegspiel.Question{AskAny: t.q.AskAny}
+		}
+		add(t.turn, t.color, kriegspielorg.WriteEntry(q, t.a, t.color == me))
+		if t.a.Verdict.Done() && t.a.PawnTries >= 0 {
+			next, turn := t.color.Other(), t.turn
+			if t.color == rbc.Black {
+				turn++
+			}
+			add(turn, next, kriegspielorg.WriteStatus(t.a.PawnTries, next == me))
+		}
+	}
+	return sc
+}
+
+func (s *Server) transcript(w http.ResponseWriter, g *game) {
+	if g.state != "completed" {
+		fail(w, http.StatusForbidden, "FORBIDDEN", "the transcript is shown once the game is over")
+		return
+	}
+	moves := []map[string]any{}
+	for i, t := range g.tries {
+		m := g.moveResult(t.a)
+		ans := map[string]any{"main": m["announcement"], "capture_square": m["capture_square"],
+			"captured_piece_announcement": m["captured_piece_announcement"], "special": m["special_announcement"],
+			"checks": m["checks"], "next_turn_pawn_tries": m["next_turn_pawn_tries"]}
+		qt, uci := "COMMON", any(t.q.Move.String())
+		if t.q.AskAny {
+			qt, uci = "ASK_ANY", nil
+		}
+		moves = append(moves, map[string]any{"ply": i + 1, "color": t.color.String(), "question_type": qt,
+			"uci": uci, "answer": ans, "move_done": t.a.Verdict.Done()})
+	}
+	reply(w, http.StatusOK, map[string]any{"game_id": g.id, "rule_variant": g.rules.Name, "moves": moves})
+}
+
+func resultPayload(r kriegspiel.Result) kriegspielorg.ResultPayload {
+	var p kriegspielorg.ResultPayload
+	if r.HasWinner {
+		w := r.Winner.String()
+		p.Winner = &w
+	}
+	switch {
+	case r.Reason == kriegspiel.Timeout:
+		p.Reason = "timeout"
+	case r.Reason == kriegspiel.Resign:
+		p.Reason = "resignation"
+	case r.End == kriegspiel.CheckmateWhiteWins || r.End == kriegspiel.CheckmateBlackWins:
+		p.Reason = "checkmate"
+	case r.End == kriegspiel.DrawStalemate:
+		p.Reason = "stalemate"
+	case r.End == kriegspiel.DrawInsufficient:
+		p.Reason = "insufficient"
+	case r.End == kriegspiel.DrawRepetition:
+		p.Reason = "repetition" // ours: the site's rules have no repetition draw
+	default:
+		p.Reason = "too_many_reversible_moves"
+	}
+	return p
+}
+
+func reply(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(v)
+}
+
+func fail(w http.ResponseWriter, code int, errCode, msg string) {
+	reply(w, code, map[string]any{"error": map[string]any{"code": errCode, "message": msg, "details": map[string]any{}}})
+}

@@ -1,0 +1,236 @@
+// Package httpapi makes JSON calls to a game server's HTTP API with the
+// retries a bot needs on the open internet: a 5xx answer, a dropped or hung
+// connection or an undecodable answer is tried again for a bounded time; any
+// other refusal is an error at once. The reconchess tournament client
+// (protocol/server) and the kriegspiel.org client (protocol/kriegspielorg)
+// share it, so that both treat a flaky server alike.
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Config configures a Caller.
+type Config struct {
+	// Name prefixes every error ("server", "kriegspiel.org").
+	Name string
+	// Base is the server's base URL; call paths are appended to its path.
+	Base *url.URL
+	// Auth is the Authorization header sent with every call ("" sends none).
+	Auth string
+	// Secrets are removed from every error text that quotes the server (a
+	// hostile or buggy server could echo them back).
+	Secrets []string
+	// AuthHint is added to the error of a 401 answer.
+	AuthHint string
+	// HTTPClient makes the requests; nil means a client of our own.
+	HTTPClient *http.Client
+	// Logger receives retries; nil discards them.
+	Logger *slog.Logger
+	// RetryInterval is the pause between attempts (default 0.5 s).
+	RetryInterval time.Duration
+	// RetryFor bounds the retries of one call (default 3 minutes).
+	RetryFor time.Duration
+	// AttemptTimeout bounds one HTTP attempt (default 30 s), so that a hung
+	// connection is retried rather than waited on.
+	AttemptTimeout time.Duration
+}
+
+// Caller makes calls for one account. It is safe for concurrent use.
+type Caller struct {
+	cfg Config
+}
+
+// New returns a caller with cfg's defaults filled in; it makes no request.
+func New(cfg Config) *Caller {
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.RetryInterval <= 0 {
+		cfg.RetryInterval = 500 * time.Millisecond
+	}
+	if cfg.RetryFor <= 0 {
+		cfg.RetryFor = 3 * time.Minute
+	}
+	if cfg.AttemptTimeout <= 0 {
+		cfg.AttemptTimeout = 30 * time.Second
+	}
+	return &Caller{cfg: cfg}
+}
+
+// Base returns the server's base URL.
+func (c *Caller) Base() string { return c.cfg.Base.String() }
+
+// StatusError is an answer outside 2xx: a 4xx at once, a 5xx once the
+// retries are spent.
+type StatusError struct {
+	Name, Method, Path string
+	Code               int
+	Body               string // the start of the answer's body, secrets removed
+	Hint               string // what to check, for a 401
+}
+
+func (e *StatusError) Error() string {
+	msg := fmt.Sprintf("%s: %s %s: HTTP %d", e.Name, e.Method, e.Path, e.Code)
+	if e.Code == http.StatusUnauthorized && e.Hint != "" {
+		msg += " (" + e.Hint + ")"
+	}
+	if e.Body != "" {
+		msg += ": " + e.Body
+	}
+	return msg
+}
+
+// Options modify how one call is made and how its answers are taken.
+type Options struct {
+	// JSON sends the body as application/json; otherwise it is sent raw
+	// (the reconchess client's game calls).
+	JSON bool
+	// DoneOn4xx treats a 4xx answer to a retried attempt as success: the
+	// earlier attempt got through but its answer was lost (for calls that
+	// are idempotent in effect).
+	DoneOn4xx bool
+	// Once makes a single attempt: for calls that must not be repeated
+	// blindly (a move), whose caller finds out from the server's state
+	// whether a failed attempt got through.
+	Once bool
+	// Header holds extra request headers (a registration key).
+	Header map[string]string
+	// NoAuth leaves out the Authorization header.
+	NoAuth bool
+}
+
+// Call performs one API call. body is marshalled unless nil; out receives
+// the answer unless nil (the answer must still be JSON: a garbled 2xx — a
+// proxy's page, a cut-off body — does not prove the call was processed).
+func (c *Caller) Call(ctx context.Context, method, path string, body, out any, o Options) error {
+	var payload []byte
+	if body != nil {
+		var err error
+		if payload, err = json.Marshal(body); err != nil {
+			return fmt.Errorf("%s: %s %s: encoding the request: %w", c.cfg.Name, method, path, err)
+		}
+	}
+	u := *c.cfg.Base
+	u.Path += path
+	giveUp := time.Now().Add(c.cfg.RetryFor)
+	var last error
+	for attempt := 1; ; attempt++ {
+		code, data, err := c.attemptOnce(ctx, method, u.String(), payload, o)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return fmt.Errorf("%s: %s %s: %w", c.cfg.Name, method, path, ctx.Err())
+		case err != nil:
+			last = fmt.Errorf("%s: %s %s: %w", c.cfg.Name, method, path, err)
+		case code >= 200 && code < 300:
+			var derr error
+			if out != nil {
+				derr = json.Unmarshal(data, out)
+			} else if !json.Valid(data) {
+				derr = errors.New("the answer is not JSON")
+			}
+			if derr == nil {
+				return nil
+			}
+			last = fmt.Errorf("%s: %s %s: malformed answer: %w", c.cfg.Name, method, path, derr)
+		case code >= 500:
+			last = c.statusError(method, path, code, data)
+		case attempt > 1 && o.DoneOn4xx:
+			c.cfg.Logger.Info("treating a repeated call's refusal as done: the first attempt got through", "call", method+" "+path, "status", code)
+			return nil
+		default:
+			return c.statusError(method, path, code, data)
+		}
+		if o.Once {
+			return last
+		}
+		if !time.Now().Add(c.cfg.RetryInterval).Before(giveUp) {
+			return fmt.Errorf("%s: giving up after %d attempts: %w", c.cfg.Name, attempt, last)
+		}
+		c.cfg.Logger.Debug("retrying", "call", method+" "+path, "attempt", attempt, "err", last.Error())
+		if err := Sleep(ctx, c.cfg.RetryInterval); err != nil {
+			return fmt.Errorf("%s: %s %s: %w", c.cfg.Name, method, path, err)
+		}
+	}
+}
+
+// Sleep waits for d or until ctx is done, whichever is first.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (c *Caller) statusError(method, path string, code int, data []byte) *StatusError {
+	return &StatusError{Name: c.cfg.Name, Method: method, Path: path, Code: code, Body: c.snippet(data), Hint: c.cfg.AuthHint}
+}
+
+// attemptOnce makes one HTTP request and reads the whole answer.
+func (c *Caller) attemptOnce(ctx context.Context, method, u string, payload []byte, o Options) (int, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.AttemptTimeout)
+	defer cancel()
+	var rd io.Reader
+	if payload != nil {
+		rd = bytes.NewReader(payload)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	if err != nil {
+		return 0, nil, fmt.Errorf("building the request: %w", err)
+	}
+	if c.cfg.Auth != "" && !o.NoAuth {
+		req.Header.Set("Authorization", c.cfg.Auth)
+	}
+	if o.JSON && payload != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range o.Header {
+		req.Header.Set(k, v)
+	}
+	resp, err := c.cfg.HTTPClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return 0, nil, fmt.Errorf("reading the answer: %w", err)
+	}
+	return resp.StatusCode, data, nil
+}
+
+// snippet is the start of an answer's body, fit for an error message.
+func (c *Caller) snippet(data []byte) string {
+	s := strings.TrimSpace(string(data))
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return c.Redact(strings.ToValidUTF8(s, "?"))
+}
+
+// Redact removes the configured secrets from s.
+func (c *Caller) Redact(s string) string {
+	for _, secret := range c.cfg.Secrets {
+		if len(secret) >= 3 {
+			s = strings.ReplaceAll(s, secret, "[redacted]")
+		}
+	}
+	return s
+}

@@ -1,0 +1,276 @@
+package kriegspielorg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/protocol/internal/httpapi"
+)
+
+// ListenConfig configures Listen.
+type ListenConfig struct {
+	Client *Client
+	// Username is our bot's name on the site (to tell our lobby games from
+	// others').
+	Username string
+	// NewPlayer builds a fresh player for each game; a player that is an
+	// io.Closer is closed after its game.
+	NewPlayer func(rules kriegspiel.Ruleset) (kriegspiel.Player, error)
+	// Variants are the rulesets we play (default wild16): our lobby games
+	// use the first; open games and games we are put in of another ruleset
+	// are left alone.
+	Variants []string
+	// Create keeps one lobby game of ours open for anybody to join.
+	Create bool
+	// PlayAs is our colour in the games we create: white, black or random.
+	PlayAs string
+	// JoinOpen joins other players' open lobby games of our variants.
+	JoinOpen bool
+	// Join holds the codes of games to join once, at the start.
+	Join []string
+	// MaxGames is how many games we play at once (default 1).
+	MaxGames int
+	// StopAfter ends Listen once this many games are finished (0: never).
+	StopAfter int
+	// PollInterval is the pause between polls of our games and the lobby
+	// (default 2 s).
+	PollInterval time.Duration
+	// Play tunes each game (Rules, Self and Opponent are set per game).
+	Play PlayOptions
+	// GameContext is the context the games run under; nil means one that
+	// Listen's context does not cancel, so that running games finish after a
+	// shutdown request. Cancel it to abandon them (they are resigned).
+	GameContext context.Context
+	// OnGame is called (from the game's goroutine) with each game played to
+	// its end, or with the error that ended it.
+	OnGame func(id string, res *Result, err error)
+	// Logger receives the listener's progress; nil discards it.
+	Logger *slog.Logger
+}
+
+// Listen plays our games on the site until ctx is done (or StopAfter games
+// are finished): it polls our active games and plays each in its own
+// goroutine, up to MaxGames at once, keeps a lobby game open (Create),
+// joins others' (JoinOpen) and the given codes. A game whose player fails
+// is resigned. When ctx is done it stops starting games, waits for the
+// running ones and returns nil; it returns an error only when it cannot
+// start (bad credentials, a server that cannot be reached).
+func Listen(ctx context.Context, cfg ListenConfig) error {
+	if cfg.Client == nil || cfg.NewPlayer == nil {
+		return errors.New("kriegspiel.org: Listen needs a Client and NewPlayer")
+	}
+	if len(cfg.Variants) == 0 {
+		cfg.Variants = []string{"wild16"}
+	}
+	for _, v := range cfg.Variants {
+		if _, err := kriegspiel.ParseRuleset(v); err != nil {
+			return fmt.Errorf("kriegspiel.org: %w", err)
+		}
+	}
+	if cfg.MaxGames <= 0 {
+		cfg.MaxGames = 1
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = 2 * time.Second
+	}
+	if cfg.PlayAs == "" {
+		cfg.PlayAs = "random"
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Play.Logger == nil {
+		cfg.Play.Logger = log
+	}
+	gameCtx := cfg.GameContext
+	if gameCtx == nil {
+		gameCtx = context.WithoutCancel(ctx)
+	}
+	// The first call checks the token: a refusal stops us at once.
+	if _, err := cfg.Client.ActiveGames(ctx); err != nil {
+		return err
+	}
+	log.Info("connected", "server", cfg.Client.Server(), "bot", cfg.Username)
+	l := &listener{cfg: cfg, log: log, gameCtx: gameCtx, running: map[string]bool{}, done: map[string]bool{}}
+	for _, code := range cfg.Join {
+		if j, err := cfg.Client.Join(ctx, code); err != nil {
+			log.Warn("could not join", "code", code, "err", err)
+		} else {
+			log.Info("joined", "code", code, "game", j.GameID, "as", j.PlayAs)
+		}
+	}
+	l.loop(ctx)
+	if n := l.count(); n > 0 {
+		log.Info("waiting for running games to finish", "games", n)
+	}
+	l.wg.Wait()
+	return nil
+}
+
+type listener struct {
+	cfg     ListenConfig
+	log     *slog.Logger
+	gameCtx context.Context
+	wg      sync.WaitGroup
+
+	mu       sync.Mutex
+	running  map[string]bool
+	done     map[string]bool
+	finished int
+}
+
+func (l *listener) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.running)
+}
+
+func (l *listener) loop(ctx context.Context) {
+	for {
+		if l.cfg.StopAfter > 0 {
+			l.mu.Lock()
+			n := l.finished
+			l.mu.Unlock()
+			if n >= l.cfg.StopAfter {
+				return
+			}
+		}
+		if err := l.round(ctx); err != nil && ctx.Err() == nil {
+			l.log.Warn("polling the server failed; trying again", "err", err)
+		}
+		if httpapi.Sleep(ctx, l.cfg.PollInterval) != nil {
+			return
+		}
+	}
+}
+
+// round polls our games once, starts the active ones we are not playing,
+// and looks after the lobby.
+func (l *listener) round(ctx context.Context) error {
+	games, err := l.cfg.Client.ActiveGames(ctx)
+	if err != nil {
+		return err
+	}
+	waiting := false
+	for _, g := range games {
+		switch {
+		case g.State == "waiting":
+			waiting = true
+		case g.State == "active" && l.startable(g):
+			l.start(g)
+		}
+	}
+	room := l.cfg.StopAfter == 0 || l.startedOrFinished() < l.cfg.StopAfter
+	if l.cfg.Create && !waiting && room && l.count() < l.cfg.MaxGames {
+		c, err := l.cfg.Client.Create(ctx, CreateRequest{RuleVariant: l.cfg.Variants[0], PlayAs: l.cfg.PlayAs})
+		if err != nil {
+			return err
+		}
+		l.log.Info("opened a lobby game", "game", c.GameID, "code", c.GameCode, "rules", c.RuleVariant)
+	}
+	if l.cfg.JoinOpen && room && l.count() < l.cfg.MaxGames {
+		open, err := l.cfg.Client.OpenGames(ctx)
+		if err != nil {
+			return err
+		}
+		for _, o := range open {
+			if o.CreatedBy == l.cfg.Username || !slices.Contains(l.cfg.Variants, o.RuleVariant) {
+				continue
+			}
+			j, err := l.cfg.Client.Join(ctx, o.GameCode)
+			if err != nil {
+				l.log.Info("could not join an open game", "code", o.GameCode, "err", err)
+				continue
+			}
+			l.log.Info("joined an open game", "game", j.GameID, "code", o.GameCode, "opponent", o.CreatedBy, "as", j.PlayAs)
+			break // started in the next round, once it is active
+		}
+	}
+	return nil
+}
+
+func (l *listener) startedOrFinished() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.finished + len(l.running)
+}
+
+func (l *listener) startable(g GameInfo) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.running[g.GameID] || l.done[g.GameID] || len(l.running) >= l.cfg.MaxGames {
+		return false
+	}
+	if !slices.Contains(l.cfg.Variants, g.RuleVariant) {
+		l.done[g.GameID] = true
+		l.log.Warn("a game of a ruleset we do not play; left alone", "game", g.GameID, "rules", g.RuleVariant)
+		return false
+	}
+	l.running[g.GameID] = true
+	return true
+}
+
+func (l *listener) start(g GameInfo) {
+	l.wg.Go(func() {
+		res, err := l.play(g)
+		l.mu.Lock()
+		delete(l.running, g.GameID)
+		l.done[g.GameID] = true
+		l.finished++
+		l.mu.Unlock()
+		if l.cfg.OnGame != nil {
+			l.cfg.OnGame(g.GameID, res, err)
+		}
+	})
+}
+
+// play plays one game; a game that fails is resigned.
+func (l *listener) play(g GameInfo) (*Result, error) {
+	log := l.log.With("game", g.GameID)
+	rules, err := kriegspiel.ParseRuleset(g.RuleVariant)
+	if err != nil {
+		return nil, err
+	}
+	opponent := l.opponent(g.GameID)
+	player, err := l.cfg.NewPlayer(rules)
+	if err != nil {
+		return nil, fmt.Errorf("kriegspiel.org: a player for game %s: %w", g.GameID, err)
+	}
+	if cl, ok := player.(io.Closer); ok {
+		defer cl.Close()
+	}
+	o := l.cfg.Play
+	o.Rules, o.Self, o.Opponent = rules, l.cfg.Username, opponent
+	res, err := PlayGame(l.gameCtx, l.cfg.Client, g.GameID, player, o)
+	if err != nil {
+		log.Warn("the game failed; resigning it", "err", err)
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(l.gameCtx), 30*time.Second)
+		if rerr := l.cfg.Client.Resign(rctx, g.GameID); rerr != nil {
+			log.Warn("could not resign", "err", rerr)
+		}
+		cancel()
+	}
+	return res, err
+}
+
+// opponent is the name of our opponent in a game ("" if unknown).
+func (l *listener) opponent(id string) string {
+	ctx, cancel := context.WithTimeout(l.gameCtx, 30*time.Second)
+	defer cancel()
+	m, err := l.cfg.Client.Game(ctx, id)
+	if err != nil {
+		return ""
+	}
+	if m.White.Username == l.cfg.Username {
+		return m.Black.Username
+	}
+	return m.White.Username
+}
