@@ -19,7 +19,7 @@ import (
 // record (which replay --check re-referees), and a registration prints the
 // token.
 func TestConnectKriegspiel(t *testing.T) {
-	srv := ksloopback.New(ksloopback.Config{RegistrationKey: "reg-key-for-test"})
+	srv := ksloopback.New(ksloopback.Config{RegistrationKey: "reg-key-for-test", TurnLimit: 40})
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 

@@ -30,6 +30,9 @@ type Config struct {
 	// Clock and Increment are each player's clock (default 25 minutes and
 	// 10 s, the site's "rapid").
 	Clock, Increment time.Duration
+	// TurnLimit draws a game when the player to move reaches this full move
+	// (0: no limit), so that tests can play short games; the site has none.
+	TurnLimit int
 	// Faults are injected into the answers. Every call may be processed
 	// and its answer lost: the client must find out from the game's state.
 	Faults faults.Faults
@@ -356,6 +359,8 @@ func (s *Server) ask(w http.ResponseWriter, g *game, me rbc.Color, q kriegspiel.
 		g.since = now
 		if g.g.Over() {
 			g.finish(kriegspiel.ResultOf(g.g))
+		} else if b := g.g.Board(); s.cfg.TurnLimit > 0 && b.FullmoveNumber() > s.cfg.TurnLimit {
+			g.finish(kriegspiel.Result{Reason: kriegspiel.TurnLimit})
 		}
 	}
 	reply(w, http.StatusOK, g.moveResult(a))
@@ -530,6 +535,8 @@ func resultPayload(r kriegspiel.Result) kriegspielorg.ResultPayload {
 		p.Reason = "timeout"
 	case r.Reason == kriegspiel.Resign:
 		p.Reason = "resignation"
+	case r.Reason == kriegspiel.TurnLimit:
+		p.Reason = "turn_limit" // ours: the site has no turn limit
 	case r.End == kriegspiel.CheckmateWhiteWins || r.End == kriegspiel.CheckmateBlackWins:
 		p.Reason = "checkmate"
 	case r.End == kriegspiel.DrawStalemate:

@@ -27,8 +27,8 @@ func TestListenersPlayEachOther(t *testing.T) {
 		seed := uint64(100 * (i + 1))
 		cfg := kriegspielorg.ListenConfig{
 			Client: r.clients[i], Username: name, Variants: []string{"wild16+chessdraws"},
-			Create: i == 0, JoinOpen: i == 1, MaxGames: 2, StopAfter: games, PollInterval: 5 * time.Millisecond,
-			Play: kriegspielorg.PlayOptions{PollInterval: 2 * time.Millisecond},
+			Create: i == 0, JoinOpen: i == 1, MaxGames: 2, StopAfter: games, PollInterval: 10 * time.Millisecond,
+			Play: kriegspielorg.PlayOptions{PollInterval: 5 * time.Millisecond},
 			NewPlayer: func(kriegspiel.Ruleset) (kriegspiel.Player, error) {
 				mu.Lock()
 				defer mu.Unlock()

@@ -353,6 +353,8 @@ func resultOf(p *ResultPayload) kriegspiel.Result {
 		r.Reason, r.End = kriegspiel.ByRules, kriegspiel.DrawRepetition
 	case "timeout":
 		r.Reason = kriegspiel.Timeout
+	case "turn_limit": // the loopback server's, for short test games
+		r.Reason = kriegspiel.TurnLimit
 	default:
 		r.Reason, r.Detail = kriegspiel.Resign, p.Reason
 	}

@@ -58,7 +58,11 @@ type rig struct {
 
 func newRig(t *testing.T, f faults.Faults) *rig {
 	t.Helper()
-	srv := ksloopback.New(ksloopback.Config{RegistrationKey: key, Faults: f})
+	cfg := ksloopback.Config{RegistrationKey: key, Faults: f}
+	if testing.Short() {
+		cfg.TurnLimit = 30 // short games: the race pass is slow
+	}
+	srv := ksloopback.New(cfg)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	r := &rig{srv: srv, url: ts.URL}
@@ -98,7 +102,7 @@ func (r *rig) play(t *testing.T, variant string, seed uint64) (string, [2]*liste
 		players[c] = &listener{Player: kriegspiel.NewRandomPlayer(seed + uint64(c))}
 		wg.Go(func() {
 			results[c], errs[c] = kriegspielorg.PlayGame(ctx, r.clients[c], created.GameID, players[c],
-				kriegspielorg.PlayOptions{Rules: rules, PollInterval: 2 * time.Millisecond, Self: []string{"alpha", "beta"}[c],
+				kriegspielorg.PlayOptions{Rules: rules, PollInterval: 5 * time.Millisecond, Self: []string{"alpha", "beta"}[c],
 					Opponent: []string{"beta", "alpha"}[c]})
 		})
 	}
@@ -126,6 +130,9 @@ func TestGamesHearWhatOurRefereeSays(t *testing.T) {
 		{"wild16 with faults", "wild16+chessdraws", faults.Faults{Seed: 7, Burst5xx: 0.03, Drop: 0.03, DropAfter: 0.05, Malformed: 0.02}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if testing.Short() && tc.f == (faults.Faults{}) {
+				t.Skip("short mode plays the game with faults only")
+			}
 			t.Parallel()
 			r := newRig(t, tc.f)
 			id, players, results := r.play(t, tc.variant, 11)
