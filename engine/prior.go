@@ -17,7 +17,8 @@ import (
 //   - it brings pieces toward our king (threat): exp(Threat·a), with a the
 //     opponent's pieces bearing on our king's zone, plus Check when the king
 //     itself is attacked;
-//   - it does not leave material en prise (hang): exp(−h/Hang), with h the
+//   - it does not leave material en prise (hang): exp(−h/Hang), times
+//     exp(−HangBase) when h > 0, with h the
 //     most we could win at once on the board (an undefended piece, or a
 //     piece attacked by a cheaper one of ours), capped at hangCap. A board on
 //     which our king is attacked is exempt (a forking check leaves a piece
@@ -34,6 +35,7 @@ type prior struct {
 	threat  float64
 	check   float64
 	hang    float64    // temperature in centipawns; 0: off
+	base    float64    // exponent once anything hangs; 0: off
 	king    float64    // exponent for their king en prise; 0: counted by hang
 	capture rbc.Square // where the opponent just captured, or NoSquare
 }
@@ -44,11 +46,11 @@ const hangCap = 600
 
 // newPrior returns the prior of a decision from the config.
 func newPrior(cfg *Config, us rbc.Color, capture rbc.Square) prior {
-	return prior{us: us, threat: cfg.Threat, check: cfg.Check, hang: cfg.Hang, king: cfg.King, capture: capture}
+	return prior{us: us, threat: cfg.Threat, check: cfg.Check, hang: cfg.Hang, base: cfg.HangBase, king: cfg.King, capture: capture}
 }
 
 // off reports whether every board gets weight 1.
-func (p prior) off() bool { return p.threat <= 0 && p.hang <= 0 && p.king <= 0 }
+func (p prior) off() bool { return p.threat <= 0 && p.hang <= 0 && p.base <= 0 && p.king <= 0 }
 
 // weight returns the prior weight of b (1 when the prior is off).
 func (p prior) weight(b *rbc.Board) float64 {
@@ -66,8 +68,13 @@ func (p prior) weight(b *rbc.Board) float64 {
 	case checked:
 	case p.king > 0 && kingEnPrise(b, them):
 		x -= p.king
-	case p.hang > 0:
-		x -= min(hangingValue(b, p.us, p.capture), hangCap) / p.hang
+	case p.hang > 0 || p.base > 0:
+		if h := min(hangingValue(b, p.us, p.capture), hangCap); h > 0 {
+			x -= p.base
+			if p.hang > 0 {
+				x -= h / p.hang
+			}
+		}
 	}
 	if x == 0 {
 		return 1

@@ -67,7 +67,21 @@ func TestPriorWeights(t *testing.T) {
 	if w := pr.weight(&check); w != 1 {
 		t.Errorf("checking knight: weight %v, want 1 (exempt)", w)
 	}
+	// HangBase charges any hanging material once, on top of the temperature;
+	// a board with nothing en prise is untouched.
+	cfg.HangBase = 0.64
+	pb := newPrior(&cfg, rbc.White, rbc.NoSquare)
+	if w, want := pb.weight(&hanging), math.Exp(-0.64-320/cfg.Hang); math.Abs(w-want) > 1e-12 {
+		t.Errorf("hangbase: hanging knight: weight %v, want %v", w, want)
+	}
+	if w := pb.weight(&defended); w != 1 {
+		t.Errorf("hangbase: defended knight: weight %v, want 1", w)
+	}
 	cfg.Hang = 0
+	if w, want := newPrior(&cfg, rbc.White, rbc.NoSquare).weight(&hanging), math.Exp(-0.64); math.Abs(w-want) > 1e-12 {
+		t.Errorf("hang=0, hangbase=0.64: weight %v, want %v", w, want)
+	}
+	cfg.HangBase = 0
 	if w := newPrior(&cfg, rbc.White, rbc.NoSquare).weight(&hanging); w != 1 {
 		t.Errorf("hang=0: weight %v, want 1", w)
 	}

@@ -11,6 +11,13 @@
 # kept and the series goes on after them), and the last argument Blindfish's
 # colour in the first game (white by default).
 #
+# A/B: with BLINDFISH_OPTIONS_B set, the games alternate in pairs (both
+# colours each) between Blindfish with BLINDFISH_OPTIONS (A: games 1-2, 5-6,
+# ...) and with BLINDFISH_OPTIONS_B (B: games 3-4, 7-8, ...), engine options
+# as the bridge reads them (name=value,name=value), and each summary line
+# names its side: one series then compares two settings against the same
+# opponent under the same conditions.
+#
 # The harness and its python-chess must be on PYTHONPATH (the harness is not
 # part of this project; see docs/harness.md). Each game gets its own folder
 # OUT/gNN with the harness's history JSON, the harness's output
@@ -54,13 +61,19 @@ for ((n = 1; n <= games; n++)); do
     if [ "$first" = white ]; then colour=black; else colour=white; fi
   fi
   if [ "$colour" = white ]; then w=$bridge; b=$opponent; else w=$opponent; b=$bridge; fi
+  opts=${BLINDFISH_OPTIONS:-}
+  side=""
+  if [ -n "${BLINDFISH_OPTIONS_B+set}" ]; then
+    side=" A(${opts:-default})"
+    if (( (n - 1) / 2 % 2 == 1 )); then opts=$BLINDFISH_OPTIONS_B; side=" B(${opts:-default})"; fi
+  fi
   start=$(date +%s)
   # The harness's process can outlive the game (a bot's threads keep it
   # alive after it saved the history), so it is stopped once the history is
   # saved, and in any case after twice the clocks and ten minutes more.
   (
     cd "$dir" &&
-      BLINDFISH_ENGINE="$bin" BLINDFISH_LOG="$dir/engine.log" \
+      BLINDFISH_ENGINE="$bin" BLINDFISH_LOG="$dir/engine.log" BLINDFISH_OPTIONS="$opts" \
         exec setsid "$python" -m reconchess.scripts.rc_bot_match --seconds_per_player "$seconds" "$w" "$b"
   ) >"$dir/harness.log" 2>&1 &
   pid=$!
@@ -91,5 +104,5 @@ for ((n = 1; n <= games; n++)); do
   esac
   [ -n "$reason" ] && verdict="$verdict ($reason)"
   [ $rc -eq 0 ] || verdict="$verdict, harness exit $rc"
-  printf 'g%02d bf=%s  %s, %d s\n' "$n" "$colour" "$verdict" "$secs" >>"$summary"
+  printf 'g%02d bf=%s%s  %s, %d s\n' "$n" "$colour" "$side" "$verdict" "$secs" >>"$summary"
 done
