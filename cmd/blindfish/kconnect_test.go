@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -68,5 +70,49 @@ func TestConnectKriegspiel(t *testing.T) {
 	}
 	if code, out, errs := runCmd(t, "replay", "--check", files[0]); code != 0 {
 		t.Fatalf("replay --check: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestKSServer: ksserver serves the bot API on a port of its own, prints
+// the key it made, and stops on its context.
+func TestKSServer(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	t.Setenv("BF_TEST_NO_KEY", "")
+	go func() {
+		done <- run(ctx, []string{"ksserver", "--addr", "127.0.0.1:0", "--key-env", "BF_TEST_NO_KEY"}, pw, io.Discard)
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	var key, url string
+	for url == "" && sc.Scan() {
+		line := sc.Text()
+		if k, ok := strings.CutPrefix(line, "registration key: "); ok {
+			key = k
+		}
+		if i := strings.Index(line, "http://"); i >= 0 {
+			url = line[i:]
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	if key == "" || url == "" {
+		t.Fatalf("no key or address printed (key %q, url %q)", key, url)
+	}
+	reg, err := kriegspielorg.Register(ctx, kriegspielorg.Config{URL: url}, key,
+		kriegspielorg.BotProfile{Username: "x", DisplayName: "Xxx", OwnerEmail: "x@example.org"})
+	if err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	c, err := kriegspielorg.NewClient(kriegspielorg.Config{URL: url, Token: reg.APIToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Create(ctx, kriegspielorg.CreateRequest{RuleVariant: "wild16"}); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d", code)
 	}
 }

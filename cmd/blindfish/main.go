@@ -39,6 +39,7 @@ func commands() []command {
 		{"eval", "score a position (and a move) as the player would", runEval},
 		{"engine", "serve a bot over the rbcp line protocol on stdin/stdout", runEngine},
 		{"connect", "play on a reconchess tournament server (rc-connect, natively), or on kriegspiel.org (--game kriegspiel)", runConnect},
+		{"ksserver", "serve a local kriegspiel.org (its bot API on our referee) for the site's public bots and ours", runKSServer},
 	}
 }
 

@@ -33,6 +33,9 @@ type Config struct {
 	// TurnLimit draws a game when the player to move reaches this full move
 	// (0: no limit), so that tests can play short games; the site has none.
 	TurnLimit int
+	// OnGameEnd, when set, receives each game's true record as it ends
+	// (called with the server's lock held: it must not call the server).
+	OnGameEnd func(id string, rec *kriegspiel.Record)
 	// Faults are injected into the answers. Every call may be processed
 	// and its answer lost: the client must find out from the game's state.
 	Faults faults.Faults
@@ -74,10 +77,15 @@ func (s *Server) Record(id string) (*kriegspiel.Record, bool) {
 	if !ok || g.g == nil {
 		return nil, false
 	}
+	return g.record(), true
+}
+
+// record is the game's true record so far.
+func (g *game) record() *kriegspiel.Record {
 	rec := kriegspiel.NewRecord(g.g)
 	rec.White, rec.Black = g.players[0], g.players[1]
 	rec.Result = g.result
-	return rec, true
+	return rec
 }
 
 // game is one game on the server.
@@ -119,6 +127,19 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	parts := strings.Split(path, "/")
+	if r.Method == http.MethodGet && len(parts) == 2 && parts[0] == "user" {
+		s.profile(w, parts[1])
+		return
+	}
+	if r.Method == http.MethodPost && len(parts) == 2 && parts[0] == "bots" {
+		// The bots' profile and availability reports: taken and echoed.
+		var body map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			body = map[string]any{}
+		}
+		reply(w, http.StatusOK, body)
+		return
+	}
 	if len(parts) < 2 || parts[0] != "game" {
 		fail(w, http.StatusNotFound, "NOT_FOUND", "no such endpoint")
 		return
@@ -175,7 +196,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 				fail(w, http.StatusConflict, "GAME_NOT_ACTIVE", "the game is not being played")
 				return
 			}
-			g.finish(kriegspiel.Result{Reason: kriegspiel.Resign, Winner: me.Other(), HasWinner: true})
+			s.finish(g, kriegspiel.Result{Reason: kriegspiel.Resign, Winner: me.Other(), HasWinner: true})
 			reply(w, http.StatusOK, map[string]any{"result": resultPayload(g.result)})
 		default:
 			fail(w, http.StatusNotFound, "NOT_FOUND", "no such endpoint")
@@ -197,6 +218,20 @@ func (s *Server) addBotLocked(username string) string {
 	tok := hex.EncodeToString(b[:])
 	s.tokens[tok] = username
 	return tok
+}
+
+// profile is a user's public page: every account here is a bot (the
+// public bots join only games that bots opened).
+func (s *Server) profile(w http.ResponseWriter, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, u := range s.tokens {
+		if u == name {
+			reply(w, http.StatusOK, map[string]any{"username": u, "role": "bot", "is_bot": true})
+			return
+		}
+	}
+	fail(w, http.StatusNotFound, "USER_NOT_FOUND", "no such user")
 }
 
 func (s *Server) user(r *http.Request) (string, bool) {
@@ -333,7 +368,7 @@ func (s *Server) checkTime(g *game) {
 	c := g.g.Turn()
 	if time.Since(g.since) > g.clocks[c] {
 		g.clocks[c] = 0
-		g.finish(kriegspiel.Result{Reason: kriegspiel.Timeout, Winner: c.Other(), HasWinner: true})
+		s.finish(g, kriegspiel.Result{Reason: kriegspiel.Timeout, Winner: c.Other(), HasWinner: true})
 	}
 }
 
@@ -358,16 +393,19 @@ func (s *Server) ask(w http.ResponseWriter, g *game, me rbc.Color, q kriegspiel.
 		g.clocks[me] += s.cfg.Increment
 		g.since = now
 		if g.g.Over() {
-			g.finish(kriegspiel.ResultOf(g.g))
+			s.finish(g, kriegspiel.ResultOf(g.g))
 		} else if b := g.g.Board(); s.cfg.TurnLimit > 0 && b.FullmoveNumber() > s.cfg.TurnLimit {
-			g.finish(kriegspiel.Result{Reason: kriegspiel.TurnLimit})
+			s.finish(g, kriegspiel.Result{Reason: kriegspiel.TurnLimit})
 		}
 	}
 	reply(w, http.StatusOK, g.moveResult(a))
 }
 
-func (g *game) finish(r kriegspiel.Result) {
+func (s *Server) finish(g *game, r kriegspiel.Result) {
 	g.state, g.result = "completed", r
+	if s.cfg.OnGameEnd != nil && g.g != nil {
+		s.cfg.OnGameEnd(g.id, g.record())
+	}
 }
 
 func (g *game) seat(user string) (rbc.Color, bool) {
@@ -435,6 +473,7 @@ func (g *game) view(me rbc.Color) kriegspielorg.State {
 	st := kriegspielorg.State{GameID: g.id, State: g.state, MoveNumber: 1, YourColor: me.String(),
 		AllowedMoves: []string{}, PossibleActions: []string{}, Clock: g.clock(),
 		Scoresheet: g.scoresheet(me)}
+	st.RefereeLog = refereeLog(st.Scoresheet)
 	if g.g == nil {
 		return st
 	}
@@ -501,6 +540,21 @@ func (g *game) scoresheet(me rbc.Color) kriegspielorg.Scoresheet {
 		}
 	}
 	return sc
+}
+
+// refereeLog is the viewer's referee log as the site shows it: each line of
+// the scoresheet's words with its ply, and nothing else.
+func refereeLog(sc kriegspielorg.Scoresheet) []map[string]any {
+	out := []map[string]any{}
+	for _, t := range sc.Turns {
+		for c, column := range [2][]kriegspielorg.Entry{t.White, t.Black} {
+			for _, e := range column {
+				out = append(out, map[string]any{"ply": 2*(t.Turn-1) + 1 + c, "announcement": e.Message,
+					"special_announcement": nil, "capture_square": nil, "timestamp": nil})
+			}
+		}
+	}
+	return out
 }
 
 func (s *Server) transcript(w http.ResponseWriter, g *game) {

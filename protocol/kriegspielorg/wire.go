@@ -117,7 +117,9 @@ type State struct {
 	Scoresheet      Scoresheet     `json:"scoresheet"`
 	Result          *ResultPayload `json:"result"`
 	Clock           Clock          `json:"clock"`
-	RuleVariant     string         `json:"rule_variant,omitempty"` // not in the state; filled from the game list
+	// RefereeLog is the same words as the scoresheet, line by line (the
+	// client reads the scoresheet).
+	RefereeLog []map[string]any `json:"referee_log"`
 }
 
 // ResultPayload is how the server reports a finished game.
