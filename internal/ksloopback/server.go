@@ -313,7 +313,9 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, user string) {
 	switch req.PlayAs {
 	case "black":
 		c = rbc.Black
-	case "white", "random", "":
+	case "random", "":
+		c = rbc.Color(s.nextID % 2) // alternating: as random as a lobby needs, and repeatable
+	case "white":
 	default:
 		fail(w, http.StatusUnprocessableEntity, "VALIDATION", "play_as is white, black or random")
 		return
