@@ -80,6 +80,15 @@ type Config struct {
 	// its full value at 80. The engine sees every position with a fresh
 	// clock, so without it a won game can be shuffled into a draw.
 	Press float64
+	// Hunt is the value (centipawns) of attacking the opponent's king, times
+	// the belief share on which the taken move does so, when we are far
+	// ahead (the best request scores at least huntAhead) (0: off). With the
+	// game won on every board the engine's scores barely differ between
+	// moves, and a won position was shuffled (a bishop a3–f8–a3 at +5,600
+	// against StrangeFish2) while the king, hidden among hundreds of boards,
+	// was never threatened; in RBC an attack on the king is a capture next
+	// turn unless the opponent sees it.
+	Hunt float64
 	// Worst is the weight of the worst outcome in the voi sense score;
 	// Reduce the value (centipawns) of a window that splits the belief fully;
 	// Danger the value of a window that settles whether our king is in danger
@@ -204,6 +213,7 @@ func configKeys() []configKey {
 		floatKey("seek", "value of a move result that splits the belief fully, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Seek }),
 		floatKey("hide", "cost of announcing a capture, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Hide }),
 		floatKey("shelter", "cost of each square of a line opened to our king, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Shelter }),
+		floatKey("hunt", "value of attacking the opponent's king when far ahead, times the share of boards it does so, centipawns (0: off)", 0, 10000, func(c *Config) *float64 { return &c.Hunt }),
 		floatKey("press", "value of a pawn move or capture when ahead and the draw clock runs, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Press }),
 		floatKey("worst", "voi: weight of the worst sense outcome", 0, 10, func(c *Config) *float64 { return &c.Worst }),
 		floatKey("danger", "voi: value of settling whether our king is in danger (attacked or mated next move), centipawns", 0, 100000, func(c *Config) *float64 { return &c.Danger }),
