@@ -70,14 +70,15 @@ for ((n = 1; n <= games; n++)); do
   start=$(date +%s)
   # The harness's process can outlive the game (a bot's threads keep it
   # alive after it saved the history), so it is stopped once the history is
-  # saved, and in any case after twice the clocks and ten minutes more.
+  # saved, and in any case after six times the clock and twenty minutes more
+  # (the increments make a long game last far beyond twice the clock).
   (
     cd "$dir" &&
       BLINDFISH_ENGINE="$bin" BLINDFISH_LOG="$dir/engine.log" BLINDFISH_OPTIONS="$opts" \
         exec setsid "$python" -m reconchess.scripts.rc_bot_match --seconds_per_player "$seconds" "$w" "$b"
   ) >"$dir/harness.log" 2>&1 &
   pid=$!
-  limit=$(( $(date +%s) + 2 * ${seconds%.*} + 600 ))
+  limit=$(( $(date +%s) + 6 * ${seconds%.*} + 1200 ))
   saved=0
   while kill -0 "$pid" 2>/dev/null; do
     sleep 5
