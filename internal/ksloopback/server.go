@@ -481,8 +481,19 @@ func (g *game) view(me rbc.Color) kriegspielorg.State {
 	}
 	b := g.g.Board()
 	st.MoveNumber = b.FullmoveNumber()
+	st.MaterialSummary = g.material()
 	if g.state == "completed" {
 		st.YourFEN = b.FEN() // the site shows the whole board once the game is over
+	} else {
+		// Our own men only, with the site's placeholder fields.
+		own := b
+		for s := range rbc.Square(64) {
+			if p := own.PieceAt(s); p != rbc.NoPiece && p.Color() != me {
+				own.SetPiece(s, rbc.NoPiece)
+			}
+		}
+		placement, _, _ := strings.Cut(own.FEN(), " ")
+		st.YourFEN = placement + " " + map[rbc.Color]string{rbc.White: "w", rbc.Black: "b"}[b.Turn()] + " - - 0 1"
 	}
 	if g.state == "active" {
 		st.Turn = g.g.Turn().String()
@@ -542,6 +553,27 @@ func (g *game) scoresheet(me rbc.Color) kriegspielorg.Scoresheet {
 		}
 	}
 	return sc
+}
+
+// material is the public count of each side's men: those on the board, and
+// (when captures are announced as pawn or piece) its pawns taken.
+func (g *game) material() map[string]any {
+	b := g.g.Board()
+	out := map[string]any{}
+	var pawnsTaken [2]int
+	for _, t := range g.tries {
+		if t.a.Verdict == kriegspiel.Captured && t.a.Captured == kriegspiel.CapturedPawn {
+			pawnsTaken[t.color.Other()]++
+		}
+	}
+	for c := rbc.White; c <= rbc.Black; c++ {
+		side := map[string]any{"pieces_remaining": b.Pieces(c).Count(), "pawns_captured": nil}
+		if g.rules.TypedCaptures {
+			side["pawns_captured"] = pawnsTaken[c]
+		}
+		out[c.String()] = side
+	}
+	return out
 }
 
 // refereeLog is the viewer's referee log as the site shows it: each line of

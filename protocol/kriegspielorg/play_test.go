@@ -224,3 +224,29 @@ func TestBadCredentials(t *testing.T) {
 		t.Error("an ftp URL was accepted")
 	}
 }
+
+// TestLoopbackShowsOnlyOurMen: during a game the state shows a player its
+// own men only, and the public material count, as the site does.
+func TestLoopbackShowsOnlyOurMen(t *testing.T) {
+	r := newRig(t, faults.Faults{})
+	ctx := context.Background()
+	created, err := r.clients[0].Create(ctx, kriegspielorg.CreateRequest{RuleVariant: "wild16", PlayAs: "black"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.clients[1].Join(ctx, created.GameCode); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"rnbqkbnr/pppppppp/8/8/8/8/8/8 w - - 0 1", "8/8/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"} {
+		st, err := r.clients[i].State(ctx, created.GameID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.YourFEN != want {
+			t.Errorf("%s sees %q, want %q", st.YourColor, st.YourFEN, want)
+		}
+		if m, ok := st.MaterialSummary["white"].(map[string]any); !ok || m["pieces_remaining"] != 16.0 || m["pawns_captured"] != 0.0 {
+			t.Errorf("material summary %v", st.MaterialSummary)
+		}
+	}
+}

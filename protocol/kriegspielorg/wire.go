@@ -120,6 +120,8 @@ type State struct {
 	// RefereeLog is the same words as the scoresheet, line by line (the
 	// client reads the scoresheet).
 	RefereeLog []map[string]any `json:"referee_log"`
+	// MaterialSummary is the public count of each side's men (not read).
+	MaterialSummary map[string]any `json:"material_summary,omitempty"`
 }
 
 // ResultPayload is how the server reports a finished game.
