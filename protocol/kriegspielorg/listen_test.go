@@ -71,3 +71,55 @@ func TestListenersPlayEachOther(t *testing.T) {
 	}
 	t.Logf("faults %v", r.srv.FaultCounts())
 }
+
+// TestListenStopsCleanly: once its context is done, a listener starts no
+// new game, lets the running one finish, and only then returns.
+func TestListenStopsCleanly(t *testing.T) {
+	r := newRig(t, faults.Faults{})
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	oppCtx, oppStop := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer oppStop()
+	newRandom := func(kriegspiel.Ruleset) (kriegspiel.Player, error) { return kriegspiel.NewRandomPlayer(9), nil }
+	started := make(chan string, 4)
+	var finished []string
+	var mu sync.Mutex
+	done := make(chan error, 1)
+	go func() {
+		done <- kriegspielorg.Listen(ctx, kriegspielorg.ListenConfig{Client: r.clients[0], Username: "alpha",
+			Variants: []string{"wild16+chessdraws"}, Create: true, PollInterval: 5 * time.Millisecond,
+			Play: kriegspielorg.PlayOptions{PollInterval: 5 * time.Millisecond},
+			NewPlayer: func(rules kriegspiel.Ruleset) (kriegspiel.Player, error) {
+				started <- "game"
+				return newRandom(rules)
+			},
+			OnGame: func(id string, res *kriegspielorg.Result, err error) {
+				mu.Lock()
+				finished = append(finished, id)
+				mu.Unlock()
+			}})
+	}()
+	go kriegspielorg.Listen(oppCtx, kriegspielorg.ListenConfig{Client: r.clients[1], Username: "beta",
+		Variants: []string{"wild16+chessdraws"}, JoinOpen: true, PollInterval: 5 * time.Millisecond,
+		Play: kriegspielorg.PlayOptions{PollInterval: 5 * time.Millisecond}, NewPlayer: newRandom})
+	select {
+	case <-started:
+	case <-time.After(time.Minute):
+		t.Fatal("no game started")
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatalf("Listen: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(finished) != 1 {
+		t.Fatalf("Listen returned with %d games finished, want the 1 it was playing", len(finished))
+	}
+	if rec, ok := r.srv.Record(finished[0]); !ok || rec.Result.Reason == kriegspiel.Unfinished {
+		t.Errorf("the game was not played to its end: %+v", rec)
+	}
+	if len(started) != 0 {
+		t.Error("a game was started after the stop")
+	}
+}
