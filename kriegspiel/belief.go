@@ -6,6 +6,7 @@ package kriegspiel
 // were the true board?" — so the belief and the rules can never disagree.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -22,6 +23,12 @@ var ErrEmptyBelief = errors.New("kriegspiel: no board is consistent with what wa
 // boards than the belief's limit; the belief is then unchanged and a caller
 // falls back to sampling.
 var ErrBeliefTooLarge = errors.New("kriegspiel: the belief would exceed its limit")
+
+// ctxCheckEvery is how many boards Own asks between looks at its context
+// (Opponent, whose boards cost about sixteen times as much, looks sixteen
+// times as often): often enough to stop within a millisecond or so, rarely
+// enough to cost nothing.
+const ctxCheckEvery = 1024
 
 // DefaultBeliefLimit is the most boards a belief keeps unless told otherwise
 // (about 100 MB of boards).
@@ -105,8 +112,10 @@ func (bl *Belief) hypothesis(b rbc.Board) Game {
 
 // Own takes the answer a to the player's own question q: the boards on which
 // the referee would have answered otherwise go, and a move that was made is
-// made on the rest.
-func (bl *Belief) Own(q Question, a Answer) error {
+// made on the rest. If ctx is done before every board is asked, the belief
+// keeps the boards found consistent so far (no longer exact, as after Thin)
+// and the error wraps ctx.Err(): a player short of time keeps what it has.
+func (bl *Belief) Own(ctx context.Context, q Question, a Answer) error {
 	if a.Verdict == Impossible {
 		return nil // nothing was asked of the board
 	}
@@ -120,7 +129,13 @@ func (bl *Belief) Own(q Question, a Answer) error {
 	if a.Verdict.Done() {
 		seen = map[[2]uint64]struct{}{}
 	}
-	for _, b := range bl.boards {
+	var stopped error
+	for i, b := range bl.boards {
+		if i%ctxCheckEvery == 0 && i > 0 {
+			if stopped = ctx.Err(); stopped != nil {
+				break
+			}
+		}
 		g = bl.hypothesis(b)
 		if !sameAnswer(g.answer(q), a) {
 			continue
@@ -140,23 +155,31 @@ func (bl *Belief) Own(q Question, a Answer) error {
 	}
 	bl.boards = kept
 	if state == nil {
+		if stopped != nil {
+			return fmt.Errorf("kriegspiel: belief stopped before a board was found consistent with %s: %w", q, stopped)
+		}
 		return fmt.Errorf("%w (after %s answered %s)", ErrEmptyBelief, q, a)
 	}
+	// The state of the turn is the referee's on every kept board.
 	if a.Verdict.Done() {
 		// The opponent's turn starts: its pawn tries are in our answer.
 		bl.tries, bl.refused, bl.anyAsked, bl.anyYes = a.PawnTries, nil, false, false
-		return nil
+	} else {
+		bl.refused = append(bl.refused[:0], state.refused...)
+		bl.anyAsked, bl.anyYes = state.anyAsked, state.anyYes
 	}
-	bl.refused = append(bl.refused[:0], state.refused...)
-	bl.anyAsked, bl.anyYes = state.anyAsked, state.anyYes
+	if stopped != nil {
+		return fmt.Errorf("kriegspiel: belief cut to the %d boards found consistent before it stopped: %w", len(kept), stopped)
+	}
 	return nil
 }
 
 // Opponent takes what the player heard of the opponent's turn, in order (as
 // Player.HandleOpponentTurn receives it): its "any?" answers and its move's
 // announcements. Each board is replaced by the boards its legal moves lead to
-// that announce what was heard. On ErrBeliefTooLarge the belief is unchanged.
-func (bl *Belief) Opponent(heard []Heard) error {
+// that announce what was heard. On ErrBeliefTooLarge, or when ctx is done
+// first (the error wraps ctx.Err()), the belief is unchanged.
+func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 	var move *Answer
 	anyAsked, anyYes := false, false
 	for i := range heard {
@@ -178,7 +201,12 @@ func (bl *Belief) Opponent(heard []Heard) error {
 		seen = map[[2]uint64]struct{}{}
 		buf  [256]rbc.Move
 	)
-	for _, b := range bl.boards {
+	for i, b := range bl.boards {
+		if i%(ctxCheckEvery/16) == 0 && i > 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("kriegspiel: belief stopped after %d of %d boards: %w", i, len(bl.boards), err)
+			}
+		}
 		if anyAsked && (countPawnCaptures(&b) > 0) != anyYes {
 			continue
 		}

@@ -1,10 +1,12 @@
 package kriegspiel
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -51,7 +53,7 @@ func followRecord(rec *Record, c rbc.Color, turns, limit, thin int, check func(t
 		}
 		if turn.Color == c {
 			for _, try := range turn.Tries {
-				if err := bl.Own(try.Question, try.Answer); err != nil {
+				if err := bl.Own(context.Background(), try.Question, try.Answer); err != nil {
 					return fmt.Errorf("turn %d, own %s: %w", i, try.Question, err)
 				}
 			}
@@ -64,13 +66,13 @@ func followRecord(rec *Record, c rbc.Color, turns, limit, thin int, check func(t
 					heard = append(heard, h)
 				}
 			}
-			err := bl.Opponent(heard)
+			err := bl.Opponent(context.Background(), heard)
 			if errors.Is(err, ErrBeliefTooLarge) && thin > 0 {
 				// Keep the true board and a few others, as a sampling
 				// player would, so that the rest of the game is tested too.
 				bl.boards = thinned(bl.boards, &prev, thin)
 				thinnings++
-				err = bl.Opponent(heard)
+				err = bl.Opponent(context.Background(), heard)
 			}
 			if err != nil {
 				return fmt.Errorf("turn %d, opponent: %w", i, err)
@@ -274,11 +276,11 @@ func TestBeliefFiltersOnOwnIllegalTry(t *testing.T) {
 	g := NewGame(Wild16())
 	bl := NewBelief(rbc.White, Wild16(), start, g.PawnTries())
 	a, _ := g.Ask(TryMove(mustMove(t, "e2e4")))
-	if err := bl.Own(TryMove(mustMove(t, "e2e4")), a); err != nil {
+	if err := bl.Own(context.Background(), TryMove(mustMove(t, "e2e4")), a); err != nil {
 		t.Fatal(err)
 	}
 	a, _ = g.Ask(TryMove(mustMove(t, "e7e5")))
-	if err := bl.Opponent([]Heard{{Answer: a}}); err != nil {
+	if err := bl.Opponent(context.Background(), []Heard{{Answer: a}}); err != nil {
 		t.Fatal(err)
 	}
 	if bl.Len() != 20-2 { // d7-d5 and f7-f5 would give White a pawn try
@@ -289,7 +291,7 @@ func TestBeliefFiltersOnOwnIllegalTry(t *testing.T) {
 	if a.Verdict != Illegal {
 		t.Fatalf("e4-e5 answered %s", a)
 	}
-	if err := bl.Own(q, a); err != nil {
+	if err := bl.Own(context.Background(), q, a); err != nil {
 		t.Fatal(err)
 	}
 	if bl.Len() != 1 {
@@ -314,4 +316,78 @@ func BenchmarkBeliefFollow(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(kept)*float64(b.N)/b.Elapsed().Seconds(), "boards/s")
+}
+
+// TestBeliefStopsWithItsContext: an opponent's turn stopped by its context
+// leaves the belief as it was; an answer stopped by it keeps only boards
+// the full update keeps. Both errors wrap the context's.
+func TestBeliefStopsWithItsContext(t *testing.T) {
+	var own, opp *Belief // copies taken before a large update of each kind
+	var ownTurn, oppTurn Turn
+	var rec *Record
+	for seed := uint64(1); seed < 40 && (own == nil || opp == nil); seed++ {
+		rec = randomRecord(t, Wild16(), seed, 14)
+		err := followRecord(rec, rbc.White, -1, 200_000, 0, func(turn int, bl *Belief, _ *rbc.Board) error {
+			if turn+1 >= len(rec.Turns) || rec.Turns[turn+1].Move.IsNull() {
+				return nil
+			}
+			next := rec.Turns[turn+1]
+			cp := *bl
+			cp.boards = slices.Clone(bl.boards)
+			cp.refused = slices.Clone(bl.refused)
+			switch {
+			case own == nil && next.Color == rbc.White && bl.Len() > 3*ctxCheckEvery:
+				own, ownTurn = &cp, next
+			case opp == nil && next.Color == rbc.Black && bl.Len() > ctxCheckEvery:
+				opp, oppTurn = &cp, next
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, ErrBeliefTooLarge) {
+			t.Fatal(err)
+		}
+	}
+	if own == nil || opp == nil {
+		t.Fatal("no random game grew a belief large enough")
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+
+	var heard []Heard
+	for _, try := range oppTurn.Tries {
+		if try.Public {
+			h := Heard{Answer: try.Answer}
+			h.Question.AskAny = try.Question.AskAny
+			heard = append(heard, h)
+		}
+	}
+	before := slices.Clone(opp.boards)
+	if err := opp.Opponent(done, heard); !errors.Is(err, context.Canceled) {
+		t.Errorf("Opponent with a done context: %v", err)
+	}
+	if !slices.Equal(opp.boards, before) {
+		t.Errorf("Opponent stopped changed the belief: %d boards, was %d", opp.Len(), len(before))
+	}
+
+	try := ownTurn.Tries[0]
+	full := *own
+	full.boards = slices.Clone(own.boards)
+	if err := full.Own(context.Background(), try.Question, try.Answer); err != nil {
+		t.Fatal(err)
+	}
+	asked := own.Len()
+	err := own.Own(done, try.Question, try.Answer)
+	if !errors.Is(err, context.Canceled) && own.Len() > 0 {
+		t.Errorf("Own with a done context: %v", err)
+	}
+	if own.Len() >= full.Len() && full.Len() > 0 {
+		t.Errorf("Own stopped kept %d boards, the full update %d", own.Len(), full.Len())
+	}
+	for i := range own.boards {
+		if !full.Contains(&own.boards[i]) {
+			t.Fatalf("Own stopped kept %s, which the full update does not", own.boards[i].FEN())
+		}
+	}
+	t.Logf("opponent's turn stopped on %d boards; answer %s stopped on %d boards kept %d of the full %d",
+		len(before), try.Question, asked, own.Len(), full.Len())
 }

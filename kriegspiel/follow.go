@@ -1,6 +1,7 @@
 package kriegspiel
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -25,10 +26,10 @@ type FollowStats struct {
 // Follow feeds a record to the belief v of player c, turn by turn, as a
 // player would have heard it, and checks after each turn whether the true
 // board is among its boards. A belief error stops it (FollowStats.Stopped);
-// the error is for a record that cannot be read.
-func Follow(rec *Record, c rbc.Color, v View) (FollowStats, error) {
+// the error is for a record that cannot be read, or a done ctx.
+func Follow(ctx context.Context, rec *Record, c rbc.Color, v View) (FollowStats, error) {
 	var st FollowStats
-	err := follow(rec, c, -1, v, func(_ int, truth *rbc.Board) error {
+	err := follow(ctx, rec, c, -1, v, func(_ int, truth *rbc.Board) error {
 		st.Turns++
 		boards := v.Boards()
 		st.MaxBoards = max(st.MaxBoards, len(boards))
@@ -47,7 +48,7 @@ func Follow(rec *Record, c rbc.Color, v View) (FollowStats, error) {
 // calls check with the true board after each turn. With st, the belief's
 // errors end it quietly into st and its time is counted there; without, they
 // are returned.
-func follow(rec *Record, c rbc.Color, turns int, v View, check func(turn int, truth *rbc.Board) error, st *FollowStats) error {
+func follow(ctx context.Context, rec *Record, c rbc.Color, turns int, v View, check func(turn int, truth *rbc.Board) error, st *FollowStats) error {
 	for i, turn := range rec.Turns {
 		if i == turns || turn.Move.IsNull() {
 			break
@@ -56,7 +57,7 @@ func follow(rec *Record, c rbc.Color, turns int, v View, check func(turn int, tr
 		var err error
 		if turn.Color == c {
 			for _, try := range turn.Tries {
-				if err = v.Own(try.Question, try.Answer); err != nil {
+				if err = v.Own(ctx, try.Question, try.Answer); err != nil {
 					err = fmt.Errorf("turn %d, own %s: %w", i, try.Question, err)
 					break
 				}
@@ -70,9 +71,12 @@ func follow(rec *Record, c rbc.Color, turns int, v View, check func(turn int, tr
 					heard = append(heard, h)
 				}
 			}
-			if err = v.Opponent(heard); err != nil {
+			if err = v.Opponent(ctx, heard); err != nil {
 				err = fmt.Errorf("turn %d, opponent: %w", i, err)
 			}
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("turn %d: %w", i, ctx.Err()) // stopped, not the belief's doing
 		}
 		if st != nil {
 			st.Took += time.Since(start)

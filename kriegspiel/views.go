@@ -6,6 +6,7 @@ package kriegspiel
 // the hybrid tops up AOSP's pool with LOS's boards.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -18,9 +19,13 @@ import (
 // View is a belief a Kriegspiel player keeps: the exact set (Belief) or one
 // of the sampling beliefs. Its callbacks are those of a Player's: the
 // answers to our own questions, and what we heard of the opponent's turn.
+//
+// Both callbacks take a context: the exact belief can take seconds on a
+// large set, and a player on a clock stops it (see Belief.Own and
+// Belief.Opponent for what is kept then).
 type View interface {
-	Own(q Question, a Answer) error
-	Opponent(heard []Heard) error
+	Own(ctx context.Context, q Question, a Answer) error
+	Opponent(ctx context.Context, heard []Heard) error
 	// Boards returns the boards the player thinks possible (a sample for
 	// the sampling beliefs); the caller must not modify them.
 	Boards() []rbc.Board
@@ -102,7 +107,7 @@ func newSampled(name string, color rbc.Color, rules Ruleset, start rbc.Board, pa
 func (s *sampled) Name() string        { return s.name }
 func (s *sampled) Boards() []rbc.Board { return s.pool.Boards() }
 
-func (s *sampled) Own(q Question, a Answer) error {
+func (s *sampled) Own(ctx context.Context, q Question, a Answer) error {
 	if a.Verdict == Impossible {
 		return nil
 	}
@@ -119,35 +124,35 @@ func (s *sampled) Own(q Question, a Answer) error {
 		}
 	}
 	if s.name == "los" {
-		return s.drawLOS()
+		return s.drawLOS(ctx)
 	}
-	err := s.pool.Own(q, a)
+	err := s.pool.Own(ctx, q, a)
 	if errors.Is(err, ErrEmptyBelief) {
-		return s.refill()
+		return s.refill(ctx)
 	}
 	return err
 }
 
-func (s *sampled) Opponent(heard []Heard) error {
+func (s *sampled) Opponent(ctx context.Context, heard []Heard) error {
 	s.log = append(s.log, observation{heard: slices.Clone(heard)})
 	s.observeForLOS(heard)
 	if s.name == "los" {
-		return s.drawLOS()
+		return s.drawLOS(ctx)
 	}
-	err := s.pool.Opponent(heard)
+	err := s.pool.Opponent(ctx, heard)
 	if errors.Is(err, ErrBeliefTooLarge) {
 		s.pool.Thin(s.size, s.rng)
-		err = s.pool.Opponent(heard)
+		err = s.pool.Opponent(ctx, heard)
 	}
 	switch {
 	case errors.Is(err, ErrEmptyBelief):
-		return s.refill()
+		return s.refill(ctx)
 	case err != nil:
 		return err
 	}
 	s.pool.Thin(s.size, s.rng)
 	if s.name == "hybrid" && s.pool.Len() < s.size/2 {
-		s.topUp()
+		s.topUp(ctx)
 	}
 	return nil
 }
@@ -155,13 +160,16 @@ func (s *sampled) Opponent(heard []Heard) error {
 // refill replaces an emptied pool: AOSP searches the whole game again for
 // boards consistent with every observation; the hybrid, when that search
 // finds too few, adds LOS's boards.
-func (s *sampled) refill() error {
+func (s *sampled) refill(ctx context.Context) error {
 	s.Regenerations++
-	s.pool = s.search(s.size, 200_000)
+	s.pool = s.search(ctx, s.size, 200_000)
 	if s.name == "hybrid" && s.pool.Len() < s.size/2 {
-		s.topUp()
+		s.topUp(ctx)
 	}
 	if s.pool.Len() == 0 {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("kriegspiel: the search of the whole game stopped before it found a board: %w", err)
+		}
 		return fmt.Errorf("%w (the search of the whole game found no board)", ErrEmptyBelief)
 	}
 	return nil
@@ -179,7 +187,7 @@ func (s *sampled) replaced(boards []rbc.Board) *Belief {
 // depth-first search over the opponent's moves in random order that visits
 // at most budget boards: AOSP's regeneration. The belief it returns holds
 // them, in the state of the turn now.
-func (s *sampled) search(n, budget int) *Belief {
+func (s *sampled) search(ctx context.Context, n, budget int) *Belief {
 	var out []rbc.Board
 	var state *Belief
 	seen := map[[2]uint64]bool{}
@@ -190,7 +198,7 @@ func (s *sampled) search(n, budget int) *Belief {
 			if !o.own {
 				break
 			}
-			if bl.Own(o.q, o.a) != nil {
+			if bl.Own(ctx, o.q, o.a) != nil {
 				return
 			}
 		}
@@ -213,14 +221,14 @@ func (s *sampled) search(n, budget int) *Belief {
 		}
 		// An opponent's turn: its children in random order, each followed
 		// on its own.
-		if bl.Opponent(s.log[at].heard) != nil {
+		if bl.Opponent(ctx, s.log[at].heard) != nil {
 			return
 		}
 		children := bl.boards
 		budget -= len(children)
 		s.rng.Shuffle(len(children), func(i, j int) { children[i], children[j] = children[j], children[i] })
 		for _, c := range children {
-			if len(out) >= n || budget <= 0 {
+			if len(out) >= n || budget <= 0 || ctx.Err() != nil {
 				return
 			}
 			one := *bl
@@ -241,13 +249,13 @@ func (s *sampled) search(n, budget int) *Belief {
 }
 
 // topUp adds LOS boards to the pool until it holds size boards.
-func (s *sampled) topUp() {
+func (s *sampled) topUp(ctx context.Context) {
 	boards := slices.Clone(s.pool.boards)
 	seen := map[[2]uint64]bool{}
 	for i := range boards {
 		seen[boardKey(&boards[i])] = true
 	}
-	for _, b := range s.los(s.size - len(boards)).boards {
+	for _, b := range s.los(ctx, s.size-len(boards)).boards {
 		if k := boardKey(&b); !seen[k] {
 			seen[k] = true
 			boards = append(boards, b)
@@ -258,9 +266,12 @@ func (s *sampled) topUp() {
 
 // drawLOS replaces the pool by LOS's boards: LOS keeps no pool between
 // observations.
-func (s *sampled) drawLOS() error {
-	s.pool = s.los(s.size)
+func (s *sampled) drawLOS(ctx context.Context) error {
+	s.pool = s.los(ctx, s.size)
 	if s.pool.Len() == 0 {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("kriegspiel: LOS stopped before it drew a board: %w", err)
+		}
 		return fmt.Errorf("%w (LOS drew no board consistent with the last observation)", ErrEmptyBelief)
 	}
 	return nil
@@ -301,7 +312,7 @@ func (s *sampled) observeForLOS(heard []Heard) {
 // announcements (its capture, its checks, our pawn tries) hold on them; our
 // questions since are then asked of each (Belief.Own). Before the
 // opponent's first move the position is the start.
-func (s *sampled) los(n int) *Belief {
+func (s *sampled) los(ctx context.Context, n int) *Belief {
 	base := NewBelief(s.color, s.rules, s.start, s.pawnTries)
 	base.SetLimit(s.pool.limit)
 	if s.last == nil {
@@ -310,7 +321,7 @@ func (s *sampled) los(n int) *Belief {
 		base.tries = s.last.PawnTries
 		base.boards = base.boards[:0]
 		seen := map[[2]uint64]bool{}
-		for attempt := 0; attempt < 200*n && len(base.boards) < 2*n; attempt++ {
+		for attempt := 0; attempt < 200*n && len(base.boards) < 2*n && (attempt%1024 != 0 || ctx.Err() == nil); attempt++ {
 			b, ok := s.place()
 			if !ok || !s.fitsLast(&b) {
 				continue
@@ -322,7 +333,7 @@ func (s *sampled) los(n int) *Belief {
 		}
 	}
 	for _, o := range s.since {
-		if base.Own(o.q, o.a) != nil {
+		if base.Own(ctx, o.q, o.a) != nil {
 			base.boards = nil
 			break
 		}

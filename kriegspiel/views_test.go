@@ -1,6 +1,7 @@
 package kriegspiel
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -11,7 +12,7 @@ import (
 
 // followView feeds a record to a view of player c (follow without stats).
 func followView(rec *Record, v View, c rbc.Color, turns int, check func(turn int, truth *rbc.Board) error) error {
-	return follow(rec, c, turns, v, check, nil)
+	return follow(context.Background(), rec, c, turns, v, check, nil)
 }
 
 // TestSampledViewsAgreeWithTheExactSet follows random games with each
@@ -125,7 +126,7 @@ func TestFollowCounts(t *testing.T) {
 	rec := randomRecord(t, Wild16(), 7, 40)
 	start, _ := rbc.ParseFEN(rec.StartFEN)
 	v, _ := NewView("exact", rbc.White, Wild16(), start, rec.PawnTries, 2_000, nil)
-	st, err := Follow(rec, rbc.White, v)
+	st, err := Follow(context.Background(), rec, rbc.White, v)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,7 +76,7 @@ func runKriegspielBelief(ctx context.Context, args []string, stdout, stderr io.W
 				if err != nil {
 					return usageError{err.Error()}
 				}
-				st, err := kriegspiel.Follow(kr, c, v)
+				st, err := kriegspiel.Follow(ctx, kr, c, v)
 				if err != nil {
 					return fmt.Errorf("belief: %s: %w", rec.Name(), err)
 				}

@@ -61,6 +61,8 @@ type Sampling struct {
 	// scores caches the evaluation of (board, move) for the turn: a
 	// question refused makes the player choose again from the same boards.
 	scores map[scoreKey]int
+	// plan shares the clock out between turns, the belief and the choice.
+	plan timePlan
 	// Thinnings and Losses count the belief's cuts and its losses of the
 	// true board, for the match's report.
 	Thinnings, Losses int
@@ -83,6 +85,7 @@ func NewSampling(cfg SamplingConfig, eval evaluator.Evaluator, seed uint64, log 
 // HandleGameStart starts the belief from the known starting position.
 func (p *Sampling) HandleGameStart(_ context.Context, color rbc.Color, rules kriegspiel.Ruleset, start rbc.Board, pawnTries int, _ string) error {
 	p.color, p.lost = color, false
+	p.plan = timePlan{turnsLeft: p.cfg.TurnsLeft}
 	name, size := p.cfg.Belief, p.cfg.ThinTo
 	if name == "" || name == "exact" {
 		name, size = "exact", p.cfg.BeliefLimit
@@ -96,24 +99,86 @@ func (p *Sampling) HandleGameStart(_ context.Context, color rbc.Color, rules kri
 	return nil
 }
 
-// HandleOpponentTurn expands the belief by the opponent's move.
-func (p *Sampling) HandleOpponentTurn(_ context.Context, heard []kriegspiel.Heard) error {
+// HandleOpponentTurn starts our turn: it expands the belief by the
+// opponent's move, within the belief's share of the turn (timePlan).
+func (p *Sampling) HandleOpponentTurn(ctx context.Context, heard []kriegspiel.Heard) error {
+	now := time.Now()
+	p.plan.startTurn(now)
 	clear(p.scores)
 	if p.lost {
 		return nil
 	}
-	err := p.belief.Opponent(heard)
-	if exact, ok := p.belief.(*kriegspiel.Belief); ok && errors.Is(err, kriegspiel.ErrBeliefTooLarge) {
-		p.Thinnings++
-		exact.Thin(p.cfg.ThinTo, p.rng)
-		err = exact.Opponent(heard)
-	}
-	p.check(err)
+	defer func() { p.plan.used(time.Since(now)) }()
+	p.check(p.expand(ctx, now, heard))
 	return nil
 }
 
+// expand takes the opponent's turn into the belief. The exact belief is cut
+// first to the boards it can expand before the belief's deadline at the
+// speed measured so far. An expansion that still runs past the deadline,
+// or past the belief's limit, stops (Belief.Opponent leaves the belief as
+// it was); the belief is cut harder and expanded again, the last time from
+// a handful of boards and with no deadline but the clock's. The sampling
+// beliefs keep their own size and get no deadline.
+func (p *Sampling) expand(ctx context.Context, now time.Time, heard []kriegspiel.Heard) error {
+	exact, isExact := p.belief.(*kriegspiel.Belief)
+	if !isExact {
+		return p.belief.Opponent(ctx, heard)
+	}
+	deadline := p.plan.beliefDeadline(now)
+	if n := fits(now, deadline, p.plan.perExpand); n >= 0 && exact.Len() > n {
+		p.cut(exact, n)
+	}
+	for attempt := 1; ; attempt++ {
+		n := exact.Len()
+		start := time.Now()
+		err := withDeadline(ctx, deadline, func(ctx context.Context) error { return exact.Opponent(ctx, heard) })
+		took := time.Since(start)
+		switch {
+		case err == nil:
+			measure(&p.plan.perExpand, n, took)
+			return nil
+		case ctx.Err() != nil || attempt == 5:
+			return err
+		case errors.Is(err, kriegspiel.ErrBeliefTooLarge):
+			p.cut(exact, min(p.cfg.ThinTo, n/2))
+		case errors.Is(err, context.DeadlineExceeded) && attempt < 3:
+			// Slower than measured: at least took for every board.
+			p.plan.perExpand = max(p.plan.perExpand, took/time.Duration(max(n, 1)))
+			p.cut(exact, n/8)
+			deadline = time.Now().Add(p.plan.turn / 8)
+		case errors.Is(err, context.DeadlineExceeded):
+			p.cut(exact, minBeliefBoards)
+			deadline = time.Time{}
+		default:
+			return err
+		}
+	}
+}
+
+// cut thins the exact belief to n boards (at least minBeliefBoards) and
+// counts it.
+func (p *Sampling) cut(b *kriegspiel.Belief, n int) {
+	n = max(n, minBeliefBoards)
+	if b.Len() > n {
+		p.Thinnings++
+		b.Thin(n, p.rng)
+	}
+}
+
+// withDeadline runs fn with ctx given a deadline, unless the deadline is
+// zero (no limit).
+func withDeadline(ctx context.Context, deadline time.Time, fn func(context.Context) error) error {
+	if deadline.IsZero() {
+		return fn(ctx)
+	}
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	return fn(ctx)
+}
+
 // check takes the belief's error: an empty belief means the true board was
-// thinned away, and the player goes on without one.
+// cut away, and the player goes on without one.
 func (p *Sampling) check(err error) {
 	if err == nil {
 		return
@@ -123,12 +188,31 @@ func (p *Sampling) check(err error) {
 	p.log.Warn("kriegspiel belief lost; playing at random", "err", err)
 }
 
-// HandleAnswer filters the belief by the answer to our question.
-func (p *Sampling) HandleAnswer(_ context.Context, q kriegspiel.Question, a kriegspiel.Answer) error {
+// HandleAnswer filters the belief by the answer to our question, cut first
+// to what it can filter before the belief's deadline.
+func (p *Sampling) HandleAnswer(ctx context.Context, q kriegspiel.Question, a kriegspiel.Answer) error {
 	if p.lost {
 		return nil
 	}
-	p.check(p.belief.Own(q, a))
+	now := time.Now()
+	defer func() { p.plan.used(time.Since(now)) }()
+	deadline := p.plan.beliefDeadline(now)
+	exact, isExact := p.belief.(*kriegspiel.Belief)
+	if n := fits(now, deadline, p.plan.perAsk); isExact && n >= 0 && exact.Len() > n {
+		p.cut(exact, n)
+	}
+	n := len(p.belief.Boards())
+	err := withDeadline(ctx, deadline, func(ctx context.Context) error { return p.belief.Own(ctx, q, a) })
+	switch {
+	case err == nil:
+		measure(&p.plan.perAsk, n, time.Since(now))
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && len(p.belief.Boards()) > 0:
+		// Our own deadline stopped it: the boards found consistent so
+		// far are kept, a cut like the others.
+		p.Thinnings++
+	default:
+		p.check(err)
+	}
 	return nil
 }
 
@@ -146,7 +230,8 @@ func (p *Sampling) HandleGameEnd(context.Context, kriegspiel.Result, *kriegspiel
 }
 
 // ChooseQuestion scores the moves that may be asked on a sample of the
-// belief until the turn's share of the clock is spent, and asks the best.
+// belief until the turn's share of the clock is spent (timePlan), and asks
+// the best.
 func (p *Sampling) ChooseQuestion(ctx context.Context, questions []kriegspiel.Question, timeLeft time.Duration) (kriegspiel.Question, error) {
 	moves := make([]rbc.Move, 0, len(questions))
 	for _, q := range questions {
@@ -163,8 +248,10 @@ func (p *Sampling) ChooseQuestion(ctx context.Context, questions []kriegspiel.Qu
 	if p.lost {
 		return kriegspiel.TryMove(moves[p.rng.IntN(len(moves))]), nil
 	}
-	budget := timeLeft / time.Duration(max(p.cfg.TurnsLeft, 1))
-	ctx, cancel := context.WithTimeout(ctx, budget)
+	now := time.Now()
+	p.plan.told(timeLeft)
+	defer func() { p.plan.used(time.Since(now)) }()
+	ctx, cancel := context.WithDeadline(ctx, p.plan.questionDeadline(now, timeLeft))
 	defer cancel()
 
 	boards := p.sample()
