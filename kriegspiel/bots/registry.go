@@ -17,10 +17,12 @@ import (
 func Names() []string { return []string{"random", "sampling"} }
 
 // New builds the Kriegspiel player a spec names: "random", or "sampling"
-// with optional settings "sampling:samples=48,depth=6,eval=auto,belief=exact,size=2000"
+// with optional settings
+// "sampling:samples=48,depth=6,eval=auto,belief=exact,size=2000,limit=200000,recover=hybrid"
 // (eval is auto, stockfish or embedded, as for the RBC player; belief is
-// exact, aosp, los or hybrid, and size the sampling beliefs' boards and the
-// exact one's size once thinned). seed fixes its random
+// exact, aosp, los or hybrid, size the sampling beliefs' boards and the
+// exact one's size once thinned, limit the exact one's size before it is
+// thinned, and recover what follows a lost belief: hybrid or none). seed fixes its random
 // choices. A sampling player owns its evaluator: it is an io.Closer, to be
 // closed after the game.
 func New(spec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
@@ -60,8 +62,15 @@ func New(spec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
 				cfg.Belief = v
 			case "size":
 				cfg.ThinTo, err = positive(v)
+			case "limit":
+				cfg.BeliefLimit, err = positive(v)
+			case "recover":
+				if v != "hybrid" && v != "none" {
+					err = fmt.Errorf("%q is neither hybrid nor none", v)
+				}
+				cfg.Recover = v
 			default:
-				err = fmt.Errorf("unknown setting (sampling has samples, depth, eval, belief, size)")
+				err = fmt.Errorf("unknown setting (sampling has samples, depth, eval, belief, size, limit, recover)")
 			}
 			if err != nil {
 				return nil, fmt.Errorf("kriegspiel bot %q: %s: %w", spec, k, err)

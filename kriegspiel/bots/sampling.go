@@ -33,11 +33,17 @@ type SamplingConfig struct {
 	// BeliefLimit), or a sampling belief of ThinTo boards: "aosp", "los"
 	// or "hybrid" (kriegspiel.NewView).
 	Belief string
+	// Recover is what the player does when its belief loses every board:
+	// "hybrid" rebuilds a hybrid belief of RecoverSize boards from the
+	// game so far (recover.go), "none" plays at random from then on.
+	Recover     string
+	RecoverSize int
 }
 
 // DefaultSamplingConfig returns the settings the player is measured with.
 func DefaultSamplingConfig() SamplingConfig {
-	return SamplingConfig{Samples: 48, BeliefLimit: 200_000, ThinTo: 2_000, Depth: 6, TurnsLeft: 40, Belief: "exact"}
+	return SamplingConfig{Samples: 48, BeliefLimit: 200_000, ThinTo: 2_000, Depth: 6, TurnsLeft: 40, Belief: "exact",
+		Recover: "hybrid", RecoverSize: 256}
 }
 
 // Sampling is a Kriegspiel player in the manner of Blindfish in RBC: it
@@ -56,7 +62,8 @@ type Sampling struct {
 	rng    *rand.Rand
 	belief kriegspiel.View
 	color  rbc.Color
-	lost   bool // the belief emptied: play at random
+	lost   bool // the belief emptied and was not rebuilt: play at random
+	game   game // what a rebuilt belief is built from
 	owned  bool // Close closes eval
 	// scores caches the evaluation of (board, move) for the turn: a
 	// question refused makes the player choose again from the same boards.
@@ -64,8 +71,8 @@ type Sampling struct {
 	// plan shares the clock out between turns, the belief and the choice.
 	plan timePlan
 	// Thinnings and Losses count the belief's cuts and its losses of the
-	// true board, for the match's report.
-	Thinnings, Losses int
+	// true board, Recoveries its rebuilds tried, for the match's report.
+	Thinnings, Losses, Recoveries int
 }
 
 type scoreKey struct {
@@ -85,6 +92,8 @@ func NewSampling(cfg SamplingConfig, eval evaluator.Evaluator, seed uint64, log 
 // HandleGameStart starts the belief from the known starting position.
 func (p *Sampling) HandleGameStart(_ context.Context, color rbc.Color, rules kriegspiel.Ruleset, start rbc.Board, pawnTries int, _ string) error {
 	p.color, p.lost = color, false
+	p.game = game{rules: rules, start: start, pawnTries: pawnTries}
+	p.Recoveries = 0
 	p.plan = timePlan{turnsLeft: p.cfg.TurnsLeft}
 	name, size := p.cfg.Belief, p.cfg.ThinTo
 	if name == "" || name == "exact" {
@@ -105,11 +114,13 @@ func (p *Sampling) HandleOpponentTurn(ctx context.Context, heard []kriegspiel.He
 	now := time.Now()
 	p.plan.startTurn(now)
 	clear(p.scores)
+	p.game.hear(observed{heard: heard})
+	defer func() { p.plan.used(time.Since(now)) }()
 	if p.lost {
+		p.lost = !p.recover(ctx, now) // the last rebuild did not fit its turn
 		return nil
 	}
-	defer func() { p.plan.used(time.Since(now)) }()
-	p.check(p.expand(ctx, now, heard))
+	p.check(ctx, now, p.expand(ctx, now, heard))
 	return nil
 }
 
@@ -178,21 +189,23 @@ func withDeadline(ctx context.Context, deadline time.Time, fn func(context.Conte
 }
 
 // check takes the belief's error: an empty belief means the true board was
-// cut away, and the player goes on without one.
-func (p *Sampling) check(err error) {
+// cut away. The player rebuilds a belief (recover.go), or goes on at random
+// until a rebuild fits a turn.
+func (p *Sampling) check(ctx context.Context, now time.Time, err error) {
 	if err == nil {
 		return
 	}
 	p.Losses++
-	p.lost = true
-	p.log.Warn("kriegspiel belief lost; playing at random", "err", err)
+	p.log.Warn("kriegspiel belief lost", "err", err)
+	p.lost = !p.recover(ctx, now)
 }
 
 // HandleAnswer filters the belief by the answer to our question, cut first
 // to what it can filter before the belief's deadline.
 func (p *Sampling) HandleAnswer(ctx context.Context, q kriegspiel.Question, a kriegspiel.Answer) error {
+	p.game.hear(observed{own: true, q: q, a: a})
 	if p.lost {
-		return nil
+		return nil // a rebuild is tried at the next turn
 	}
 	now := time.Now()
 	defer func() { p.plan.used(time.Since(now)) }()
@@ -211,7 +224,7 @@ func (p *Sampling) HandleAnswer(ctx context.Context, q kriegspiel.Question, a kr
 		// far are kept, a cut like the others.
 		p.Thinnings++
 	default:
-		p.check(err)
+		p.check(ctx, now, err)
 	}
 	return nil
 }

@@ -72,26 +72,63 @@ func TestTimePlanSharesTheClock(t *testing.T) {
 // board costs more than the turn's belief share, the belief is cut before
 // the opponent's turn is expanded, and it is still a belief (not lost).
 func TestSamplingCutsItsBeliefToItsTime(t *testing.T) {
+	rec := randomGame(t, 6)
+	p := NewSampling(DefaultSamplingConfig(), evaluator.NewEmbedded(), 1, nil)
+	slowTurns := 0
+	var before, cuts int
+	var slow bool
+	followAs(t, p, rec, func(i int) {
+		before, cuts = len(p.belief.Boards()), p.Thinnings
+		slow = i >= 4 && before > minBeliefBoards
+		p.plan = timePlan{turnsLeft: 40, left: 40 * time.Second, known: true}
+		if slow {
+			p.plan.perExpand = time.Second // a turn's belief share is 500ms
+			slowTurns++
+		}
+	}, func(i int) {
+		switch {
+		case p.lost:
+			t.Fatalf("turn %d: the belief was lost", i)
+		case slow && p.Thinnings != cuts+1:
+			t.Errorf("turn %d: a belief of %d boards at 1s a board was not cut (%d cuts)", i, before, p.Thinnings-cuts)
+		case !slow && p.Thinnings != cuts:
+			t.Errorf("turn %d: a belief of %d boards with no speed known was cut", i, before)
+		}
+	})
+	if slowTurns == 0 {
+		t.Fatal("the game gave no turn to test the cut on")
+	}
+}
+
+// randomGame plays random against random for at most turns moves a side
+// and returns the record.
+func randomGame(t *testing.T, turns int) *kriegspiel.Record {
+	t.Helper()
 	opts := kriegspiel.DefaultOptions()
 	opts.Clock = rbc.NewManualClock(time.Unix(0, 0))
 	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	opts.TurnLimit = 6
+	opts.TurnLimit = turns
 	res, err := kriegspiel.PlayGame(context.Background(), kriegspiel.NewRandomPlayer(3), kriegspiel.NewRandomPlayer(4), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := res.Record
+	return res.Record
+}
+
+// followAs feeds rec to p as White, calling before ahead of each of White's
+// turns (i is the record's turn) and after once the opponent's turn is in
+// the belief.
+func followAs(t *testing.T, p *Sampling, rec *kriegspiel.Record, before, after func(i int)) {
+	t.Helper()
+	ctx := context.Background()
 	start, err := rbc.ParseFEN(rec.StartFEN)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	p := NewSampling(DefaultSamplingConfig(), evaluator.NewEmbedded(), 1, nil)
 	if err := p.HandleGameStart(ctx, rbc.White, rec.Ruleset, start, rec.PawnTries, "random"); err != nil {
 		t.Fatal(err)
 	}
 	var heard []kriegspiel.Heard
-	slowTurns := 0
 	for i, turn := range rec.Turns {
 		if turn.Move.IsNull() {
 			break
@@ -106,32 +143,16 @@ func TestSamplingCutsItsBeliefToItsTime(t *testing.T) {
 			}
 			continue
 		}
-		before, cuts := len(p.belief.Boards()), p.Thinnings
-		slow := i >= 4 && before > minBeliefBoards
-		p.plan = timePlan{turnsLeft: 40, left: 40 * time.Second, known: true}
-		if slow {
-			p.plan.perExpand = time.Second // a turn's belief share is 500ms
-			slowTurns++
-		}
+		before(i)
 		if err := p.HandleOpponentTurn(ctx, heard); err != nil {
 			t.Fatal(err)
 		}
 		heard = nil
-		switch {
-		case p.lost:
-			t.Fatalf("turn %d: the belief was lost", i)
-		case slow && p.Thinnings != cuts+1:
-			t.Errorf("turn %d: a belief of %d boards at 1s a board was not cut (%d cuts)", i, before, p.Thinnings-cuts)
-		case !slow && p.Thinnings != cuts:
-			t.Errorf("turn %d: a belief of %d boards with no speed known was cut", i, before)
-		}
+		after(i)
 		for _, try := range turn.Tries {
 			if err := p.HandleAnswer(ctx, try.Question, try.Answer); err != nil {
 				t.Fatal(err)
 			}
 		}
-	}
-	if slowTurns == 0 {
-		t.Fatal("the game gave no turn to test the cut on")
 	}
 }
