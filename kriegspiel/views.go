@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -162,7 +163,15 @@ func (s *sampled) Opponent(ctx context.Context, heard []Heard) error {
 // finds too few, adds LOS's boards.
 func (s *sampled) refill(ctx context.Context) error {
 	s.Regenerations++
-	s.pool = s.search(ctx, s.size, 200_000)
+	// A caller short of time gives the search half of what is left, so
+	// that the hybrid's draws, which are cheap, have the other half.
+	sctx := ctx
+	if d, ok := ctx.Deadline(); ok && s.name == "hybrid" {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(d)/2))
+		defer cancel()
+	}
+	s.pool = s.search(sctx, s.size, 200_000)
 	if s.name == "hybrid" && s.pool.Len() < s.size/2 {
 		s.topUp(ctx)
 	}

@@ -30,7 +30,7 @@ type observed struct {
 
 // maxRecoveries is how many rebuilds a game may try before the player plays
 // at random for the rest of it.
-const maxRecoveries = 3
+const maxRecoveries = 6
 
 // game is what the player knows of the game from its start: what a belief
 // is built from.
@@ -49,7 +49,12 @@ func (p *Sampling) recover(ctx context.Context, now time.Time) bool {
 		return false
 	}
 	p.Recoveries++
-	deadline := p.plan.beliefDeadline(now)
+	// The rebuild may take the turn's whole share: a player without a
+	// belief has nothing to score moves on anyway.
+	deadline := time.Time{}
+	if p.plan.turn > 0 {
+		deadline = later(p.plan.turnStart.Add(p.plan.turn), now.Add(p.plan.turn/2))
+	}
 	var v kriegspiel.View
 	err := withDeadline(ctx, deadline, func(ctx context.Context) error {
 		var err error

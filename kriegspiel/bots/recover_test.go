@@ -10,9 +10,9 @@ import (
 )
 
 // TestSamplingRebuildsALostBelief: a belief lost mid-game is rebuilt as a
-// hybrid belief from what the player heard, and it follows the rest of the
-// game without losing its boards again; with recover=none the player plays
-// at random instead.
+// hybrid belief from what the player heard (again if the small hybrid
+// empties too), and the player ends the game with boards to choose from;
+// with recover=none it plays at random from the loss on.
 func TestSamplingRebuildsALostBelief(t *testing.T) {
 	rec := randomGame(t, 24)
 	for _, mode := range []string{"hybrid", "none"} {
@@ -34,10 +34,11 @@ func TestSamplingRebuildsALostBelief(t *testing.T) {
 			if p.lost || p.belief.Name() != "hybrid" || len(p.belief.Boards()) == 0 {
 				t.Errorf("recover=hybrid: lost %v, belief %s of %d boards at the end", p.lost, p.belief.Name(), len(p.belief.Boards()))
 			}
-			if p.Losses != 1 || p.Recoveries != 1 {
-				t.Errorf("recover=hybrid: %d losses, %d rebuilds; want 1 and 1", p.Losses, p.Recoveries)
+			if p.Losses < 1 || p.Recoveries < 1 || p.Recoveries > p.Losses+maxRecoveries {
+				t.Errorf("recover=hybrid: %d losses, %d rebuilds", p.Losses, p.Recoveries)
 			}
-			t.Logf("belief lost at turn %d, rebuilt; %d boards at the end (turn %d)", lostAt, len(p.belief.Boards()), len(rec.Turns))
+			t.Logf("belief lost at turn %d; %d losses, %d rebuilds, %d boards at the end (turn %d)",
+				lostAt, p.Losses, p.Recoveries, len(p.belief.Boards()), len(rec.Turns))
 		case "none":
 			if !p.lost || p.Recoveries != 0 {
 				t.Errorf("recover=none: lost %v, %d rebuilds", p.lost, p.Recoveries)

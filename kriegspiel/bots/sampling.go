@@ -43,7 +43,7 @@ type SamplingConfig struct {
 // DefaultSamplingConfig returns the settings the player is measured with.
 func DefaultSamplingConfig() SamplingConfig {
 	return SamplingConfig{Samples: 48, BeliefLimit: 200_000, ThinTo: 2_000, Depth: 6, TurnsLeft: 40, Belief: "exact",
-		Recover: "hybrid", RecoverSize: 256}
+		Recover: "hybrid", RecoverSize: 64}
 }
 
 // Sampling is a Kriegspiel player in the manner of Blindfish in RBC: it
@@ -237,8 +237,15 @@ func (p *Sampling) Close() error {
 	return nil
 }
 
-// HandleGameEnd does nothing.
-func (p *Sampling) HandleGameEnd(context.Context, kriegspiel.Result, *kriegspiel.Record) error {
+// HandleGameEnd logs what became of the belief over the game: a match's
+// log then tells how often it was cut, lost and rebuilt.
+func (p *Sampling) HandleGameEnd(_ context.Context, res kriegspiel.Result, _ *kriegspiel.Record) error {
+	boards := 0
+	if p.belief != nil && !p.lost {
+		boards = len(p.belief.Boards())
+	}
+	p.log.Info("kriegspiel game end", "color", p.color, "result", res.String(), "cuts", p.Thinnings,
+		"losses", p.Losses, "rebuilds", p.Recoveries, "lost at the end", p.lost, "boards", boards)
 	return nil
 }
 
