@@ -70,8 +70,9 @@ type Sampling struct {
 	scores map[scoreKey]int
 	// plan shares the clock out between turns, the belief and the choice.
 	plan timePlan
-	// Thinnings and Losses count the belief's cuts and its losses of the
-	// true board, Recoveries its rebuilds tried, for the match's report.
+	// Thinnings and Losses count the game's cuts of the belief and its
+	// losses of the true board, Recoveries its rebuilds tried, for the
+	// game's end line.
 	Thinnings, Losses, Recoveries int
 }
 
@@ -93,7 +94,7 @@ func NewSampling(cfg SamplingConfig, eval evaluator.Evaluator, seed uint64, log 
 func (p *Sampling) HandleGameStart(_ context.Context, color rbc.Color, rules kriegspiel.Ruleset, start rbc.Board, pawnTries int, _ string) error {
 	p.color, p.lost = color, false
 	p.game = game{rules: rules, start: start, pawnTries: pawnTries}
-	p.Recoveries = 0
+	p.Thinnings, p.Losses, p.Recoveries = 0, 0, 0
 	p.plan = timePlan{turnsLeft: p.cfg.TurnsLeft}
 	name, size := p.cfg.Belief, p.cfg.ThinTo
 	if name == "" || name == "exact" {
@@ -265,12 +266,12 @@ func (p *Sampling) ChooseQuestion(ctx context.Context, questions []kriegspiel.Qu
 		}
 		return questions[0], nil // only "any?" is left
 	}
-	if p.lost {
-		return kriegspiel.TryMove(moves[p.rng.IntN(len(moves))]), nil
-	}
 	now := time.Now()
 	p.plan.told(timeLeft)
 	defer func() { p.plan.used(time.Since(now)) }()
+	if p.lost {
+		return kriegspiel.TryMove(moves[p.rng.IntN(len(moves))]), nil
+	}
 	ctx, cancel := context.WithDeadline(ctx, p.plan.questionDeadline(now, timeLeft))
 	defer cancel()
 
