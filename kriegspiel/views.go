@@ -171,7 +171,7 @@ func (s *sampled) refill(ctx context.Context) error {
 		sctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Until(d)/2))
 		defer cancel()
 	}
-	s.pool = s.search(sctx, s.size, 200_000)
+	s.pool = s.search(sctx, s.size, searchBudget(s.size))
 	if s.name == "hybrid" && s.pool.Len() < s.size/2 {
 		s.topUp(ctx)
 	}
@@ -183,6 +183,13 @@ func (s *sampled) refill(ctx context.Context) error {
 	}
 	return nil
 }
+
+// searchBudget is how many boards AOSP's search of the whole game may
+// visit to refill a pool of size boards: a hundred a board, at least
+// 20,000 (the default pool of 2,000 boards gets 200,000). A small pool
+// empties often, and a fixed large budget made each of its refills cost
+// as much as a large pool's.
+func searchBudget(size int) int { return max(100*size, 20_000) }
 
 // replaced returns a pool holding boards, in the state of the turn now.
 func (s *sampled) replaced(boards []rbc.Board) *Belief {
