@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,7 +15,7 @@ import (
 
 // Names lists the Kriegspiel bots New builds, in the order help texts list
 // them.
-func Names() []string { return []string{"random", "sampling"} }
+func Names() []string { return []string{"random", "sampling", "mcts"} }
 
 // New builds the Kriegspiel player a spec names: "random", or "sampling"
 // with optional settings
@@ -22,7 +23,12 @@ func Names() []string { return []string{"random", "sampling"} }
 // (eval is auto, stockfish or embedded, as for the RBC player; belief is
 // exact, aosp, los or hybrid, size the sampling beliefs' boards and the
 // exact one's size once thinned, limit the exact one's size before it is
-// thinned, and recover what follows a lost belief: hybrid or none). seed fixes its random
+// thinned, and recover what follows a lost belief: hybrid or none), or
+// "mcts" (approach C, mcts.go) with optional settings
+// "mcts:boards=256,c=0.25,depth=4,belief=exact,size=2000,limit=200000,recover=hybrid"
+// (boards is the most belief boards the root's answers are counted on, c
+// UCB1's exploration, depth the most of our turns a line of the tree
+// holds; the belief's settings are the sampling player's). seed fixes its random
 // choices. A sampling player owns its evaluator: it is an io.Closer, to be
 // closed after the game.
 func New(spec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
@@ -43,6 +49,32 @@ func New(spec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
 			return nil, fmt.Errorf("kriegspiel bot %q: random takes no settings", spec)
 		}
 		return kriegspiel.NewRandomPlayer(uint64(seed)), nil
+	case "mcts":
+		cfg := DefaultMCTSConfig()
+		for k, v := range params {
+			var err error
+			switch k {
+			case "boards":
+				cfg.Belief.Samples, err = positive(v)
+			case "depth":
+				cfg.MaxDepth, err = positive(v)
+			case "c":
+				cfg.Exploration, err = strconv.ParseFloat(v, 64)
+				if err == nil && (cfg.Exploration < 0 || math.IsInf(cfg.Exploration, 0) || math.IsNaN(cfg.Exploration)) {
+					err = fmt.Errorf("%q is not a finite number at least 0", v)
+				}
+			default:
+				var known bool
+				known, err = beliefSetting(&cfg.Belief, k, v)
+				if !known {
+					err = fmt.Errorf("unknown setting (mcts has boards, c, depth, belief, size, limit, recover)")
+				}
+			}
+			if err != nil {
+				return nil, fmt.Errorf("kriegspiel bot %q: %s: %w", spec, k, err)
+			}
+		}
+		return NewMCTS(cfg, uint64(seed), log), nil
 	case "sampling":
 		cfg := DefaultSamplingConfig()
 		kind := evaluator.KindAuto
@@ -55,22 +87,12 @@ func New(spec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
 				cfg.Depth, err = positive(v)
 			case "eval":
 				kind, err = evaluator.ParseKind(v)
-			case "belief":
-				if !slices.Contains(kriegspiel.ViewNames(), v) {
-					err = fmt.Errorf("%q is not one of %v", v, kriegspiel.ViewNames())
-				}
-				cfg.Belief = v
-			case "size":
-				cfg.ThinTo, err = positive(v)
-			case "limit":
-				cfg.BeliefLimit, err = positive(v)
-			case "recover":
-				if v != "hybrid" && v != "none" {
-					err = fmt.Errorf("%q is neither hybrid nor none", v)
-				}
-				cfg.Recover = v
 			default:
-				err = fmt.Errorf("unknown setting (sampling has samples, depth, eval, belief, size, limit, recover)")
+				var known bool
+				known, err = beliefSetting(&cfg, k, v)
+				if !known {
+					err = fmt.Errorf("unknown setting (sampling has samples, depth, eval, belief, size, limit, recover)")
+				}
 			}
 			if err != nil {
 				return nil, fmt.Errorf("kriegspiel bot %q: %s: %w", spec, k, err)
@@ -85,6 +107,30 @@ func New(spec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
 		return p, nil
 	}
 	return nil, fmt.Errorf("unknown kriegspiel bot %q (want %s)", spec, strings.Join(Names(), ", "))
+}
+
+// beliefSetting applies one of the belief's settings, shared by the
+// sampling and MCTS players; known is false for any other key.
+func beliefSetting(cfg *SamplingConfig, k, v string) (known bool, err error) {
+	switch k {
+	case "belief":
+		if !slices.Contains(kriegspiel.ViewNames(), v) {
+			err = fmt.Errorf("%q is not one of %v", v, kriegspiel.ViewNames())
+		}
+		cfg.Belief = v
+	case "size":
+		cfg.ThinTo, err = positive(v)
+	case "limit":
+		cfg.BeliefLimit, err = positive(v)
+	case "recover":
+		if v != "hybrid" && v != "none" {
+			err = fmt.Errorf("%q is neither hybrid nor none", v)
+		}
+		cfg.Recover = v
+	default:
+		return false, nil
+	}
+	return true, err
 }
 
 func positive(s string) (int, error) {

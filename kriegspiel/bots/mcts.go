@@ -1,0 +1,346 @@
+package bots
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// MCTSConfig tunes the MCTS player.
+type MCTSConfig struct {
+	// Belief keeps the belief as for the sampling player (its Samples is
+	// the most boards the root's answers are counted on).
+	Belief SamplingConfig
+	// Exploration is UCB1's constant on values in [0, 1].
+	Exploration float64
+	// MaxDepth is the most of our turns a line of the tree holds.
+	MaxDepth int
+}
+
+// DefaultMCTSConfig returns the settings the player is measured with.
+func DefaultMCTSConfig() MCTSConfig {
+	belief := DefaultSamplingConfig()
+	belief.Samples = 256
+	return MCTSConfig{Belief: belief, Exploration: 0.25, MaxDepth: 4}
+}
+
+// MCTS is Ciancarini and Favini's "approach C" (Monte Carlo tree search in
+// Kriegspiel, Artificial Intelligence 174, 2010) on Blindfish's beliefs:
+// UCT over our own moves, where a move's simulation is one move long: its
+// value is the average, weighted by their probabilities, of the referee's
+// possible answers (illegal, made, a capture; mate and draw at the root),
+// each scored by a static evaluation with a one-capture quiescence. The
+// tree's positions are metapositions (metaposition.go), a summary of the
+// belief rather than sampled boards: the opponent's unseen moves spread its
+// men over the squares they could reach. At the root the answers are
+// counted on the belief's boards, so legality there is exact (pins,
+// checks, the pawn tries); deeper they are guessed from the summary.
+//
+// It keeps its belief as the sampling player does (it embeds one, whose
+// evaluator it does not use): the clock, the cuts and the rebuilds are
+// the same, and only the choice of a question differs.
+type MCTS struct {
+	*Sampling
+	cfg MCTSConfig
+	// Iterations counts the game's tree iterations, for the game's end line.
+	Iterations int
+}
+
+// NewMCTS returns an MCTS player whose random choices follow from seed.
+func NewMCTS(cfg MCTSConfig, seed uint64, log *slog.Logger) *MCTS {
+	return &MCTS{Sampling: NewSampling(cfg.Belief, nil, seed, log), cfg: cfg}
+}
+
+// ChooseQuestion searches the tree until the turn's share of the clock is
+// spent and asks the move searched most.
+func (p *MCTS) ChooseQuestion(ctx context.Context, questions []kriegspiel.Question, timeLeft time.Duration) (kriegspiel.Question, error) {
+	moves := make([]rbc.Move, 0, len(questions))
+	for _, q := range questions {
+		if !q.AskAny {
+			moves = append(moves, q.Move)
+		}
+	}
+	if len(moves) == 0 {
+		if len(questions) == 0 {
+			return kriegspiel.Question{}, errors.New("bots: no question to choose from")
+		}
+		return questions[0], nil
+	}
+	now := time.Now()
+	p.plan.told(timeLeft)
+	defer func() { p.plan.used(time.Since(now)) }()
+	boards := p.sample()
+	if p.lost || len(boards) == 0 {
+		return kriegspiel.TryMove(moves[p.rng.IntN(len(moves))]), nil
+	}
+	deadline := p.plan.questionDeadline(now, timeLeft)
+	t := newTree(boards, p.color, moves, p.cfg)
+	n := t.search(ctx, deadline, p.rng.Float64)
+	p.Iterations += n
+	best := t.best()
+	e := t.root.edges[best]
+	p.log.Debug("kriegspiel mcts move", "color", p.color, "belief", len(p.belief.Boards()), "boards", len(boards),
+		"iterations", n, "move", e.move, "visits", e.visits, "value", e.mean())
+	return kriegspiel.TryMove(e.move), nil
+}
+
+// HandleGameStart starts the belief and the game's count of iterations.
+func (p *MCTS) HandleGameStart(ctx context.Context, color rbc.Color, rules kriegspiel.Ruleset, start rbc.Board, pawnTries int, opponent string) error {
+	p.Iterations = 0
+	return p.Sampling.HandleGameStart(ctx, color, rules, start, pawnTries, opponent)
+}
+
+// HandleGameEnd logs the search's size, then the belief's story.
+func (p *MCTS) HandleGameEnd(ctx context.Context, res kriegspiel.Result, rec *kriegspiel.Record) error {
+	p.log.Info("kriegspiel mcts game end", "color", p.color, "iterations", p.Iterations)
+	return p.Sampling.HandleGameEnd(ctx, res, rec)
+}
+
+// tree is one decision's search.
+type tree struct {
+	cfg  MCTSConfig
+	root *searchNode
+}
+
+// searchNode is a position of the tree with us to move.
+type searchNode struct {
+	pos    *metaposition
+	static float64 // the position's value before any of our moves
+	edges  []*edge
+	visits int
+	sum    float64
+}
+
+// edge is one of our moves from a node, with the referee's answers to it.
+type edge struct {
+	move    rbc.Move
+	guesses []guess
+	// est is each answer's value so far; next the node after the
+	// opponent's reply to each made move; n how often each was followed.
+	est    []float64
+	next   []*searchNode
+	n      []int
+	visits int
+	sum    float64
+}
+
+func (e *edge) mean() float64 {
+	if e.visits == 0 {
+		return 0
+	}
+	return e.sum / float64(e.visits)
+}
+
+// newTree builds the root from the belief's boards: its metaposition, and
+// for each move the answers as the boards give them.
+func newTree(boards []rbc.Board, us rbc.Color, moves []rbc.Move, cfg MCTSConfig) *tree {
+	pos := summarize(boards, us)
+	root := &searchNode{pos: pos, static: winProbability(pos.evaluate())}
+	for i, g := range rootGuesses(boards, us, moves) {
+		root.edges = append(root.edges, &edge{move: moves[i], guesses: g})
+	}
+	return &tree{cfg: cfg, root: root}
+}
+
+// rootGuesses counts the referee's answers to each move over the boards:
+// illegal, mate, a drawn end, a capture, made without one. The boards of
+// each made answer, after the move, are summarized into its metaposition.
+func rootGuesses(boards []rbc.Board, us rbc.Color, moves []rbc.Move) [][]guess {
+	type group struct {
+		n      int
+		boards []rbc.Board
+	}
+	out := make([][]guess, len(moves))
+	groups := make([][answerDraw + 1]group, len(moves))
+	var buf [256]rbc.Move
+	for _, b := range boards {
+		legal := kriegspiel.AppendLegalMoves(&b, buf[:0])
+		for i, m := range moves {
+			if !slices.Contains(legal, m) {
+				groups[i][answerIllegal].n++
+				continue
+			}
+			after := b
+			capture := after.Apply(m)
+			kind := answerSilent
+			switch {
+			case kriegspiel.IsCheckmate(&after):
+				kind = answerMate
+			case kriegspiel.IsStalemate(&after) || kriegspiel.InsufficientMaterial(&after):
+				kind = answerDraw
+			case capture != rbc.NoSquare:
+				kind = answerCapture
+			}
+			g := &groups[i][kind]
+			g.n++
+			if kind == answerSilent || kind == answerCapture {
+				g.boards = append(g.boards, after)
+			}
+		}
+	}
+	total := float64(len(boards))
+	for i := range moves {
+		for k, g := range groups[i] {
+			if g.n == 0 {
+				continue
+			}
+			gs := guess{kind: answerKind(k), p: float64(g.n) / total}
+			if len(g.boards) > 0 {
+				gs.after = summarize(g.boards, us)
+			}
+			out[i] = append(out[i], gs)
+		}
+	}
+	return out
+}
+
+// search runs iterations until the deadline (or ctx) and returns how many
+// it ran. rand is the source of the answers followed.
+func (t *tree) search(ctx context.Context, deadline time.Time, rand func() float64) int {
+	if len(t.root.edges) < 2 {
+		return 0
+	}
+	n := 0
+	for {
+		for range 32 {
+			t.iterate(t.root, 1, rand)
+			n++
+		}
+		if ctx.Err() != nil || !time.Now().Before(deadline) || n >= maxIterations {
+			return n
+		}
+	}
+}
+
+// maxIterations bounds one decision's search: past it the choice no longer
+// changes in practice, and the clock is better kept.
+const maxIterations = 200_000
+
+// iterate runs one iteration from node: it picks a move by UCB1 and scores
+// it, the first time by approach C's one-move simulation (every answer's
+// static value), later by following one made answer into the opponent's
+// reply and our next move. It returns the value found, for us.
+func (t *tree) iterate(node *searchNode, depth int, rand func() float64) float64 {
+	if node.edges == nil {
+		var buf [256]rbc.Move
+		for _, m := range node.pos.own.AppendMoveActions(buf[:0]) {
+			node.edges = append(node.edges, &edge{move: m})
+		}
+		if len(node.edges) == 0 {
+			return node.static
+		}
+	}
+	e := t.pick(node)
+	if e.visits == 0 {
+		if e.guesses == nil {
+			e.guesses = node.pos.guesses(e.move)
+		}
+		e.est = make([]float64, len(e.guesses))
+		e.n = make([]int, len(e.guesses))
+		e.next = make([]*searchNode, len(e.guesses))
+		for i, g := range e.guesses {
+			switch g.kind {
+			case answerMate:
+				e.est[i] = 1
+			case answerDraw:
+				e.est[i] = 0.5
+			case answerIllegal:
+			default:
+				e.est[i] = winProbability(g.after.evaluate())
+			}
+		}
+	} else if depth < t.cfg.MaxDepth {
+		if i := follow(e.guesses, rand()); i >= 0 {
+			if e.next[i] == nil {
+				pos := e.guesses[i].after.opponentMoves()
+				e.next[i] = &searchNode{pos: pos, static: e.est[i]}
+			}
+			v := t.iterate(e.next[i], depth+1, rand)
+			e.n[i]++
+			e.est[i] += (v - e.est[i]) / float64(e.n[i]+1)
+		}
+	}
+	// An illegal answer leaves us to choose again from here: worth what
+	// this node is worth so far.
+	stay := node.static
+	if node.visits > 0 {
+		stay = node.sum / float64(node.visits)
+	}
+	v := 0.0
+	for i, g := range e.guesses {
+		if g.kind == answerIllegal {
+			v += g.p * stay
+		} else {
+			v += g.p * e.est[i]
+		}
+	}
+	e.visits++
+	e.sum += v
+	node.visits++
+	node.sum += v
+	return v
+}
+
+// pick returns the node's move to follow: an unvisited one first, in
+// order, then the best by UCB1.
+func (t *tree) pick(node *searchNode) *edge {
+	var best *edge
+	bestScore := math.Inf(-1)
+	logN := math.Log(float64(node.visits))
+	for _, e := range node.edges {
+		if e.visits == 0 {
+			return e
+		}
+		s := e.mean() + t.cfg.Exploration*math.Sqrt(logN/float64(e.visits))
+		if s > bestScore {
+			best, bestScore = e, s
+		}
+	}
+	return best
+}
+
+// follow picks a made answer (silent or a capture) with its probability
+// among those, or -1 when the move has none.
+func follow(gs []guess, r float64) int {
+	total := 0.0
+	for _, g := range gs {
+		if g.after != nil {
+			total += g.p
+		}
+	}
+	if total == 0 {
+		return -1
+	}
+	r *= total
+	last := -1
+	for i, g := range gs {
+		if g.after == nil {
+			continue
+		}
+		last = i
+		if r < g.p {
+			return i
+		}
+		r -= g.p
+	}
+	return last
+}
+
+// best returns the index of the root's move searched most (the best mean
+// among equals): the robust child of UCT.
+func (t *tree) best() int {
+	best := 0
+	for i, e := range t.root.edges {
+		b := t.root.edges[best]
+		if e.visits > b.visits || (e.visits == b.visits && e.mean() > b.mean()) {
+			best = i
+		}
+	}
+	return best
+}

@@ -1,0 +1,191 @@
+package bots
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// TestMetapositionGuesses: the summary of two boards, a black pawn on a4 in
+// one and on h4 in the other, gives the rook's tries the answers the boards
+// would: a1a8 is illegal half the time, a1a4 always legal and a capture
+// half the time, worth a pawn more than the silent answer.
+func TestMetapositionGuesses(t *testing.T) {
+	boards := []rbc.Board{
+		rbc.MustParseFEN("4k3/8/8/8/p7/8/8/R3K3 w - - 0 1"),
+		rbc.MustParseFEN("4k3/8/8/8/7p/8/8/R3K3 w - - 0 1"),
+	}
+	m := summarize(boards, rbc.White)
+	if got := m.theirs[sq("a4")][rbc.Pawn]; got != 0.5 {
+		t.Fatalf("a4 holds a pawn with probability %v, want 0.5", got)
+	}
+	prob := func(gs []guess, k answerKind) float64 {
+		p := 0.0
+		for _, g := range gs {
+			if g.kind == k {
+				p += g.p
+			}
+		}
+		return p
+	}
+	far := m.guesses(rbc.Move{From: sq("a1"), To: sq("a8")})
+	if p := prob(far, answerIllegal); math.Abs(p-0.5) > 1e-9 {
+		t.Errorf("a1a8 illegal with probability %v, want 0.5", p)
+	}
+	near := m.guesses(rbc.Move{From: sq("a1"), To: sq("a4")})
+	if p := prob(near, answerIllegal); p != 0 {
+		t.Errorf("a1a4 illegal with probability %v, want 0", p)
+	}
+	var capture, silent *metaposition
+	for _, g := range near {
+		switch g.kind {
+		case answerCapture:
+			capture = g.after
+		case answerSilent:
+			silent = g.after
+		}
+		if g.kind != answerIllegal && math.Abs(g.p-0.5) > 1e-9 {
+			t.Errorf("a1a4 answer %d with probability %v, want 0.5", g.kind, g.p)
+		}
+	}
+	if capture == nil || silent == nil {
+		t.Fatalf("a1a4: want a capture and a silent answer, got %+v", near)
+	}
+	if d := capture.evaluate() - silent.evaluate(); math.Abs(d-pieceValue[rbc.Pawn]) > 1e-6 {
+		t.Errorf("the capture is worth %v more than the silent move, want a pawn (%v)", d, pieceValue[rbc.Pawn])
+	}
+	// The opponent's move spreads its men but keeps their number.
+	next := capture.opponentMoves()
+	before, after := 0.0, 0.0
+	for s := range rbc.Square(64) {
+		before += capture.occupied(s)
+		after += next.occupied(s)
+	}
+	if math.Abs(before-after) > 1e-4 || next.own.Turn() != rbc.White {
+		t.Errorf("after the opponent's move: %.4f men (want %.4f), %v to move (want white)", after, before, next.own.Turn())
+	}
+}
+
+// sq returns the square named s, which must be valid.
+func sq(s string) rbc.Square {
+	q, err := rbc.ParseSquare(s)
+	if err != nil {
+		panic(err)
+	}
+	return q
+}
+
+// startMCTS starts an MCTS player on the position fen, known exactly, and
+// returns it with the referee's game.
+func startMCTS(t *testing.T, fen string) (*MCTS, *kriegspiel.Game) {
+	t.Helper()
+	ctx := context.Background()
+	g, err := kriegspiel.NewGameFromFEN(kriegspiel.Wild16(), fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewMCTS(DefaultMCTSConfig(), 1, nil)
+	if err := p.HandleGameStart(ctx, g.Turn(), g.Rules(), g.Board(), g.PawnTries(), "test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.HandleOpponentTurn(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	return p, g
+}
+
+// TestMCTSMatesInOne: with the board known, the root's answers see the
+// back-rank mate and the search asks it.
+func TestMCTSMatesInOne(t *testing.T) {
+	p, g := startMCTS(t, "6k1/5ppp/8/8/8/8/8/R3K3 w Q - 0 1")
+	q, err := p.ChooseQuestion(context.Background(), g.Questions(nil), 4*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Move.String() != "a1a8" {
+		t.Errorf("asked %v, want the mate a1a8", q)
+	}
+}
+
+// TestMCTSTakesWhatHangs: a queen known to stand undefended where our
+// knight attacks it is taken.
+func TestMCTSTakesWhatHangs(t *testing.T) {
+	p, g := startMCTS(t, "4k3/8/8/3q4/8/4N3/8/4K3 w - - 0 1")
+	q, err := p.ChooseQuestion(context.Background(), g.Questions(nil), 4*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Move.String() != "e3d5" {
+		t.Errorf("asked %v, want the capture of the queen e3d5", q)
+	}
+}
+
+// TestMCTSBeatsRandom plays the MCTS player against the random player, each
+// colour, under a clock of 2 s a side (its turns' shares are tens of
+// milliseconds): it mates, and never loses.
+func TestMCTSBeatsRandom(t *testing.T) {
+	games := 2
+	if testing.Short() {
+		games = 1
+	}
+	wins := 0
+	for g := range games {
+		p := NewMCTS(DefaultMCTSConfig(), uint64(g), nil)
+		opts := kriegspiel.DefaultOptions()
+		opts.InitialTime, opts.Increment = 2*time.Second, 0
+		opts.Clock = rbc.NewManualClock(time.Unix(0, 0)) // the clock never runs: a loaded machine cannot flag it
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		opts.TurnLimit = 100
+		var white, black kriegspiel.Player = p, kriegspiel.NewRandomPlayer(uint64(200 + g))
+		us := rbc.White
+		if g%2 == 1 {
+			white, black, us = black, white, rbc.Black
+		}
+		res, err := kriegspiel.PlayGame(context.Background(), white, black, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := res.Record.Result
+		t.Logf("game %d as %v: %s, %d iterations", g, us, r, p.Iterations)
+		switch {
+		case r.HasWinner && r.Winner == us:
+			wins++
+		case r.HasWinner:
+			t.Errorf("game %d lost to random: %s", g, r)
+		}
+		if r.Reason == kriegspiel.Resign || r.Reason == kriegspiel.Timeout {
+			t.Errorf("game %d: %s", g, r)
+		}
+	}
+	if wins == 0 {
+		t.Errorf("no win in %d games against random", games)
+	}
+}
+
+// TestNewMCTSSettings: the spec's settings reach the player, and bad ones
+// are refused with the setting's name.
+func TestNewMCTSSettings(t *testing.T) {
+	p, err := New("mcts:boards=64,c=0.5,depth=3,belief=hybrid,size=100,recover=none", 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := p.(*MCTS)
+	if !ok {
+		t.Fatalf("mcts spec built a %T", p)
+	}
+	if m.cfg.Belief.Samples != 64 || m.cfg.Exploration != 0.5 || m.cfg.MaxDepth != 3 ||
+		m.cfg.Belief.Belief != "hybrid" || m.cfg.Belief.ThinTo != 100 || m.cfg.Belief.Recover != "none" {
+		t.Errorf("settings not applied: %+v", m.cfg)
+	}
+	for _, bad := range []string{"mcts:eval=embedded", "mcts:c=-1", "mcts:c=NaN", "mcts:depth=0", "mcts:belief=magic"} {
+		if _, err := New(bad, 1, nil); err == nil {
+			t.Errorf("New(%q) accepted", bad)
+		}
+	}
+}

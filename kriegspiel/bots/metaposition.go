@@ -1,0 +1,414 @@
+package bots
+
+import (
+	"math"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// metaposition is a summary of a Kriegspiel belief in the manner of
+// Darkboard's metapositions: our own men exactly (every board of a belief
+// agrees on them), the opponent's as the probability of each kind of man on
+// each square. It forgets how the opponent's men go together (which boards
+// hold them), and in exchange it is small and cheap to move forward, which
+// is what a tree search over several of our turns needs: a belief of boards
+// cannot be carried through moves whose answers are only guessed.
+type metaposition struct {
+	// own holds our men only; its turn is ours.
+	own rbc.Board
+	us  rbc.Color
+	// theirs[s][t] is the probability that the opponent's man of type t
+	// stands on s (index 0 unused). The sum over types is at most 1.
+	theirs [64][rbc.King + 1]float32
+	// gain is material (centipawns, for us) that the probabilities do not
+	// show: a capture takes a whole man where the square held a fraction of
+	// one, and a move onto a square found empty leaves the opponent the
+	// fraction of a man the summary had there (it stands elsewhere).
+	gain float64
+}
+
+// pieceValue is the material value of a man of each type in centipawns
+// (the king 0: it is never taken in Kriegspiel, the rules mate it).
+var pieceValue = [rbc.King + 1]float64{0, 100, 300, 310, 500, 900, 0}
+
+// summarize returns the metaposition of boards (each with us to move): the
+// share of the boards with each opponent man on each square. boards must
+// not be empty.
+func summarize(boards []rbc.Board, us rbc.Color) *metaposition {
+	m := &metaposition{us: us, own: ownMen(&boards[0], us)}
+	w := 1 / float32(len(boards))
+	for i := range boards {
+		b := &boards[i]
+		for bb := b.Pieces(us.Other()); bb != 0; {
+			s := bb.PopFirst()
+			m.theirs[s][b.PieceAt(s).Type()] += w
+		}
+	}
+	return m
+}
+
+// ownMen returns b without the men of us's opponent.
+func ownMen(b *rbc.Board, us rbc.Color) rbc.Board {
+	own := *b
+	for bb := own.Pieces(us.Other()); bb != 0; {
+		own.SetPiece(bb.PopFirst(), rbc.NoPiece)
+	}
+	return own
+}
+
+// occupied is the probability that an opponent's man stands on s.
+func (m *metaposition) occupied(s rbc.Square) float64 {
+	var p float32
+	for t := rbc.Pawn; t <= rbc.King; t++ {
+		p += m.theirs[s][t]
+	}
+	return min(float64(p), 1)
+}
+
+// clearPath is the probability that no opponent's man stands on any square
+// of path, taking the squares as independent (the summary's one assumption).
+func (m *metaposition) clearPath(path rbc.Bitboard) float64 {
+	p := 1.0
+	for path != 0 {
+		p *= 1 - m.occupied(path.PopFirst())
+	}
+	return p
+}
+
+// attackedBy returns, for each type, the probability that at least one
+// opponent's man of that type attacks s (our men block lines for certain,
+// theirs with their probabilities).
+func (m *metaposition) attackedBy(s rbc.Square) (by [rbc.King + 1]float64) {
+	ownOcc := m.own.Occupied()
+	none := [rbc.King + 1]float64{1, 1, 1, 1, 1, 1, 1}
+	miss := func(from rbc.Square, t rbc.PieceType, reach float64) {
+		if p := float64(m.theirs[from][t]); p > 0 {
+			none[t] *= 1 - p*reach
+		}
+	}
+	for bb := rbc.PawnAttacks(m.us, s); bb != 0; {
+		miss(bb.PopFirst(), rbc.Pawn, 1)
+	}
+	for bb := rbc.KnightAttacks(s); bb != 0; {
+		miss(bb.PopFirst(), rbc.Knight, 1)
+	}
+	for bb := rbc.KingAttacks(s); bb != 0; {
+		miss(bb.PopFirst(), rbc.King, 1)
+	}
+	lines := rbc.RookAttacks(s, ownOcc)
+	diagonals := rbc.BishopAttacks(s, ownOcc)
+	for bb := (lines | diagonals) &^ ownOcc; bb != 0; {
+		from := bb.PopFirst()
+		reach := m.clearPath(rbc.Between(from, s))
+		if lines.Has(from) {
+			miss(from, rbc.Rook, reach)
+		} else {
+			miss(from, rbc.Bishop, reach)
+		}
+		miss(from, rbc.Queen, reach)
+	}
+	for t := rbc.Pawn; t <= rbc.King; t++ {
+		by[t] = 1 - none[t]
+	}
+	return by
+}
+
+// evaluate scores the metaposition for us, in centipawns, with the
+// opponent to move: the material, less what the opponent can expect to
+// take at once (the quiescence of approach C, one capture deep: the most
+// valuable expected loss counts in full, the others a little), plus the
+// pawns' advance, and in an ending where the opponent has no more than a
+// pawn, the mating pattern (its king to the edge, ours close).
+func (m *metaposition) evaluate() float64 {
+	us, them := m.us, m.us.Other()
+	score := m.gain
+	for t := rbc.Pawn; t < rbc.King; t++ {
+		score += pieceValue[t] * float64(m.own.PiecesOf(us, t).Count())
+	}
+	theirMaterial := 0.0
+	for s := range rbc.Square(64) {
+		for t := rbc.Pawn; t < rbc.King; t++ {
+			if p := m.theirs[s][t]; p > 0 {
+				theirMaterial += float64(p) * pieceValue[t]
+				if t == rbc.Pawn {
+					score -= float64(p) * advance(them, s)
+				}
+			}
+		}
+	}
+	score -= theirMaterial
+	worst, rest := 0.0, 0.0
+	for bb := m.own.Pieces(us) &^ m.own.PiecesOf(us, rbc.King); bb != 0; {
+		s := bb.PopFirst()
+		t := m.own.PieceAt(s).Type()
+		if t == rbc.Pawn {
+			score += advance(us, s)
+		}
+		by := m.attackedBy(s)
+		loss := 0.0
+		if m.own.Attacked(s, us) {
+			// Defended: the exchange loses the difference to the cheapest
+			// attacker, if there is any.
+			left := 1.0
+			for a := rbc.Pawn; a <= rbc.King && left > 0; a++ {
+				if by[a] > 0 {
+					loss += left * by[a] * max(pieceValue[t]-pieceValue[a], 0)
+					left *= 1 - by[a]
+				}
+			}
+		} else {
+			left := 1.0
+			for a := rbc.Pawn; a <= rbc.King; a++ {
+				left *= 1 - by[a]
+			}
+			loss = (1 - left) * pieceValue[t]
+		}
+		if loss > worst {
+			worst, rest = loss, rest+worst
+		} else {
+			rest += loss
+		}
+	}
+	score -= worst + rest/8
+	if theirMaterial <= 150 {
+		score += m.mating()
+	}
+	return score
+}
+
+// advance is what a pawn of colour c on s is worth beyond its material:
+// more the nearer it is to promotion.
+func advance(c rbc.Color, s rbc.Square) float64 {
+	r := s.Rank()
+	if c == rbc.Black {
+		r = 7 - r
+	}
+	return [8]float64{0, 0, 4, 8, 16, 30, 60, 0}[r]
+}
+
+// mating scores an ending against a lone king (and perhaps a pawn): the
+// opponent's king, by its probabilities, far from the centre, and ours near
+// it, the pattern every mate with a heavy piece ends in.
+func (m *metaposition) mating() float64 {
+	ours := m.own.KingSquare(m.us)
+	v := 0.0
+	for s := range rbc.Square(64) {
+		p := float64(m.theirs[s][rbc.King])
+		if p == 0 {
+			continue
+		}
+		v += p * (12*centreDistance(s) - 6*distance(s, ours))
+	}
+	return v
+}
+
+// centreDistance is how many king steps s is from the four centre squares.
+func centreDistance(s rbc.Square) float64 {
+	f, r := s.File(), s.Rank()
+	return float64(max(3-f, f-4, 0) + max(3-r, r-4, 0))
+}
+
+// distance is the king distance between a and b (0 when b is not a square).
+func distance(a, b rbc.Square) float64 {
+	if !b.Valid() {
+		return 0
+	}
+	return float64(max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank())))
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// answerKind is what the referee says to a try, as the search tells them
+// apart: illegal, made without a capture, or a capture of a man of a type.
+type answerKind uint8
+
+const (
+	answerIllegal answerKind = iota
+	answerSilent
+	answerCapture
+	answerMate // the move mates: the game is won
+	answerDraw // the move ends the game drawn (stalemate, no material)
+)
+
+// guess is one of the referee's answers to a try, with its probability
+// and the metaposition it leaves (the opponent to move) when the move is made.
+type guess struct {
+	kind  answerKind
+	p     float64
+	after *metaposition
+}
+
+// guesses returns the answers to our try mv on the metaposition alone,
+// the squares taken as independent: a line move is legal when no man of
+// theirs stands between (a pawn push also needs the square itself empty, a
+// pawn capture a man there, a king move a square no man of theirs
+// attacks); a legal move onto a square that may hold a man of theirs is a
+// capture of that man with its probability. Pins and checks on our king
+// are not seen here; the boards see them at the root.
+func (m *metaposition) guesses(mv rbc.Move) []guess {
+	piece := m.own.PieceAt(mv.From)
+	t := piece.Type()
+	to := mv.To
+	legal := 1.0
+	switch t {
+	case rbc.Knight:
+	case rbc.King:
+		if d := int(to) - int(mv.From); d == 2 || d == -2 { // castling: the squares the king and rook cross
+			legal = m.clearPath(castlePath(mv))
+		}
+		by := m.attackedBy(to)
+		safe := 1.0
+		for a := rbc.Pawn; a <= rbc.King; a++ {
+			safe *= 1 - by[a]
+		}
+		legal *= safe
+	default:
+		legal = m.clearPath(rbc.Between(mv.From, to))
+	}
+	occ := m.occupied(to)
+	pawnDiagonal := t == rbc.Pawn && mv.From.File() != to.File()
+	var out []guess
+	switch {
+	case pawnDiagonal:
+		legal *= occ
+	case t == rbc.Pawn:
+		legal *= 1 - occ
+	}
+	if legal < 1 {
+		out = append(out, guess{kind: answerIllegal, p: 1 - legal})
+	}
+	if legal <= 0 {
+		return out
+	}
+	after := *m
+	after.own.Apply(mv)
+	captured := occ - float64(m.theirs[to][rbc.King])
+	if pawnDiagonal {
+		captured = 1 // the man is there when the capture is legal
+	} else if t == rbc.Pawn {
+		captured = 0
+	}
+	after.theirs[to] = [rbc.King + 1]float32{}
+	var there float64 // the material the summary has on to
+	for c := rbc.Pawn; c < rbc.King; c++ {
+		there += float64(m.theirs[to][c]) * pieceValue[c]
+	}
+	if captured > 0 {
+		cap := after
+		cap.gain += there/occ - there // what stood there, given that something did
+		out = append(out, guess{kind: answerCapture, p: legal * captured, after: &cap})
+	}
+	if captured < 1 {
+		silent := after
+		silent.gain -= there // nothing stood there: the opponent keeps that material elsewhere
+		out = append(out, guess{kind: answerSilent, p: legal * (1 - captured), after: &silent})
+	}
+	return out
+}
+
+// castlePath returns the squares that must be empty for the castling mv:
+// those between the king and its rook.
+func castlePath(mv rbc.Move) rbc.Bitboard {
+	rook := rbc.Square(int(mv.From) + 3)
+	if mv.To < mv.From {
+		rook = rbc.Square(int(mv.From) - 4)
+	}
+	return rbc.Between(mv.From, rook)
+}
+
+// opponentMoves returns the metaposition after the opponent's unseen
+// move (m has the opponent to move; the result has us to move): each of
+// its men moves with the probability 1/n, n the expected number of its men,
+// spread evenly over the squares it could go to on a board that holds our
+// men alone (captures of ours would have been heard, so none is assumed).
+// This is the pseudo-move of the metaposition papers.
+func (m *metaposition) opponentMoves() *metaposition {
+	next := &metaposition{us: m.us, own: m.own}
+	next.own.Apply(rbc.Move{}) // our turn again
+	them := m.us.Other()
+	ownOcc := m.own.Occupied()
+	n := 0.0
+	for s := range rbc.Square(64) {
+		n += m.occupied(s)
+	}
+	move := 1 / max(n, 1)
+	for s := range rbc.Square(64) {
+		for t := rbc.Pawn; t <= rbc.King; t++ {
+			p := m.theirs[s][t]
+			if p == 0 {
+				continue
+			}
+			targets := reach(them, t, s, ownOcc)
+			if targets == 0 {
+				next.theirs[s][t] += p
+				continue
+			}
+			moved := p * float32(move)
+			next.theirs[s][t] += p - moved
+			share := moved / float32(targets.Count())
+			for targets != 0 {
+				d := targets.PopFirst()
+				dt := t
+				if t == rbc.Pawn && (d.Rank() == 0 || d.Rank() == 7) {
+					dt = rbc.Queen
+				}
+				next.theirs[d][dt] += share
+			}
+		}
+	}
+	// Where men pile up past certainty, scale the square back to 1.
+	for s := range rbc.Square(64) {
+		if o := next.occupied(s); o >= 1 {
+			var sum float32
+			for t := rbc.Pawn; t <= rbc.King; t++ {
+				sum += next.theirs[s][t]
+			}
+			for t := rbc.Pawn; t <= rbc.King; t++ {
+				next.theirs[s][t] /= sum
+			}
+		}
+	}
+	return next
+}
+
+// reach returns the squares a man of colour c and type t on s may move to
+// without a capture, with occ (our men) in the way: pushes for a pawn.
+func reach(c rbc.Color, t rbc.PieceType, s rbc.Square, occ rbc.Bitboard) rbc.Bitboard {
+	var to rbc.Bitboard
+	switch t {
+	case rbc.Pawn:
+		step, start := 8, 1
+		if c == rbc.Black {
+			step, start = -8, 6
+		}
+		one := rbc.Square(int(s) + step)
+		if one.Valid() && !occ.Has(one) {
+			to |= one.Bit()
+			two := rbc.Square(int(one) + step)
+			if s.Rank() == start && !occ.Has(two) {
+				to |= two.Bit()
+			}
+		}
+		return to
+	case rbc.Knight:
+		to = rbc.KnightAttacks(s)
+	case rbc.Bishop:
+		to = rbc.BishopAttacks(s, occ)
+	case rbc.Rook:
+		to = rbc.RookAttacks(s, occ)
+	case rbc.Queen:
+		to = rbc.QueenAttacks(s, occ)
+	case rbc.King:
+		to = rbc.KingAttacks(s)
+	}
+	return to &^ occ
+}
+
+// winProbability maps a score in centipawns to the search's value in
+// [0, 1], as a logistic curve on which a pawn is worth a few percent.
+func winProbability(cp float64) float64 { return 1 / (1 + math.Exp(-cp/400)) }
