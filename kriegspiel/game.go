@@ -315,6 +315,17 @@ func (g *Game) answer(q Question) Answer {
 	return g.play(q.Move)
 }
 
+// Announce returns what the referee announces when the legal move m is
+// made on b under rules, and the board after it: the answer a player would
+// hear, as far as the board alone decides it (a repetition, which needs
+// the game's history, is not seen). A player uses it to tell its belief's
+// boards apart by the answers they would give.
+func Announce(rules Ruleset, b rbc.Board, m rbc.Move) (Answer, rbc.Board) {
+	g := Game{rules: rules, board: b}
+	a := g.play(m)
+	return a, g.board
+}
+
 // play makes the legal move m and returns its announcements.
 func (g *Game) play(m rbc.Move) Answer {
 	b := &g.board

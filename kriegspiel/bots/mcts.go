@@ -80,7 +80,7 @@ func (p *MCTS) ChooseQuestion(ctx context.Context, questions []kriegspiel.Questi
 		return kriegspiel.TryMove(moves[p.rng.IntN(len(moves))]), nil
 	}
 	deadline := p.plan.questionDeadline(now, timeLeft)
-	t := newTree(boards, p.color, moves, p.cfg)
+	t := newTree(p.game.rules, boards, p.color, moves, p.cfg)
 	n := t.search(ctx, deadline, p.rng.Float64)
 	p.Iterations += n
 	best := t.best()
@@ -139,58 +139,70 @@ func (e *edge) mean() float64 {
 
 // newTree builds the root from the belief's boards: its metaposition, and
 // for each move the answers as the boards give them.
-func newTree(boards []rbc.Board, us rbc.Color, moves []rbc.Move, cfg MCTSConfig) *tree {
+func newTree(rules kriegspiel.Ruleset, boards []rbc.Board, us rbc.Color, moves []rbc.Move, cfg MCTSConfig) *tree {
 	pos := summarize(boards, us)
 	root := &searchNode{pos: pos, static: winProbability(pos.evaluate())}
-	for i, g := range rootGuesses(boards, us, moves) {
+	for i, g := range rootGuesses(rules, boards, us, moves) {
 		root.edges = append(root.edges, &edge{move: moves[i], guesses: g})
 	}
 	return &tree{cfg: cfg, root: root}
 }
 
-// rootGuesses counts the referee's answers to each move over the boards:
-// illegal, mate, a drawn end, a capture, made without one. The boards of
-// each made answer, after the move, are summarized into its metaposition.
-func rootGuesses(boards []rbc.Board, us rbc.Color, moves []rbc.Move) [][]guess {
+// rootGuesses counts the referee's answers to each move over the boards,
+// each answer as the referee would give it (illegal; made, with its
+// capture, checks and pawn tries; the game's end). The boards of each
+// answer that goes on, after the move, are summarized into its
+// metaposition, so that a check or a capture narrows what follows as it
+// will in the game.
+func rootGuesses(rules kriegspiel.Ruleset, boards []rbc.Board, us rbc.Color, moves []rbc.Move) [][]guess {
 	type group struct {
+		kind   answerKind
 		n      int
 		boards []rbc.Board
 	}
 	out := make([][]guess, len(moves))
-	groups := make([][answerDraw + 1]group, len(moves))
 	var buf [256]rbc.Move
+	groups := make([]map[kriegspiel.Answer]*group, len(moves))
+	order := make([][]*group, len(moves)) // the groups as first met: a deterministic order
+	illegal := make([]int, len(moves))
+	for i := range groups {
+		groups[i] = map[kriegspiel.Answer]*group{}
+	}
 	for _, b := range boards {
 		legal := kriegspiel.AppendLegalMoves(&b, buf[:0])
 		for i, m := range moves {
 			if !slices.Contains(legal, m) {
-				groups[i][answerIllegal].n++
+				illegal[i]++
 				continue
 			}
-			after := b
-			capture := after.Apply(m)
-			kind := answerSilent
-			switch {
-			case kriegspiel.IsCheckmate(&after):
-				kind = answerMate
-			case kriegspiel.IsStalemate(&after) || kriegspiel.InsufficientMaterial(&after):
-				kind = answerDraw
-			case capture != rbc.NoSquare:
-				kind = answerCapture
+			a, after := kriegspiel.Announce(rules, b, m)
+			g := groups[i][a]
+			if g == nil {
+				g = &group{kind: answerSilent}
+				switch winner, won := a.End.Winner(); {
+				case won && winner == us:
+					g.kind = answerMate
+				case a.End != kriegspiel.NotOver:
+					g.kind = answerDraw
+				case a.Verdict == kriegspiel.Captured:
+					g.kind = answerCapture
+				}
+				groups[i][a] = g
+				order[i] = append(order[i], g)
 			}
-			g := &groups[i][kind]
 			g.n++
-			if kind == answerSilent || kind == answerCapture {
+			if g.kind == answerSilent || g.kind == answerCapture {
 				g.boards = append(g.boards, after)
 			}
 		}
 	}
 	total := float64(len(boards))
 	for i := range moves {
-		for k, g := range groups[i] {
-			if g.n == 0 {
-				continue
-			}
-			gs := guess{kind: answerKind(k), p: float64(g.n) / total}
+		if illegal[i] > 0 {
+			out[i] = append(out[i], guess{kind: answerIllegal, p: float64(illegal[i]) / total})
+		}
+		for _, g := range order[i] {
+			gs := guess{kind: g.kind, p: float64(g.n) / total}
 			if len(g.boards) > 0 {
 				gs.after = summarize(g.boards, us)
 			}

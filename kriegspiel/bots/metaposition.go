@@ -172,8 +172,37 @@ func (m *metaposition) evaluate() float64 {
 	score -= worst + rest/8
 	if theirMaterial <= 150 {
 		score += m.mating()
+	} else {
+		score += m.shape(theirMaterial)
 	}
 	return score
+}
+
+// centre is d4, e4, d5 and e5.
+const centre rbc.Bitboard = 1<<27 | 1<<28 | 1<<35 | 1<<36
+
+// shape scores what a blind opponent's attacks punish, while it has more
+// than a pawn: our king's lines (the squares a queen on the king's square
+// would see past our men, the way to it for checks and mates nobody
+// announces in advance), knights and bishops left at home while the
+// opponent still has most of its men, and pawns in the centre.
+func (m *metaposition) shape(theirMaterial float64) float64 {
+	us := m.us
+	occ := m.own.Occupied()
+	v := 0.0
+	if k := m.own.KingSquare(us); k.Valid() && theirMaterial > 1200 {
+		v -= 6 * float64((rbc.QueenAttacks(k, occ) &^ occ).Count())
+	}
+	if theirMaterial > 2500 {
+		home := rbc.Bitboard(1<<1 | 1<<2 | 1<<5 | 1<<6) // b1, c1, f1, g1
+		if us == rbc.Black {
+			home <<= 56
+		}
+		minor := m.own.PiecesOf(us, rbc.Knight) | m.own.PiecesOf(us, rbc.Bishop)
+		v -= 12 * float64((minor & home).Count())
+	}
+	v += 10 * float64((m.own.PiecesOf(us, rbc.Pawn) & centre).Count())
+	return v
 }
 
 // advance is what a pawn of colour c on s is worth beyond its material:
@@ -183,21 +212,29 @@ func advance(c rbc.Color, s rbc.Square) float64 {
 	if c == rbc.Black {
 		r = 7 - r
 	}
-	return [8]float64{0, 0, 4, 8, 16, 30, 60, 0}[r]
+	return [8]float64{0, 0, 0, 4, 12, 30, 60, 0}[r]
 }
 
-// mating scores an ending against a lone king (and perhaps a pawn): the
-// opponent's king, by its probabilities, far from the centre, and ours near
-// it, the pattern every mate with a heavy piece ends in.
+// mating scores an ending against a lone king (and perhaps a pawn), the
+// pattern every mate with a heavy piece ends in: the opponent's king, by
+// its probabilities, far from the centre, with few squares to go to that
+// our men do not attack, and our king near it.
 func (m *metaposition) mating() float64 {
 	ours := m.own.KingSquare(m.us)
+	occ := m.own.Pieces(m.us)
 	v := 0.0
 	for s := range rbc.Square(64) {
 		p := float64(m.theirs[s][rbc.King])
 		if p == 0 {
 			continue
 		}
-		v += p * (12*centreDistance(s) - 6*distance(s, ours))
+		free := 0
+		for f := rbc.KingAttacks(s) &^ occ; f != 0; {
+			if !m.own.Attacked(f.PopFirst(), m.us) {
+				free++
+			}
+		}
+		v += p * (12*centreDistance(s) - 6*distance(s, ours) - 8*float64(free))
 	}
 	return v
 }
