@@ -180,6 +180,37 @@ func TestAnnouncements(t *testing.T) {
 	}
 }
 
+// TestAnnounceEqualsAsk: for every hand-made case whose last question is
+// a move that is made, Announce on the board before it gives the answer the
+// game gave, and the board after it.
+func TestAnnounceEqualsAsk(t *testing.T) {
+	n := 0
+	for _, c := range announcementCases() {
+		g := mustGame(t, c.rules, c.fen)
+		for _, q := range c.asks[:len(c.asks)-1] {
+			mustAsk(t, g, q)
+		}
+		before := g.Board()
+		last, err := ParseQuestion(c.asks[len(c.asks)-1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := mustAsk(t, g, c.asks[len(c.asks)-1])
+		if !a.Verdict.Done() || a.End == DrawRepetition {
+			continue // a repetition needs the game's history, which Announce does not have
+		}
+		n++
+		got, after := Announce(c.rules, before, last.Move)
+		want := g.Board()
+		if got != a || after.FEN() != want.FEN() {
+			t.Errorf("%s: Announce gives %q and %s, the game %q and %s", c.name, got, after.FEN(), a, want.FEN())
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d cases end with a move made", n)
+	}
+}
+
 // TestPawnTriesAtStart checks the announcement before the first move.
 func TestPawnTriesAtStart(t *testing.T) {
 	for _, c := range []struct {
