@@ -106,7 +106,17 @@ func (p *MCTS) HandleGameEnd(ctx context.Context, res kriegspiel.Result, rec *kr
 type tree struct {
 	cfg  MCTSConfig
 	root *searchNode
+	// centre is the root's static score: values are scored relative to
+	// it (value), so that a side far ahead or behind still sees a rook
+	// lost or won, where an absolute curve would flatten near 1 or 0 and
+	// leave the choice to chance.
+	centre float64
 }
+
+// value maps a score in centipawns to the search's value in [0, 1], on a
+// logistic curve centred on the root's score on which a pawn is worth a few
+// percent.
+func (t *tree) value(cp float64) float64 { return 1 / (1 + math.Exp(-(cp-t.centre)/200)) }
 
 // searchNode is a position of the tree with us to move.
 type searchNode struct {
@@ -141,11 +151,12 @@ func (e *edge) mean() float64 {
 // for each move the answers as the boards give them.
 func newTree(rules kriegspiel.Ruleset, boards []rbc.Board, us rbc.Color, moves []rbc.Move, cfg MCTSConfig) *tree {
 	pos := summarize(boards, us)
-	root := &searchNode{pos: pos, static: winProbability(pos.evaluate())}
+	centre := pos.evaluate()
+	root := &searchNode{pos: pos, static: 0.5}
 	for i, g := range rootGuesses(rules, boards, us, moves) {
 		root.edges = append(root.edges, &edge{move: moves[i], guesses: g})
 	}
-	return &tree{cfg: cfg, root: root}
+	return &tree{cfg: cfg, root: root, centre: centre}
 }
 
 // rootGuesses counts the referee's answers to each move over the boards,
@@ -261,10 +272,10 @@ func (t *tree) iterate(node *searchNode, depth int, rand func() float64) float64
 			case answerMate:
 				e.est[i] = 1
 			case answerDraw:
-				e.est[i] = 0.5
+				e.est[i] = t.value(0)
 			case answerIllegal:
 			default:
-				e.est[i] = winProbability(g.after.evaluate())
+				e.est[i] = t.value(g.after.evaluate())
 			}
 		}
 	} else if depth < t.cfg.MaxDepth {

@@ -1,10 +1,6 @@
 package bots
 
-import (
-	"math"
-
-	"github.com/blindfish-rbc/blindfish/rbc"
-)
+import "github.com/blindfish-rbc/blindfish/rbc"
 
 // metaposition is a summary of a Kriegspiel belief in the manner of
 // Darkboard's metapositions: our own men exactly (every board of a belief
@@ -445,7 +441,3 @@ func reach(c rbc.Color, t rbc.PieceType, s rbc.Square, occ rbc.Bitboard) rbc.Bit
 	}
 	return to &^ occ
 }
-
-// winProbability maps a score in centipawns to the search's value in
-// [0, 1], as a logistic curve on which a pawn is worth a few percent.
-func winProbability(cp float64) float64 { return 1 / (1 + math.Exp(-cp/400)) }
