@@ -2,7 +2,6 @@ package bots
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"math"
 	"slices"
@@ -60,17 +59,9 @@ func NewMCTS(cfg MCTSConfig, seed uint64, log *slog.Logger) *MCTS {
 // ChooseQuestion searches the tree until the turn's share of the clock is
 // spent and asks the move searched most.
 func (p *MCTS) ChooseQuestion(ctx context.Context, questions []kriegspiel.Question, timeLeft time.Duration) (kriegspiel.Question, error) {
-	moves := make([]rbc.Move, 0, len(questions))
-	for _, q := range questions {
-		if !q.AskAny {
-			moves = append(moves, q.Move)
-		}
-	}
+	moves, only, err := movesOf(questions)
 	if len(moves) == 0 {
-		if len(questions) == 0 {
-			return kriegspiel.Question{}, errors.New("bots: no question to choose from")
-		}
-		return questions[0], nil
+		return only, err
 	}
 	now := time.Now()
 	p.plan.told(timeLeft)

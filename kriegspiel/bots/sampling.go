@@ -254,17 +254,9 @@ func (p *Sampling) HandleGameEnd(_ context.Context, res kriegspiel.Result, _ *kr
 // belief until the turn's share of the clock is spent (timePlan), and asks
 // the best.
 func (p *Sampling) ChooseQuestion(ctx context.Context, questions []kriegspiel.Question, timeLeft time.Duration) (kriegspiel.Question, error) {
-	moves := make([]rbc.Move, 0, len(questions))
-	for _, q := range questions {
-		if !q.AskAny {
-			moves = append(moves, q.Move)
-		}
-	}
+	moves, only, err := movesOf(questions)
 	if len(moves) == 0 {
-		if len(questions) == 0 {
-			return kriegspiel.Question{}, errors.New("bots: no question to choose from")
-		}
-		return questions[0], nil // only "any?" is left
+		return only, err
 	}
 	now := time.Now()
 	p.plan.told(timeLeft)
@@ -325,6 +317,25 @@ func (p *Sampling) ChooseQuestion(ctx context.Context, questions []kriegspiel.Qu
 	p.log.Debug("kriegspiel move", "color", p.color, "belief", len(p.belief.Boards()), "boards", len(boards), "scored", scored,
 		"move", moves[best], "score", bestValue, "legal on", n[best])
 	return kriegspiel.TryMove(moves[best]), nil
+}
+
+// movesOf returns the moves among the referee's questions. With none, it
+// returns the question to ask instead (only "any?" is left), or an error
+// when the list is empty.
+func movesOf(questions []kriegspiel.Question) ([]rbc.Move, kriegspiel.Question, error) {
+	moves := make([]rbc.Move, 0, len(questions))
+	for _, q := range questions {
+		if !q.AskAny {
+			moves = append(moves, q.Move)
+		}
+	}
+	switch {
+	case len(moves) > 0:
+		return moves, kriegspiel.Question{}, nil
+	case len(questions) == 0:
+		return nil, kriegspiel.Question{}, errors.New("bots: no question to choose from")
+	}
+	return nil, questions[0], nil
 }
 
 // sample draws up to Samples boards of the belief without replacement.
