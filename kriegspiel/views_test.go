@@ -24,9 +24,13 @@ func followView(rec *Record, v View, c rbc.Color, turns int, check func(turn int
 // (how often the true board is among its boards) is logged.
 func TestSampledViewsAgreeWithTheExactSet(t *testing.T) {
 	const size, turns = 64, 10
+	seeds := uint64(3)
+	if testing.Short() {
+		seeds = 2 // the race pass: the three took 6 minutes on a machine loaded ten to two cores
+	}
 	recall := map[string][2]int{}
 	for _, rules := range []Ruleset{Wild16(), Berkeley()} {
-		for seed := range uint64(3) {
+		for seed := range seeds {
 			rec := randomRecord(t, rules, 200+seed, turns)
 			start, _ := rbc.ParseFEN(rec.StartFEN)
 			for _, c := range []rbc.Color{rbc.White, rbc.Black} {
@@ -101,7 +105,7 @@ func TestSampledViewsAgreeWithTheExactSet(t *testing.T) {
 	for name, r := range recall {
 		t.Logf("%s: the true board among its %d boards at %d of %d turns", name, size, r[0], r[1])
 	}
-	if recall["aosp"][1] < 50 {
+	if recall["aosp"][1] < int(16*seeds) {
 		t.Errorf("only %d turns compared", recall["aosp"][1])
 	}
 }
