@@ -20,6 +20,9 @@ type MCTSConfig struct {
 	Exploration float64
 	// MaxDepth is the most of our turns a line of the tree holds.
 	MaxDepth int
+	// Restrict adds to each root answer the opponent's legal moves on its
+	// boards (restriction). Off by default: it is not measured yet.
+	Restrict bool
 }
 
 // DefaultMCTSConfig returns the settings the player is measured with.
@@ -141,11 +144,26 @@ func (e *edge) mean() float64 {
 // newTree builds the root from the belief's boards: its metaposition, and
 // for each move the answers as the boards give them.
 func newTree(rules kriegspiel.Ruleset, boards []rbc.Board, us rbc.Color, moves []rbc.Move, cfg MCTSConfig) *tree {
+	guesses := rootGuesses(rules, boards, us, moves, cfg.Restrict)
 	pos := summarize(boards, us)
-	centre := pos.evaluate()
 	root := &searchNode{pos: pos, static: 0.5}
-	for i, g := range rootGuesses(rules, boards, us, moves) {
-		root.edges = append(root.edges, &edge{move: moves[i], guesses: g})
+	// The centre is the root's score with the mean of the answers'
+	// restriction (which only made answers have), so that an illegal
+	// answer, worth the root's 0.5 at first, is not favoured or
+	// penalized by it.
+	bonus, weight := 0.0, 0.0
+	for i, gs := range guesses {
+		root.edges = append(root.edges, &edge{move: moves[i], guesses: gs})
+		for _, g := range gs {
+			if g.after != nil {
+				bonus += g.p * g.bonus
+				weight += g.p
+			}
+		}
+	}
+	centre := pos.evaluate()
+	if weight > 0 {
+		centre += bonus / weight
 	}
 	return &tree{cfg: cfg, root: root, centre: centre}
 }
@@ -155,8 +173,9 @@ func newTree(rules kriegspiel.Ruleset, boards []rbc.Board, us rbc.Color, moves [
 // capture, checks and pawn tries; the game's end). The boards of each
 // answer that goes on, after the move, are summarized into its
 // metaposition, so that a check or a capture narrows what follows as it
-// will in the game.
-func rootGuesses(rules kriegspiel.Ruleset, boards []rbc.Board, us rbc.Color, moves []rbc.Move) [][]guess {
+// will in the game. With restrict, each gets the restriction bonus of its
+// boards.
+func rootGuesses(rules kriegspiel.Ruleset, boards []rbc.Board, us rbc.Color, moves []rbc.Move, restrict bool) [][]guess {
 	type group struct {
 		kind   answerKind
 		n      int
@@ -207,11 +226,34 @@ func rootGuesses(rules kriegspiel.Ruleset, boards []rbc.Board, us rbc.Color, mov
 			gs := guess{kind: g.kind, p: float64(g.n) / total}
 			if len(g.boards) > 0 {
 				gs.after = summarize(g.boards, us)
+				if restrict {
+					gs.bonus = restriction(g.boards, gs.after)
+				}
 			}
 			out[i] = append(out[i], gs)
 		}
 	}
 	return out
+}
+
+// restriction scores the opponent's legal moves on the boards of a root
+// answer (the opponent to move), the one thing the boards know at the root
+// that the summary does not: how hemmed in its men, above all its king,
+// are. Fewer moves are better for us, a little in the middlegame (2 cp a
+// move), much against a lone king (30 cp a move), where a mate is the
+// king's moves brought to none with a check: the summary's mating pattern
+// alone drove a king to the edge but mated too rarely.
+func restriction(boards []rbc.Board, after *metaposition) float64 {
+	perMove := 2.0
+	if after.material() <= 150 {
+		perMove = 30
+	}
+	var buf [256]rbc.Move
+	moves := 0
+	for i := range boards {
+		moves += len(kriegspiel.AppendLegalMoves(&boards[i], buf[:0]))
+	}
+	return -perMove * float64(moves) / float64(len(boards))
 }
 
 // search runs iterations until the deadline (or ctx) and returns how many
@@ -266,7 +308,7 @@ func (t *tree) iterate(node *searchNode, depth int, rand func() float64) float64
 				e.est[i] = t.value(0)
 			case answerIllegal:
 			default:
-				e.est[i] = t.value(g.after.evaluate())
+				e.est[i] = t.value(g.after.evaluate() + g.bonus)
 			}
 		}
 	} else if depth < t.cfg.MaxDepth {

@@ -201,6 +201,17 @@ func (m *metaposition) shape(theirMaterial float64) float64 {
 	return v
 }
 
+// material is the opponent's expected material, its king left out.
+func (m *metaposition) material() float64 {
+	v := 0.0
+	for s := range rbc.Square(64) {
+		for t := rbc.Pawn; t < rbc.King; t++ {
+			v += float64(m.theirs[s][t]) * pieceValue[t]
+		}
+	}
+	return v
+}
+
 // advance is what a pawn of colour c on s is worth beyond its material:
 // more the nearer it is to promotion.
 func advance(c rbc.Color, s rbc.Square) float64 {
@@ -274,6 +285,9 @@ type guess struct {
 	kind  answerKind
 	p     float64
 	after *metaposition
+	// bonus is what the boards behind a root answer add to after's
+	// evaluation (rootGuesses); 0 deeper in the tree.
+	bonus float64
 }
 
 // guesses returns the answers to our try mv on the metaposition alone,
