@@ -108,8 +108,8 @@ type tree struct {
 }
 
 // value maps a score in centipawns to the search's value in [0, 1], on a
-// logistic curve centred on the root's score on which a pawn is worth a few
-// percent.
+// logistic curve of 200 cp centred on the root's score: a pawn more than
+// the root is worth 0.62, a rook 0.92.
 func (t *tree) value(cp float64) float64 { return 1 / (1 + math.Exp(-(cp-t.centre)/200)) }
 
 // searchNode is a position of the tree with us to move.
