@@ -153,12 +153,20 @@ func newTree(rules kriegspiel.Ruleset, boards []rbc.Board, us rbc.Color, moves [
 	// penalized by it.
 	bonus, weight := 0.0, 0.0
 	for i, gs := range guesses {
+		if len(gs) == 1 && gs[0].kind == answerIllegal {
+			continue // refused on every board: asking it teaches nothing
+		}
 		root.edges = append(root.edges, &edge{move: moves[i], guesses: gs})
 		for _, g := range gs {
 			if g.after != nil {
 				bonus += g.p * g.bonus
 				weight += g.p
 			}
+		}
+	}
+	if len(root.edges) == 0 { // every move refused on every board (the boards are wrong): all may be asked
+		for i, gs := range guesses {
+			root.edges = append(root.edges, &edge{move: moves[i], guesses: gs})
 		}
 	}
 	centre := pos.evaluate()
@@ -286,6 +294,10 @@ func (t *tree) iterate(node *searchNode, depth int, rand func() float64) float64
 	if node.edges == nil {
 		var buf [256]rbc.Move
 		for _, m := range node.pos.own.AppendMoveActions(buf[:0]) {
+			if m.Promotion == rbc.NoPieceType && (m.To.Rank() == 0 || m.To.Rank() == 7) &&
+				node.pos.own.PieceAt(m.From).Type() == rbc.Pawn {
+				continue // a pawn reaching the last rank must promote
+			}
 			node.edges = append(node.edges, &edge{move: m})
 		}
 		if len(node.edges) == 0 {

@@ -189,3 +189,21 @@ func TestNewMCTSSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestMetapositionKingRules: a king's move is refused where a line through
+// its own square reaches the square it goes to, and a defended man next
+// to the opponent's lone king is not counted as lost to that king (the
+// mate Qg7 must not look 900 worse than Qg6).
+func TestMetapositionKingRules(t *testing.T) {
+	m := summarize([]rbc.Board{rbc.MustParseFEN("4k3/8/8/8/8/8/8/r3K3 w - - 0 1")}, rbc.White)
+	for _, g := range m.guesses(rbc.Move{From: sq("e1"), To: sq("f1")}) {
+		if g.kind != answerIllegal && g.p > 1e-9 {
+			t.Errorf("Ke1-f1 along the rook's rank: answer %d with probability %v, want refused", g.kind, g.p)
+		}
+	}
+	mate := summarize([]rbc.Board{rbc.MustParseFEN("7k/6Q1/5K2/8/8/8/8/8 w - - 0 1")}, rbc.White)
+	near := summarize([]rbc.Board{rbc.MustParseFEN("7k/8/5KQ1/8/8/8/8/8 w - - 0 1")}, rbc.White)
+	if d := near.evaluate() - mate.evaluate(); d > 300 {
+		t.Errorf("Qg7 (defended, next to the king) scores %v less than Qg6", d)
+	}
+}

@@ -72,10 +72,11 @@ func (m *metaposition) clearPath(path rbc.Bitboard) float64 {
 }
 
 // attackedBy returns, for each type, the probability that at least one
-// opponent's man of that type attacks s (our men block lines for certain,
-// theirs with their probabilities).
-func (m *metaposition) attackedBy(s rbc.Square) (by [rbc.King + 1]float64) {
-	ownOcc := m.own.Occupied()
+// opponent's man of that type attacks s (our men on ownOcc block lines for
+// certain, theirs with their probabilities). A king move passes our men
+// without the king: a line through its square still reaches the square it
+// goes to.
+func (m *metaposition) attackedBy(s rbc.Square, ownOcc rbc.Bitboard) (by [rbc.King + 1]float64) {
 	none := [rbc.King + 1]float64{1, 1, 1, 1, 1, 1, 1}
 	miss := func(from rbc.Square, t rbc.PieceType, reach float64) {
 		if p := float64(m.theirs[from][t]); p > 0 {
@@ -140,13 +141,13 @@ func (m *metaposition) evaluate() float64 {
 		if t == rbc.Pawn {
 			score += advance(us, s)
 		}
-		by := m.attackedBy(s)
+		by := m.attackedBy(s, m.own.Occupied())
 		loss := 0.0
 		if m.own.Attacked(s, us) {
 			// Defended: the exchange loses the difference to the cheapest
-			// attacker, if there is any.
+			// attacker, if there is any (the king cannot take a defended man).
 			left := 1.0
-			for a := rbc.Pawn; a <= rbc.King && left > 0; a++ {
+			for a := rbc.Pawn; a < rbc.King && left > 0; a++ {
 				if by[a] > 0 {
 					loss += left * by[a] * max(pieceValue[t]-pieceValue[a], 0)
 					left *= 1 - by[a]
@@ -305,26 +306,35 @@ func (m *metaposition) guesses(mv rbc.Move) []guess {
 	switch t {
 	case rbc.Knight:
 	case rbc.King:
-		if d := int(to) - int(mv.From); d == 2 || d == -2 { // castling: the squares the king and rook cross
+		occ := m.own.Occupied() &^ mv.From.Bit()
+		crossed := to.Bit()
+		if d := int(to) - int(mv.From); d == 2 || d == -2 { // castling: the squares between king and rook empty, the king's not attacked
 			legal = m.clearPath(castlePath(mv))
+			crossed |= mv.From.Bit() | rbc.Between(mv.From, to)
 		}
-		by := m.attackedBy(to)
-		safe := 1.0
-		for a := rbc.Pawn; a <= rbc.King; a++ {
-			safe *= 1 - by[a]
+		for crossed != 0 {
+			by := m.attackedBy(crossed.PopFirst(), occ)
+			for a := rbc.Pawn; a <= rbc.King; a++ {
+				legal *= 1 - by[a]
+			}
 		}
-		legal *= safe
 	default:
 		legal = m.clearPath(rbc.Between(mv.From, to))
 	}
-	occ := m.occupied(to)
+	// A man of ours cannot move onto the opponent's king (it would have
+	// been in check on the opponent's own move): the summary's share of
+	// the king there counts as a refusal, and the men are the rest.
+	king := float64(m.theirs[to][rbc.King])
+	occ := m.occupied(to) - king
 	pawnDiagonal := t == rbc.Pawn && mv.From.File() != to.File()
 	var out []guess
 	switch {
 	case pawnDiagonal:
 		legal *= occ
 	case t == rbc.Pawn:
-		legal *= 1 - occ
+		legal *= 1 - occ - king
+	default:
+		legal *= 1 - king
 	}
 	if legal < 1 {
 		out = append(out, guess{kind: answerIllegal, p: 1 - legal})
@@ -334,11 +344,15 @@ func (m *metaposition) guesses(mv rbc.Move) []guess {
 	}
 	after := *m
 	after.own.Apply(mv)
-	captured := occ - float64(m.theirs[to][rbc.King])
-	if pawnDiagonal {
+	captured := 0.0
+	switch {
+	case pawnDiagonal:
 		captured = 1 // the man is there when the capture is legal
-	} else if t == rbc.Pawn {
-		captured = 0
+	case t != rbc.Pawn:
+		captured = occ / (1 - king)
+	}
+	if king > 0 {
+		after.moveKingMass(to, king)
 	}
 	after.theirs[to] = [rbc.King + 1]float32{}
 	var there float64 // the material the summary has on to
@@ -356,6 +370,19 @@ func (m *metaposition) guesses(mv rbc.Move) []guess {
 		out = append(out, guess{kind: answerSilent, p: legal * (1 - captured), after: &silent})
 	}
 	return out
+}
+
+// moveKingMass takes the king's share p off s, where it cannot be, and
+// spreads it over its other squares in proportion.
+func (m *metaposition) moveKingMass(s rbc.Square, p float64) {
+	m.theirs[s][rbc.King] = 0
+	if p >= 1 {
+		return
+	}
+	scale := float32(1 / (1 - p))
+	for q := range rbc.Square(64) {
+		m.theirs[q][rbc.King] *= scale
+	}
 }
 
 // castlePath returns the squares that must be empty for the castling mv:
@@ -384,6 +411,12 @@ func (m *metaposition) opponentMoves() *metaposition {
 		n += m.occupied(s)
 	}
 	move := 1 / max(n, 1)
+	var attacked rbc.Bitboard // the squares our men attack
+	for q := range rbc.Square(64) {
+		if m.own.Attacked(q, m.us) {
+			attacked |= q.Bit()
+		}
+	}
 	for s := range rbc.Square(64) {
 		for t := rbc.Pawn; t <= rbc.King; t++ {
 			p := m.theirs[s][t]
@@ -391,6 +424,9 @@ func (m *metaposition) opponentMoves() *metaposition {
 				continue
 			}
 			targets := reach(them, t, s, ownOcc)
+			if t == rbc.King {
+				targets &^= attacked // the king does not step into check
+			}
 			if targets == 0 {
 				next.theirs[s][t] += p
 				continue
