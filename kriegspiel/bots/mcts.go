@@ -23,6 +23,11 @@ type MCTSConfig struct {
 	// Restrict adds to each root answer the opponent's legal moves on its
 	// boards (restriction). Off by default: it is not measured yet.
 	Restrict bool
+	// Iterations is the most iterations a decision runs; 0 means
+	// maxIterations. A decision stops at its share of the clock or there,
+	// whichever comes first: with a clock too long to matter, a fixed
+	// budget makes a game the same on any machine, however loaded.
+	Iterations int
 }
 
 // DefaultMCTSConfig returns the settings the player is measured with.
@@ -270,16 +275,21 @@ func (t *tree) search(ctx context.Context, deadline time.Time, rand func() float
 	if len(t.root.edges) < 2 {
 		return 0
 	}
+	limit := t.cfg.Iterations
+	if limit <= 0 {
+		limit = maxIterations
+	}
 	n := 0
-	for {
-		for range 32 {
+	for n < limit {
+		for range min(32, limit-n) {
 			t.iterate(t.root, 1, rand)
 			n++
 		}
-		if ctx.Err() != nil || !time.Now().Before(deadline) || n >= maxIterations {
-			return n
+		if ctx.Err() != nil || !time.Now().Before(deadline) {
+			break
 		}
 	}
+	return n
 }
 
 // maxIterations bounds one decision's search: past it the choice no longer

@@ -127,8 +127,11 @@ func TestMCTSTakesWhatHangs(t *testing.T) {
 }
 
 // TestMCTSBeatsRandom plays the MCTS player against the random player, each
-// colour, under a clock of 2 s a side (its turns' shares are tens of
-// milliseconds): it mates, and never loses.
+// colour. Each decision runs 1,500 iterations under a clock too long to
+// stop it, and the belief is kept small, so the games are the same on any
+// machine, however loaded (a clock of 2 s a side left the race pass on a
+// loaded machine 7,744 iterations for a whole game, and a draw): it mates,
+// and never loses.
 func TestMCTSBeatsRandom(t *testing.T) {
 	games := 2
 	if testing.Short() {
@@ -136,9 +139,12 @@ func TestMCTSBeatsRandom(t *testing.T) {
 	}
 	wins := 0
 	for g := range games {
-		p := NewMCTS(DefaultMCTSConfig(), uint64(g), nil)
+		cfg := DefaultMCTSConfig()
+		cfg.Iterations = 1_500
+		cfg.Belief.BeliefLimit, cfg.Belief.ThinTo = 20_000, 500
+		p := NewMCTS(cfg, uint64(g), nil)
 		opts := kriegspiel.DefaultOptions()
-		opts.InitialTime, opts.Increment = 2*time.Second, 0
+		opts.InitialTime, opts.Increment = time.Hour, 0
 		opts.Clock = rbc.NewManualClock(time.Unix(0, 0)) // the clock never runs: a loaded machine cannot flag it
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 		opts.TurnLimit = 100
@@ -171,7 +177,7 @@ func TestMCTSBeatsRandom(t *testing.T) {
 // TestNewMCTSSettings: the spec's settings reach the player, and bad ones
 // are refused with the setting's name.
 func TestNewMCTSSettings(t *testing.T) {
-	p, err := New("mcts:boards=64,c=0.5,depth=3,restrict=true,belief=hybrid,size=100,recover=none", 1, nil)
+	p, err := New("mcts:boards=64,c=0.5,depth=3,restrict=true,iterations=900,belief=hybrid,size=100,recover=none", 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,11 +185,11 @@ func TestNewMCTSSettings(t *testing.T) {
 	if !ok {
 		t.Fatalf("mcts spec built a %T", p)
 	}
-	if m.cfg.Belief.Samples != 64 || m.cfg.Exploration != 0.5 || m.cfg.MaxDepth != 3 || !m.cfg.Restrict ||
+	if m.cfg.Belief.Samples != 64 || m.cfg.Exploration != 0.5 || m.cfg.MaxDepth != 3 || !m.cfg.Restrict || m.cfg.Iterations != 900 ||
 		m.cfg.Belief.Belief != "hybrid" || m.cfg.Belief.ThinTo != 100 || m.cfg.Belief.Recover != "none" {
 		t.Errorf("settings not applied: %+v", m.cfg)
 	}
-	for _, bad := range []string{"mcts:eval=embedded", "mcts:c=-1", "mcts:c=NaN", "mcts:depth=0", "mcts:belief=magic", "mcts:restrict=maybe"} {
+	for _, bad := range []string{"mcts:eval=embedded", "mcts:c=-1", "mcts:c=NaN", "mcts:depth=0", "mcts:belief=magic", "mcts:restrict=maybe", "mcts:iterations=0"} {
 		if _, err := New(bad, 1, nil); err == nil {
 			t.Errorf("New(%q) accepted", bad)
 		}

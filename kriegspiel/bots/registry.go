@@ -25,11 +25,12 @@ func Names() []string { return []string{"random", "sampling", "mcts"} }
 // exact one's size once thinned, limit the exact one's size before it is
 // thinned, and recover what follows a lost belief: hybrid or none), or
 // "mcts" (approach C, mcts.go) with optional settings
-// "mcts:boards=256,c=0.25,depth=4,restrict=false,belief=exact,size=2000,limit=200000,recover=hybrid"
+// "mcts:boards=256,c=0.25,depth=4,restrict=false,iterations=200000,belief=exact,size=2000,limit=200000,recover=hybrid"
 // (boards is the most belief boards the root's answers are counted on, c
 // UCB1's exploration, depth the most of our turns a line of the tree
 // holds, restrict whether the root counts the opponent's moves on its
-// boards; the belief's settings are the sampling player's). seed fixes its random
+// boards, iterations the most a decision runs; the belief's settings are
+// the sampling player's). seed fixes its random
 // choices. A sampling player owns its evaluator: it is an io.Closer, to be
 // closed after the game.
 func New(spec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
@@ -61,6 +62,8 @@ func New(spec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
 				cfg.MaxDepth, err = positive(v)
 			case "restrict":
 				cfg.Restrict, err = strconv.ParseBool(v)
+			case "iterations":
+				cfg.Iterations, err = positive(v)
 			case "c":
 				cfg.Exploration, err = strconv.ParseFloat(v, 64)
 				if err == nil && (cfg.Exploration < 0 || math.IsInf(cfg.Exploration, 0) || math.IsNaN(cfg.Exploration)) {
@@ -70,7 +73,7 @@ func New(spec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
 				var known bool
 				known, err = beliefSetting(&cfg.Belief, k, v)
 				if !known {
-					err = fmt.Errorf("unknown setting (mcts has boards, c, depth, restrict, belief, size, limit, recover)")
+					err = fmt.Errorf("unknown setting (mcts has boards, c, depth, restrict, iterations, belief, size, limit, recover)")
 				}
 			}
 			if err != nil {
