@@ -355,8 +355,17 @@ func TestFailingPlayerIsErrorResigned(t *testing.T) {
 	if gameErr == nil || !strings.Contains(gameErr.Error(), "out of memory") {
 		t.Fatalf("game error: %v", gameErr)
 	}
-	g := r.srv.Games()[0]
-	if !g.ErrorResigned || !g.Finished || !g.Over || g.Outcome.Winner == g.Color {
+	// The loopback server's referee ends the game on its own goroutine
+	// after the resignation is posted, so Listen can return first: wait
+	// for the game to be over (a hang shows as the last state seen).
+	var g loopback.GameInfo
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		g = r.srv.Games()[0]
+		if g.Over || time.Now().After(deadline) {
+			break
+		}
+	}
+	if !g.ErrorResigned || !g.Finished || !g.Over || !g.Outcome.HasWinner || g.Outcome.Winner == g.Color {
 		t.Fatalf("game after the player failed: %+v", g)
 	}
 }
