@@ -2,8 +2,6 @@ package bots
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"math"
 	"testing"
 	"time"
@@ -145,19 +143,7 @@ func TestMCTSBeatsRandom(t *testing.T) {
 		p := NewMCTS(cfg, uint64(g), nil)
 		opts := kriegspiel.DefaultOptions()
 		opts.InitialTime, opts.Increment = time.Hour, 0
-		opts.Clock = rbc.NewManualClock(time.Unix(0, 0)) // the clock never runs: a loaded machine cannot flag it
-		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-		opts.TurnLimit = 100
-		var white, black kriegspiel.Player = p, kriegspiel.NewRandomPlayer(uint64(200 + g))
-		us := rbc.White
-		if g%2 == 1 {
-			white, black, us = black, white, rbc.Black
-		}
-		res, err := kriegspiel.PlayGame(context.Background(), white, black, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := res.Record.Result
+		r, us := gameAgainstRandom(t, p, g, uint64(200+g), opts)
 		t.Logf("game %d as %v: %s, %d iterations", g, us, r, p.Iterations)
 		switch {
 		case r.HasWinner && r.Winner == us:

@@ -25,19 +25,7 @@ func playAgainstRandom(t *testing.T, rules kriegspiel.Ruleset, games int) (wins,
 		players = append(players, p)
 		opts := kriegspiel.DefaultOptions()
 		opts.Rules = rules
-		opts.Clock = rbc.NewManualClock(time.Unix(0, 0))
-		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-		opts.TurnLimit = 100
-		var white, black kriegspiel.Player = p, kriegspiel.NewRandomPlayer(uint64(100 + g))
-		us := rbc.White
-		if g%2 == 1 {
-			white, black, us = black, white, rbc.Black
-		}
-		res, err := kriegspiel.PlayGame(context.Background(), white, black, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := res.Record.Result
+		r, us := gameAgainstRandom(t, p, g, uint64(100+g), opts)
 		switch {
 		case !r.HasWinner:
 			draws++
@@ -52,6 +40,27 @@ func playAgainstRandom(t *testing.T, rules kriegspiel.Ruleset, games int) (wins,
 		}
 	}
 	return wins, draws, losses, players
+}
+
+// gameAgainstRandom plays p against the random player of randomSeed, p
+// White in even games g and Black in odd ones, under opts with a clock
+// that never runs (a loaded machine cannot flag either side) and a limit of
+// 100 turns; it returns the result and p's colour.
+func gameAgainstRandom(t *testing.T, p kriegspiel.Player, g int, randomSeed uint64, opts kriegspiel.Options) (kriegspiel.Result, rbc.Color) {
+	t.Helper()
+	opts.Clock = rbc.NewManualClock(time.Unix(0, 0))
+	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	opts.TurnLimit = 100
+	var white, black kriegspiel.Player = p, kriegspiel.NewRandomPlayer(randomSeed)
+	us := rbc.White
+	if g%2 == 1 {
+		white, black, us = black, white, rbc.Black
+	}
+	res, err := kriegspiel.PlayGame(context.Background(), white, black, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Record.Result, us
 }
 
 // TestSamplingBeatsRandom: the sampling player mates the random player far
