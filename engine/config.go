@@ -67,6 +67,14 @@ type Config struct {
 	// that loses the piece (measured: StrangeFish2 left its king en prise
 	// 0.06 times as often as the belief said).
 	King float64
+	// Reply is the temperature (centipawns) of the engine-scored model of
+	// the opponent's last move (0: off): when at most 16 boards preceded
+	// that move, every option on each is scored from the opponent's side,
+	// and the board an option leads to is weighted by its softmax share
+	// over a share at random (replies.go). The static hang and king priors
+	// guess the same from a few attack look-ups; an engine sees the rook
+	// lift that attacks our queen.
+	Reply float64
 	// Seek is the value (centipawns) of a move whose result would split our
 	// belief completely; Hide the cost of announcing a capture with a piece
 	// of middling exposure.
@@ -210,6 +218,7 @@ func configKeys() []configKey {
 		floatKey("hang", "prior against boards where the opponent left material en prise: temperature in centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Hang }),
 		floatKey("hangbase", "prior against boards where the opponent left material en prise: an exponent subtracted once anything hangs, on top of hang (0: off)", 0, 20, func(c *Config) *float64 { return &c.HangBase }),
 		floatKey("king", "prior against boards where the opponent left its own king en prise: the weight is multiplied by exp(-king) (0: counted as hanging material)", 0, 20, func(c *Config) *float64 { return &c.King }),
+		floatKey("reply", "temperature of the engine-scored model of the opponent's last move, used when at most 16 boards preceded it, centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Reply }),
 		floatKey("seek", "value of a move result that splits the belief fully, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Seek }),
 		floatKey("hide", "cost of announcing a capture, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Hide }),
 		floatKey("shelter", "cost of each square of a line opened to our king, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Shelter }),

@@ -94,6 +94,12 @@ type Player struct {
 	// carry holds the boards the sense decision scored this turn, filtered
 	// by the sense result, for the move decision.
 	carry []sampler.Weighted
+	// The reply model (replies.go, Config.Reply): preMove is the whole
+	// belief at our move when it is small, parents the boards the opponent
+	// then moved on, replies the model of its move built at our sense.
+	preMove []rbc.Board
+	parents []rbc.Board
+	replies *replyModel
 	// standIn is a small belief kept up to date on the callbacks' goroutine,
 	// the safe move's boards when the belief is behind (see standIn).
 	standIn *standIn
@@ -117,6 +123,7 @@ type PlayerStats struct {
 	LateUpdates  int // belief updates that missed their deadline
 	Failovers    int // beliefs replaced by a cheaper one
 	BoardsScored int // fully scored boards over all move decisions
+	Replies      int // turns whose belief the reply model weighed (Config.Reply)
 	Depth        int // the engine depth at the end
 	// Slowness is the highest slowness the clock manager measured: the
 	// decisions' wall time over their budgets on a turn (1: never slower
@@ -236,6 +243,7 @@ func (p *Player) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece b
 	p.turn++
 	p.stats.Turns++
 	p.carry = nil
+	p.replies = nil
 	sq := captureSquare
 	if !capturedMyPiece {
 		sq = rbc.NoSquare
@@ -275,8 +283,11 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 	// when it answered in time.
 	var noSense *rbc.Move
 	t.noSense = func(m rbc.Move) { noSense = &m }
+	parents := p.parents
+	p.parents = nil
 	ans, ok := decide(ctx, p, "sense decision", start.Add(budget.Hard), func(keep func([]sampler.Weighted)) (rbc.Square, error) {
 		t.keep = keep
+		t.replies = turnReplies(dctx, t, parents)
 		return p.sense.ChooseSense(dctx, t)
 	})
 	switch {
@@ -288,6 +299,9 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 		return p.fallbackSense(senseActions), nil
 	}
 	p.carry = ans.kept
+	if p.replies = t.replies; p.replies != nil {
+		p.stats.Replies++
+	}
 	if sq, err = ans.v, ans.err; err != nil {
 		p.log.Warn("sense strategy failed; sensing at random", "turn", p.turn, "err", err)
 		p.stats.Fallbacks++
@@ -338,8 +352,12 @@ func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, seconds
 		p.stats.Fallbacks++
 		return p.safeMove(p.carry, moveActions), nil
 	}
+	if p.cfg.Reply > 0 {
+		p.preMove = snapshotParents(dctx, p.belief)
+	}
 	t := p.newTurnView(budget, nil, moveActions)
 	t.Prior, p.carry = p.carry, nil
+	t.replies = p.replies
 	ans, ok := decide(ctx, p, "move decision", start.Add(budget.Hard), func(func([]sampler.Weighted)) (rbc.Move, error) {
 		return p.move.ChooseMove(dctx, t)
 	})
@@ -405,6 +423,8 @@ func (p *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move
 	if !capturedOpponentPiece {
 		sq = rbc.NoSquare
 	}
+	p.parents = parentsAfter(p.preMove, requested, taken, sq)
+	p.preMove = nil
 	planned = p.observe(ctx, 0, "move result", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleMoveResult(ctx, requested, taken, capturedOpponentPiece, sq)
 	})

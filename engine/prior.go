@@ -29,7 +29,9 @@ import (
 //
 // Both are static: a few attack look-ups a board, so the whole belief can be
 // weighed within a decision (see scanPopulation), and the rare threatening
-// board is in the sample at its prior share.
+// board is in the sample at its prior share. When the boards before the
+// opponent's move were few, the engine-scored reply model (replies.go)
+// replaces the hang and king factors on the boards it scored.
 type prior struct {
 	us      rbc.Color
 	threat  float64
@@ -38,6 +40,10 @@ type prior struct {
 	base    float64    // exponent once anything hangs; 0: off
 	king    float64    // exponent for their king en prise; 0: counted by hang
 	capture rbc.Square // where the opponent just captured, or NoSquare
+	// replies, if set, is the engine-scored model of the opponent's last
+	// move (replies.go): on the boards it knows, its factor takes the place
+	// of the hang and king factors, which guess the same thing statically.
+	replies *replyModel
 }
 
 // hangCap bounds the material a hanging piece counts for: weak opponents do
@@ -49,8 +55,16 @@ func newPrior(cfg *Config, us rbc.Color, capture rbc.Square) prior {
 	return prior{us: us, threat: cfg.Threat, check: cfg.Check, hang: cfg.Hang, base: cfg.HangBase, king: cfg.King, capture: capture}
 }
 
+// withReplies returns the prior with the reply model r (nil: none).
+func (p prior) withReplies(r *replyModel) prior {
+	p.replies = r
+	return p
+}
+
 // off reports whether every board gets weight 1.
-func (p prior) off() bool { return p.threat <= 0 && p.hang <= 0 && p.base <= 0 && p.king <= 0 }
+func (p prior) off() bool {
+	return p.threat <= 0 && p.hang <= 0 && p.base <= 0 && p.king <= 0 && p.replies == nil
+}
 
 // weight returns the prior weight of b (1 when the prior is off).
 func (p prior) weight(b *rbc.Board) float64 {
@@ -63,6 +77,9 @@ func (p prior) weight(b *rbc.Board) float64 {
 	x := 0.0
 	if p.threat > 0 {
 		x += p.threat * zoneAttackers(b, k, them, checked, p.check)
+	}
+	if f, ok := p.replies.weight(b); ok {
+		return math.Exp(x) * f
 	}
 	switch {
 	case checked:

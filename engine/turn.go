@@ -64,6 +64,9 @@ type TurnView struct {
 	pop      *population
 	popTried bool
 	scanRate *rateMeter
+	// replies is the engine-scored model of the opponent's last move, if
+	// the turn has one (see replies.go).
+	replies *replyModel
 }
 
 // SenseNote is one sense of the game as the repetition signal sees it.
@@ -147,7 +150,7 @@ var errNoBoards = errors.New("engine: the belief gave no boards")
 // sampled by the sampler and the sample reweighted.
 func (t *TurnView) sample(ctx context.Context, n int) ([]sampler.Weighted, error) {
 	n = max(n, 1)
-	pr := newPrior(t.Config, t.Color, t.Captured)
+	pr := newPrior(t.Config, t.Color, t.Captured).withReplies(t.replies)
 	if pr.off() {
 		return t.belSample(ctx, n)
 	}
