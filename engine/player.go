@@ -550,7 +550,7 @@ func (p *Player) HandleGameEnd(ctx context.Context, outcome rbc.Outcome, history
 	s := p.Stats()
 	p.log.Info("game end", "outcome", outcome.String(), "turns", s.Turns, "fast", s.FastTurns,
 		"emergency", s.Emergencies, "fallbacks", s.Fallbacks, "cut-offs", s.Cutoffs, "late updates", s.LateUpdates,
-		"failovers", s.Failovers, "panics", s.Panics, "depth", s.Depth, "slowness", math.Round(s.Slowness*100)/100)
+		"failovers", s.Failovers, "panics", s.Panics, "replies", s.Replies, "depth", s.Depth, "slowness", math.Round(s.Slowness*100)/100)
 	return p.Close()
 }
 
