@@ -100,6 +100,8 @@ type Player struct {
 	preMove []rbc.Board
 	parents []rbc.Board
 	replies *replyModel
+	// ponder is the reply model being built while the opponent thinks.
+	ponder *pondering
 	// standIn is a small belief kept up to date on the callbacks' goroutine,
 	// the safe move's boards when the belief is behind (see standIn).
 	standIn *standIn
@@ -284,10 +286,16 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 	var noSense *rbc.Move
 	t.noSense = func(m rbc.Move) { noSense = &m }
 	parents := p.parents
+	pondered := p.ponder.ready() // p.ponder stays, for Close to wait on
 	p.parents = nil
 	ans, ok := decide(ctx, p, "sense decision", start.Add(budget.Hard), func(keep func([]sampler.Weighted)) (rbc.Square, error) {
 		t.keep = keep
-		t.replies = turnReplies(dctx, t, parents)
+		t.replies = pondered
+		if pondered != nil {
+			t.Log.Debug("reply model ready from the opponent's turn", "parents", len(parents), "boards", len(pondered.factor))
+		} else {
+			t.replies = turnReplies(dctx, t, parents)
+		}
 		return p.sense.ChooseSense(dctx, t)
 	})
 	switch {
@@ -425,6 +433,10 @@ func (p *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move
 	}
 	p.parents = parentsAfter(p.preMove, requested, taken, sq)
 	p.preMove = nil
+	p.ponder = nil // one still scoring ends by itself (ponderLimit, Close)
+	if len(p.parents) > 0 && p.cfg.Reply > 0 && p.scorer != nil {
+		p.ponder = ponderReplies(p.bg, p.scoring(Normal), p.parents, p.cfg.Reply)
+	}
 	planned = p.observe(ctx, 0, "move result", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleMoveResult(ctx, requested, taken, capturedOpponentPiece, sq)
 	})
@@ -573,6 +585,9 @@ func (p *Player) Close() error {
 	var errs []error
 	if err := p.standIn.close(); err != nil {
 		errs = append(errs, fmt.Errorf("engine: closing the stand-in belief: %w", err))
+	}
+	if !p.ponder.wait(wait) {
+		p.log.Warn("the reply model's background scoring did not stop in time")
 	}
 	if p.inflight != nil {
 		// An update still running must end before its belief is closed; it
@@ -824,34 +839,45 @@ func (p *Player) samplerOptions() sampler.Options {
 // newTurnView prepares a decision's view with the settings of its mode.
 func (p *Player) newTurnView(b Budget, senseActions []rbc.Square, moveActions []rbc.Move) *TurnView {
 	cfg := p.cfg
-	sc := &Scoring{scorer: p.scorer, workers: p.workers(), rate: &p.rate}
-	embedded := p.eval == nil || p.eval.Name() == "embedded"
-	depth := p.depth
-	if embedded {
-		depth = cfg.EmbeddedDepth
-	}
 	switch b.Mode {
 	case Fast:
 		cfg.Samples = max(cfg.Samples/4, min(cfg.Samples, 16))
 		cfg.SenseSamples = min(cfg.SenseSamples, 600)
 		cfg.VOISamples = max(cfg.VOISamples/4, min(cfg.VOISamples, 12))
+	case Emergency:
+		cfg.Samples = min(cfg.Samples, 40)
+		cfg.SenseSamples = min(cfg.SenseSamples, 200)
+		cfg.VOISamples = min(cfg.VOISamples, 40)
+	}
+	return &TurnView{
+		Number: p.turn, Color: p.color, Belief: p.belief,
+		SenseActions: senseActions, MoveActions: moveActions,
+		Rand: p.rng, Scoring: p.scoring(b.Mode), Budget: b, Config: &cfg, Log: p.log.With("turn", p.turn),
+		Captured: p.captured, scanRate: &p.scanRate,
+	}
+}
+
+// scoring returns the evaluation machinery of a decision in mode m: the
+// adaptive engine depth (2 plies shallower in Fast mode), static scores in
+// Emergency.
+func (p *Player) scoring(m Mode) *Scoring {
+	sc := &Scoring{scorer: p.scorer, workers: p.workers(), rate: &p.rate}
+	embedded := p.eval == nil || p.eval.Name() == "embedded"
+	depth := p.depth
+	if embedded {
+		depth = p.cfg.EmbeddedDepth
+	}
+	switch m {
+	case Fast:
 		depth = min(depth, max(depth-2, 4))
 		if embedded {
 			depth = 1
 		}
 	case Emergency:
-		cfg.Samples = min(cfg.Samples, 40)
-		cfg.SenseSamples = min(cfg.SenseSamples, 200)
-		cfg.VOISamples = min(cfg.VOISamples, 40)
 		sc.static = true
 	}
 	sc.lim = evaluator.Limits{Depth: depth}
-	return &TurnView{
-		Number: p.turn, Color: p.color, Belief: p.belief,
-		SenseActions: senseActions, MoveActions: moveActions,
-		Rand: p.rng, Scoring: sc, Budget: b, Config: &cfg, Log: p.log.With("turn", p.turn),
-		Captured: p.captured, scanRate: &p.scanRate,
-	}
+	return sc
 }
 
 // workers is how many evaluations run at once: one per engine (so no job

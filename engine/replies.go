@@ -38,6 +38,10 @@ const replyFloor = 0.15
 // replyShare is the part of the sense decision's budget the model may take.
 const replyShare = 0.25
 
+// ponderLimit bounds the background scoring of the opponent's options during
+// its turn (ponderReplies).
+const ponderLimit = 30 * time.Second
+
 // replyModel holds the likelihood factor of each board the opponent's last
 // move can have produced, by board key (see above).
 type replyModel struct {
@@ -174,4 +178,66 @@ func turnReplies(ctx context.Context, t *TurnView, parents []rbc.Board) *replyMo
 	}
 	t.Log.Debug("reply model", "parents", len(parents), "boards", len(r.factor), "took", time.Since(start))
 	return r
+}
+
+// pondering is the reply model being built in the background while the
+// opponent thinks, from the moment our move's result names the parents: the
+// opponent's thinking time pays for the evaluations, not our clock. A sense
+// that comes before it is done builds the model itself, and the evaluations
+// the background has made or has in flight are shared with it through the
+// move scorer's cache, so nothing is scored twice.
+type pondering struct {
+	done chan *replyModel // receives the model (nil: not built), then closed
+}
+
+// ponderReplies starts building the model of parents at temperature temp with
+// sc, under ctx and at most ponderLimit.
+func ponderReplies(ctx context.Context, sc *Scoring, parents []rbc.Board, temp float64) *pondering {
+	pd := &pondering{done: make(chan *replyModel, 1)}
+	ctx, cancel := context.WithTimeout(ctx, ponderLimit)
+	go func() {
+		var r *replyModel
+		defer func() {
+			if recover() != nil {
+				r = nil // a failed model is no model; the sense builds its own
+			}
+			cancel()
+			pd.done <- r
+			close(pd.done)
+		}()
+		r = buildReplies(ctx, sc, parents, temp)
+	}()
+	return pd
+}
+
+// ready returns the model if it has been built (nil if it is still being
+// built, failed, or pd is nil). It is meant to be called once.
+func (pd *pondering) ready() *replyModel {
+	if pd == nil {
+		return nil
+	}
+	select {
+	case r := <-pd.done:
+		return r
+	default:
+		return nil
+	}
+}
+
+// wait waits for the background scoring to end, at most until ctx ends, and
+// reports whether it did.
+func (pd *pondering) wait(ctx context.Context) bool {
+	if pd == nil {
+		return true
+	}
+	for {
+		select {
+		case _, ok := <-pd.done:
+			if !ok {
+				return true
+			}
+		case <-ctx.Done():
+			return false
+		}
+	}
 }

@@ -174,3 +174,40 @@ func TestPlayerBuildsTheReplyModel(t *testing.T) {
 		t.Error("the parents outlive the model built from them")
 	}
 }
+
+// TestPonderReplies: the model built in the background equals the one built
+// in the foreground, is handed over once, and the pondering ends.
+func TestPonderReplies(t *testing.T) {
+	parent := mustFEN(t, "4k3/8/5n2/3Q4/8/8/8/4K3 b - - 0 1")
+	tv := testTurn(t, &fixedBelief{boards: []rbc.Board{parent}}, DefaultConfig())
+	pd := ponderReplies(context.Background(), tv.Scoring, []rbc.Board{parent}, 100)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var got *replyModel
+	for got == nil && ctx.Err() == nil {
+		got = pd.ready()
+		time.Sleep(time.Millisecond)
+	}
+	if got == nil {
+		t.Fatal("no model from the background")
+	}
+	want := buildReplies(context.Background(), tv.Scoring, []rbc.Board{parent}, 100)
+	if len(got.factor) != len(want.factor) {
+		t.Fatalf("%d boards, want %d", len(got.factor), len(want.factor))
+	}
+	for k, f := range want.factor {
+		if got.factor[k] != f {
+			t.Errorf("board %x: factor %v, want %v", k, got.factor[k], f)
+		}
+	}
+	if !pd.wait(ctx) {
+		t.Error("the pondering did not end")
+	}
+	if pd.ready() != nil {
+		t.Error("the model was handed over twice")
+	}
+	var none *pondering
+	if none.ready() != nil || !none.wait(ctx) {
+		t.Error("no pondering: a model, or a wait")
+	}
+}
