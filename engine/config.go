@@ -75,6 +75,12 @@ type Config struct {
 	// guess the same from a few attack look-ups; an engine sees the rook
 	// lift that attacks our queen.
 	Reply float64
+	// Ponder (1, the default) builds the reply model while the opponent
+	// thinks; 0 builds it at our sense only. A tournament gives each bot its
+	// own machine, so the opponent's turn costs nothing there; in self-play
+	// on one machine the pondering side takes CPU from the other, and a
+	// test of the model itself should turn it off.
+	Ponder int
 	// Seek is the value (centipawns) of a move whose result would split our
 	// belief completely; Hide the cost of announcing a capture with a piece
 	// of middling exposure.
@@ -160,6 +166,7 @@ func DefaultConfig() Config {
 		Track:         300,
 		Split:         0.6,
 		Turns:         40,
+		Ponder:        1,
 	}
 }
 
@@ -219,6 +226,7 @@ func configKeys() []configKey {
 		floatKey("hangbase", "prior against boards where the opponent left material en prise: an exponent subtracted once anything hangs, on top of hang (0: off)", 0, 20, func(c *Config) *float64 { return &c.HangBase }),
 		floatKey("king", "prior against boards where the opponent left its own king en prise: the weight is multiplied by exp(-king) (0: counted as hanging material)", 0, 20, func(c *Config) *float64 { return &c.King }),
 		floatKey("reply", "temperature of the engine-scored model of the opponent's last move, used when at most 16 boards preceded it, centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Reply }),
+		intKey("ponder", "build the reply model while the opponent thinks (1) or at our sense only (0)", 0, 1, func(c *Config) *int { return &c.Ponder }),
 		floatKey("seek", "value of a move result that splits the belief fully, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Seek }),
 		floatKey("hide", "cost of announcing a capture, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Hide }),
 		floatKey("shelter", "cost of each square of a line opened to our king, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Shelter }),

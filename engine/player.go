@@ -434,7 +434,7 @@ func (p *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move
 	p.parents = parentsAfter(p.preMove, requested, taken, sq)
 	p.preMove = nil
 	p.ponder = nil // one still scoring ends by itself (ponderLimit, Close)
-	if len(p.parents) > 0 && p.cfg.Reply > 0 && p.scorer != nil {
+	if len(p.parents) > 0 && p.cfg.Reply > 0 && p.cfg.Ponder > 0 && p.scorer != nil {
 		p.ponder = ponderReplies(p.bg, p.scoring(Normal), p.parents, p.cfg.Reply)
 	}
 	planned = p.observe(ctx, 0, "move result", func(ctx context.Context, s sampler.Sampler) error {
