@@ -9,6 +9,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -20,8 +21,12 @@ import (
 // often they agree. With -v the bot's own decision logs (the values
 // behind each choice) go to stderr for the turns shown: the way to see why a
 // game was lost.
+//
+// With --swings no bot is asked: the true board before every move is scored
+// by an engine and the course of the game printed, the swings of at least
+// --swing centipawns marked: where to look first.
 func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("analyze", "--color white|black [--bot SPEC] [--from N] [--to N] [--clock D] [-v] GAME.json|ARCHIVE.tar.gz:GAME.json", stderr)
+	fs := newFlagSet("analyze", "--color white|black [--bot SPEC] [--from N] [--to N] [--clock D] [-v] GAME.json|ARCHIVE.tar.gz:GAME.json\n       blindfish analyze --swings [--swing CP] [--depth N] [--engine auto|stockfish|embedded] GAME.json", stderr)
 	bot := fs.String("bot", "blindfish", "the bot to ask (a bot spec, as in match)")
 	colorFlag := fs.String("color", "", "the side the bot takes: white or black (required)")
 	from := fs.Int("from", 1, "first turn to show (the bot still follows the game from the start)")
@@ -29,11 +34,25 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	clock := fs.String("clock", "60", "clock time the bot is told it has left at every turn (seconds or a duration)")
 	seed := fs.Int64("seed", 1, "the bot's random seed")
 	verbose := fs.Bool("v", false, "log the bot's decisions on the turns shown to stderr")
+	swings := fs.Bool("swings", false, "ask no bot: score the true board before every move with an engine and mark the swings")
+	swing := fs.Int("swing", 200, "with --swings: the least change of the score, in centipawns, marked as a swing")
+	depth := fs.Int("depth", 12, "with --swings: the engine's search depth")
+	engineKind := fs.String("engine", "auto", "with --swings: auto (Stockfish if found, else embedded), stockfish or embedded")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return usageError{"give exactly one game record"}
+	}
+	if *swings {
+		if *swing <= 0 || *depth <= 0 {
+			return usageError{"--swing and --depth must be positive"}
+		}
+		kind, err := evaluator.ParseKind(*engineKind)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		return printSwings(ctx, fs.Arg(0), kind, *depth, *swing, stdout, stderr)
 	}
 	color, err := rbc.ParseColor(*colorFlag)
 	if err != nil {
@@ -101,6 +120,46 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			senseSame, 100*float64(senseSame)/float64(shown), moveSame, 100*float64(moveSame)/float64(shown))
 	}
 	return nil
+}
+
+// printSwings prints the score of the true board before every move of the
+// game and marks the swings.
+func printSwings(ctx context.Context, path string, kind evaluator.Kind, depth, swing int, stdout, stderr io.Writer) error {
+	h, err := rbc.LoadHistoryFile(path)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ev, err := evaluator.Open(ctx, kind, evaluator.OpenConfig{Engines: 1, Logger: log})
+	if err != nil {
+		return err
+	}
+	defer ev.Close()
+	plies, err := analysis.Scores(ctx, ev, h, evaluator.Limits{Depth: depth})
+	fmt.Fprintf(stdout, "game: %s (%s vs %s, %s)\n", path, h.WhiteName, h.BlackName, h.Outcome)
+	fmt.Fprintf(stdout, "the true board after each move, %s at depth %d, centipawns from White's side; * a move that changed it by %d or more\n\n", ev.Name(), depth, swing)
+	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "turn\tside\tsensed\trequested\ttaken\tcapture\tscore\tchange\t")
+	marked := 0
+	for _, p := range plies {
+		d := p.Swing()
+		flag := ""
+		if d >= swing || -d >= swing {
+			flag = "*"
+			marked++
+		}
+		capture := "-"
+		if p.Record.Capture != rbc.NoSquare {
+			capture = p.Record.Capture.String()
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%+d\t%+d\t%s\n", p.Turn, p.Color, p.Record.Sense, moveText(p.Record.Requested),
+			moveText(p.Record.Taken), capture, p.After, d, flag)
+	}
+	if ferr := tw.Flush(); err == nil {
+		err = ferr
+	}
+	fmt.Fprintf(stdout, "\n%d moves scored, %d changed the score by %d cp or more\n", len(plies), marked, swing)
+	return err
 }
 
 // analysisPlayer builds the bot; the blindfish bot gets log, so that -v

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -39,5 +40,43 @@ func TestAnalyzeCommand(t *testing.T) {
 	}
 	if code, _, errs := runBlindfish(t, ctx, "analyze", "--color", "white", "../../testdata/histories/missing.json"); code != 1 || errs == "" {
 		t.Errorf("missing file: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestAnalyzeSwings: with --swings, a row a move with the score after it and
+// its change; the move that left Black's king to be captured is marked, and
+// the summary line counts the marks.
+func TestAnalyzeSwings(t *testing.T) {
+	const game = "../../testdata/histories/attacker_bot-random_bot-3-000.json"
+	ctx := context.Background()
+	code, out, errs := runBlindfish(t, ctx, "analyze", "--swings", "--engine", "embedded", "--depth", "1", "--swing", "300", game)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	var rows []string
+	for line := range strings.Lines(out) {
+		if f := strings.Fields(line); len(f) >= 8 && (f[1] == "white" || f[1] == "black") {
+			rows = append(rows, line)
+		}
+	}
+	if len(rows) != 7 || !strings.HasSuffix(strings.TrimSpace(rows[5]), "*") {
+		t.Fatalf("want 7 rows, the 6th (Black's h7h5, its king left en prise) marked:\n%s", out)
+	}
+	marks := 0
+	for _, r := range rows {
+		if strings.HasSuffix(strings.TrimSpace(r), "*") {
+			marks++
+		}
+	}
+	if want := fmt.Sprintf("7 moves scored, %d changed the score by 300 cp or more", marks); !strings.Contains(out, want) {
+		t.Errorf("no summary line %q:\n%s", want, out)
+	}
+	for _, args := range [][]string{
+		{"analyze", "--swings", "--swing", "0", game},
+		{"analyze", "--swings", "--engine", "nothing", game},
+	} {
+		if code, _, _ := runBlindfish(t, ctx, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
 	}
 }
