@@ -32,6 +32,12 @@ type PriorCalibration struct {
 	// Zone holds the classes of the number of opponent pieces bearing on our
 	// king's zone (0 to 4 and more), the threat feature.
 	Zone []CalibrationClass
+	// Pressure holds the classes of the most the opponent could win from us
+	// at once on the board (none, up to a pawn, a minor piece, a rook, a
+	// queen; our king attacked is Zone's and hang's "checked"): whether a
+	// competent opponent attacks our pieces more often than the uniform
+	// belief says. No prior uses it yet; it is measured first.
+	Pressure []CalibrationClass
 }
 
 // CalibrationClass is one class of a prior feature.
@@ -64,6 +70,9 @@ func NewPriorCalibration() *PriorCalibration {
 	c := &PriorCalibration{}
 	for i, n := range hangNames {
 		c.Hang = append(c.Hang, CalibrationClass{Name: n, Value: hangValues[i]})
+	}
+	for i, n := range hangNames[:5] {
+		c.Pressure = append(c.Pressure, CalibrationClass{Name: n, Value: hangValues[i]})
 	}
 	for a := range 5 {
 		name := strconv.Itoa(a)
@@ -98,6 +107,27 @@ func hangClass(b *rbc.Board, us rbc.Color, capture rbc.Square) int {
 	return 4
 }
 
+// pressureClass returns the class index of what the opponent could win from
+// us at once on b (our king attacked counts as "none": it is the threat
+// feature's).
+func pressureClass(b *rbc.Board, us rbc.Color) int {
+	them := us.Other()
+	if k := b.KingSquare(us); k != rbc.NoSquare && b.Attacked(k, them) {
+		return 0
+	}
+	switch h := hangingValue(b, them, rbc.NoSquare); {
+	case h == 0:
+		return 0
+	case h <= 150:
+		return 1
+	case h <= 350:
+		return 2
+	case h <= 550:
+		return 3
+	}
+	return 4
+}
+
 // zoneClass returns the class index of the opponent's pieces bearing on
 // our king's zone on b.
 func zoneClass(b *rbc.Board, us rbc.Color) int {
@@ -114,8 +144,10 @@ func zoneClass(b *rbc.Board, us rbc.Color) int {
 func (c *PriorCalibration) Observe(ctx context.Context, belief sampler.Sampler, truth *rbc.Board, us rbc.Color, capture rbc.Square) error {
 	hang := make([][]float64, belief.Workers())
 	zone := make([][]float64, belief.Workers())
+	pressure := make([][]float64, belief.Workers())
 	for w := range hang {
 		hang[w], zone[w] = make([]float64, len(c.Hang)), make([]float64, len(c.Zone))
+		pressure[w] = make([]float64, len(c.Pressure))
 	}
 	err := belief.ForEach(ctx, func(w int, boards []rbc.Board, weights []float64) error {
 		for i := range boards {
@@ -125,6 +157,7 @@ func (c *PriorCalibration) Observe(ctx context.Context, belief sampler.Sampler, 
 			}
 			hang[w][hangClass(&boards[i], us, capture)] += x
 			zone[w][zoneClass(&boards[i], us)] += x
+			pressure[w][pressureClass(&boards[i], us)] += x
 		}
 		return ctx.Err()
 	})
@@ -149,8 +182,10 @@ func (c *PriorCalibration) Observe(ctx context.Context, belief sampler.Sampler, 
 	}
 	add(c.Hang, hang)
 	add(c.Zone, zone)
+	add(c.Pressure, pressure)
 	c.Hang[hangClass(truth, us, capture)].Observed++
 	c.Zone[zoneClass(truth, us)].Observed++
+	c.Pressure[pressureClass(truth, us)].Observed++
 	c.Turns++
 	return nil
 }

@@ -58,3 +58,24 @@ func TestPriorCalibration(t *testing.T) {
 		t.Errorf("zone class 0: %+v", z)
 	}
 }
+
+// TestPressureClass: what the opponent could win from us at once, with our
+// king attacked left to the threat feature.
+func TestPressureClass(t *testing.T) {
+	for _, tc := range []struct {
+		name, fen string
+		want      int
+	}{
+		{"our queen attacked by a knight", "4k3/8/8/8/4n3/8/3Q4/4K3 w - - 0 1", 4},
+		{"our rook attacked by a pawn, defended", "4k3/8/8/3p4/4R3/4R3/8/4K3 w - - 0 1", 3},
+		{"our knight attacked by a rook, defended by a pawn", "4k3/8/8/8/r3N3/5P2/8/4K3 w - - 0 1", 0},
+		{"nothing attacked", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0},
+		{"our king and queen forked", "4k3/8/8/8/3Q4/5n2/8/4K3 w - - 0 1", 0},
+		{"the same queen, no check", "4k3/8/8/8/3Q4/5n2/8/K7 w - - 0 1", 4},
+	} {
+		b := mustFEN(t, tc.fen)
+		if got := pressureClass(&b, rbc.White); got != tc.want {
+			t.Errorf("%s: class %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -99,7 +99,7 @@ func calibrateGame(ctx context.Context, cal *engine.PriorCalibration, h *rbc.His
 	return nil
 }
 
-// writeCalibration prints the two feature tables with each class's
+// writeCalibration prints the three feature tables with each class's
 // likelihood ratio relative to the neutral class and the prior setting
 // that ratio implies.
 func writeCalibration(w io.Writer, cal *engine.PriorCalibration, games int, opponent string) {
@@ -119,6 +119,13 @@ func writeCalibration(w io.Writer, cal *engine.PriorCalibration, games int, oppo
 	for k, cl := range cal.Zone {
 		tab.add(cl.Name, fmt.Sprintf("%.1f", cl.Expected), fmt.Sprintf("%.0f", cl.Observed),
 			ratioText(cl.Ratio()), ratioText(cl.Ratio()/cal.Zone[0].Ratio()), ratioText(cal.ImpliedThreat(k)))
+	}
+	_ = tab.write(w)
+	fmt.Fprintln(w)
+	tab = newTable([]string{"ours en prise", "belief share", "true", "ratio", "vs none"}, 1, 2, 3, 4)
+	for _, cl := range cal.Pressure {
+		tab.add(cl.Name, fmt.Sprintf("%.1f", cl.Expected), fmt.Sprintf("%.0f", cl.Observed),
+			ratioText(cl.Ratio()), ratioText(cl.Ratio()/cal.Pressure[0].Ratio()))
 	}
 	_ = tab.write(w)
 	fmt.Fprintln(w, "\nratio: how much likelier the true board is in the class than the uniform belief says; implied: the")
