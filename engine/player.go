@@ -102,6 +102,9 @@ type Player struct {
 	replies *replyModel
 	// ponder is the reply model being built while the opponent thinks.
 	ponder *pondering
+	// mode is the effort mode of the latest move decision: no pondering
+	// out of Normal mode, when the clock is short.
+	mode Mode
 	// standIn is a small belief kept up to date on the callbacks' goroutine,
 	// the safe move's boards when the belief is behind (see standIn).
 	standIn *standIn
@@ -268,6 +271,11 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 	defer p.recoverTo("ChooseSense", func() { sq, err = p.fallbackSense(senseActions), nil })
 	p.sensed = nil // a turn whose move fell back left its sense unjudged
 	p.countMode(budget.Mode)
+	// The reply model built while the opponent thought, if it is ready; a
+	// scoring still running is shared by the sense's own build and stopped
+	// once the sense has answered.
+	pondered := p.ponder.ready()
+	defer p.ponder.cancel()
 
 	dctx, cancel := context.WithTimeout(ctx, budget.Time)
 	defer cancel()
@@ -286,7 +294,6 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 	var noSense *rbc.Move
 	t.noSense = func(m rbc.Move) { noSense = &m }
 	parents := p.parents
-	pondered := p.ponder.ready() // p.ponder stays, for Close to wait on
 	p.parents = nil
 	ans, ok := decide(ctx, p, "sense decision", start.Add(budget.Hard), func(keep func([]sampler.Weighted)) (rbc.Square, error) {
 		t.keep = keep
@@ -350,6 +357,7 @@ func (p *Player) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece
 func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, secondsLeft time.Duration) (mv rbc.Move, err error) {
 	start, began := time.Now(), p.now()
 	budget := p.clock.StartMove(secondsLeft)
+	p.mode = budget.Mode
 	defer func() { p.record(began, budget.Time, true) }()
 	defer p.recoverTo("ChooseMove", func() { mv, err = rbc.Move{}, nil })
 
@@ -433,9 +441,10 @@ func (p *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move
 	}
 	p.parents = parentsAfter(p.preMove, requested, taken, sq)
 	p.preMove = nil
-	p.ponder = nil // one still scoring ends by itself (ponderLimit, Close)
-	if len(p.parents) > 0 && p.cfg.Reply > 0 && p.cfg.Ponder > 0 && p.scorer != nil {
-		p.ponder = ponderReplies(p.bg, p.scoring(Normal), p.parents, p.cfg.Reply)
+	p.ponder.cancel()
+	p.ponder = nil
+	if len(p.parents) > 0 && p.cfg.Reply > 0 && p.cfg.Ponder > 0 && p.scorer != nil && p.mode == Normal {
+		p.ponder = ponderReplies(p.bg, replyScoring(p.scoring(Normal)), p.parents, p.cfg.Reply)
 	}
 	planned = p.observe(ctx, 0, "move result", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleMoveResult(ctx, requested, taken, capturedOpponentPiece, sq)
@@ -586,9 +595,6 @@ func (p *Player) Close() error {
 	if err := p.standIn.close(); err != nil {
 		errs = append(errs, fmt.Errorf("engine: closing the stand-in belief: %w", err))
 	}
-	if !p.ponder.wait(wait) {
-		p.log.Warn("the reply model's background scoring did not stop in time")
-	}
 	if p.inflight != nil {
 		// An update still running must end before its belief is closed; it
 		// has been cancelled and returns promptly, but a wedged one is left
@@ -617,6 +623,14 @@ func (p *Player) Close() error {
 		}
 	}
 	p.retired = nil
+	// The reply model's scoring was cancelled with the background context;
+	// it must end before the evaluator it uses is closed (its own bound, so
+	// that a slow engine cannot take the belief's wait above).
+	pwait, pcancel := context.WithTimeout(context.Background(), closeWait)
+	defer pcancel()
+	if !p.ponder.wait(pwait) {
+		p.log.Warn("the reply model's background scoring did not stop in time")
+	}
 	if p.owned && p.eval != nil {
 		if err := p.eval.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("engine: closing the evaluator: %w", err))

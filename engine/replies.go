@@ -132,6 +132,15 @@ func buildReplies(ctx context.Context, sc *Scoring, parents []rbc.Board, temp fl
 	return r
 }
 
+// replyScoring returns a copy of sc with a rate meter of its own: the model's
+// evaluations, many of them cache hits of the background scoring, must not
+// skew the rate that sizes the decisions' samples.
+func replyScoring(sc *Scoring) *Scoring {
+	c := *sc
+	c.rate = &rateMeter{}
+	return &c
+}
+
 // replyShares returns the softmax of values at temperature temp: the chance
 // that an opponent choosing by it plays each option.
 func replyShares(values []float64, temp float64) []float64 {
@@ -171,7 +180,7 @@ func turnReplies(ctx context.Context, t *TurnView, parents []rbc.Board) *replyMo
 	rctx, cancel := context.WithTimeout(ctx, allow)
 	defer cancel()
 	start := time.Now()
-	r := buildReplies(rctx, t.Scoring, parents, t.Config.Reply)
+	r := buildReplies(rctx, replyScoring(t.Scoring), parents, t.Config.Reply)
 	if r == nil {
 		t.Log.Debug("reply model not built in time", "parents", len(parents), "allowance", allow)
 		return nil
@@ -188,13 +197,14 @@ func turnReplies(ctx context.Context, t *TurnView, parents []rbc.Board) *replyMo
 // move scorer's cache, so nothing is scored twice.
 type pondering struct {
 	done chan *replyModel // receives the model (nil: not built), then closed
+	stop context.CancelFunc
 }
 
 // ponderReplies starts building the model of parents at temperature temp with
 // sc, under ctx and at most ponderLimit.
 func ponderReplies(ctx context.Context, sc *Scoring, parents []rbc.Board, temp float64) *pondering {
-	pd := &pondering{done: make(chan *replyModel, 1)}
 	ctx, cancel := context.WithTimeout(ctx, ponderLimit)
+	pd := &pondering{done: make(chan *replyModel, 1), stop: cancel}
 	go func() {
 		var r *replyModel
 		defer func() {
@@ -208,6 +218,16 @@ func ponderReplies(ctx context.Context, sc *Scoring, parents []rbc.Board, temp f
 		r = buildReplies(ctx, sc, parents, temp)
 	}()
 	return pd
+}
+
+// cancel stops the background scoring (a no-op once it has ended, or on a
+// nil pd): once the sense has its model, or has gone without one, the
+// scoring would only hold engines the decisions want. Safe from any
+// goroutine.
+func (pd *pondering) cancel() {
+	if pd != nil {
+		pd.stop()
+	}
 }
 
 // ready returns the model if it has been built (nil if it is still being

@@ -173,6 +173,11 @@ func TestPlayerBuildsTheReplyModel(t *testing.T) {
 	if p.parents != nil {
 		t.Error("the parents outlive the model built from them")
 	}
+	wctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if !p.ponder.wait(wctx) {
+		t.Error("the background scoring goes on after the sense")
+	}
 }
 
 // TestPonderReplies: the model built in the background equals the one built
@@ -207,7 +212,14 @@ func TestPonderReplies(t *testing.T) {
 		t.Error("the model was handed over twice")
 	}
 	var none *pondering
+	none.cancel()
 	if none.ready() != nil || !none.wait(ctx) {
 		t.Error("no pondering: a model, or a wait")
+	}
+	// Cancelled at once, it ends (with no model, or one finished first).
+	stopped := ponderReplies(context.Background(), tv.Scoring, []rbc.Board{parent, parent}, 100)
+	stopped.cancel()
+	if !stopped.wait(ctx) {
+		t.Error("a cancelled pondering did not end")
 	}
 }
