@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The never-flag soak (issue 12): Blindfish plays random, attacker, trout and
-# itself at 30+0.5 and at 60+1, two games at once, with two CPU hogs beside
-# every other match; then one merged table, the peak memory of each match,
-# and the panics and time losses counted from the player's own logs.
+# itself at 60+1 and at 30+0.5, two games at once; the 60+1 matches run on a
+# quiet machine (so they are also the player's regression runs against the
+# baselines), the 30+0.5 matches with two CPU hogs beside them; then one
+# merged table, the peak memory of each match, and the panics and time
+# losses counted from the player's own logs.
 #
 #   scripts/soak/soak.sh OUT [GAMES_PER_MATCH] [BLINDFISH]
 #
 # 8 matches of GAMES_PER_MATCH games (default 125: 1,000 games). BLINDFISH
 # is the binary (default: go build of this checkout into OUT/blindfish).
-# SOAK_HOGS (default 2) is the number of CPU hogs beside every other match.
+# SOAK_HOGS (default 2) is the number of CPU hogs beside each 30+0.5 match.
 # Resumable: rerun the same command and each match plays only what is
 # missing. Commit OUT/table.txt, OUT/memory.txt and the results.jsonl files,
 # not the records (the matches archive them into games.tar.gz).
@@ -21,7 +23,7 @@ if [ -z "$bin" ]; then
 	bin=$out/blindfish
 	go build -o "$bin" ./cmd/blindfish
 fi
-: > "$out/memory.txt"
+touch "$out/memory.txt"
 hogs=()
 stop_hogs() {
 	for p in "${hogs[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -29,10 +31,15 @@ stop_hogs() {
 }
 trap stop_hogs EXIT
 n=0
-for clock in 30+0.5 60+1; do
+for clock in 60+1 30+0.5; do
 	for opp in random attacker trout blindfish; do
 		name=$opp-$clock
-		if (( n % 2 == 1 )); then
+		# A resumed soak skips the matches it finished; the logs of an
+		# interrupted one are appended to, so that no run's panics are lost.
+		done_games=0
+		if [ -f "$out/$name/results.jsonl" ]; then done_games=$(wc -l < "$out/$name/results.jsonl"); fi
+		if (( done_games >= games )); then n=$((n + 1)); continue; fi
+		if [ "$clock" = 30+0.5 ]; then
 			for ((h = 0; h < ${SOAK_HOGS:-2}; h++)); do
 				yes > /dev/null & hogs+=($!)
 			done
@@ -40,7 +47,7 @@ for clock in 30+0.5 60+1; do
 		echo "== $name (hogs: ${#hogs[@]}) $(date -u +%FT%TZ)" | tee -a "$out/memory.txt"
 		"$bin" match --white blindfish --black "$opp" --alternate --games "$games" --clock "$clock" \
 			--seed $((3000 + n)) --concurrency 2 --out "$out/$name" --archive --index=false \
-			2> "$out/$name.log" | tee "$out/$name.txt" | grep '^peak memory' >> "$out/memory.txt" || true
+			2>> "$out/$name.log" | tee -a "$out/$name.txt" | grep '^peak memory' >> "$out/memory.txt" || true
 		stop_hogs
 		n=$((n + 1))
 	done
