@@ -81,4 +81,25 @@ func TestKriegspielMatch(t *testing.T) {
 	if err != nil || n != 0 {
 		t.Errorf("an RBC match resumed %d Kriegspiel games: %v", n, err)
 	}
+
+	// Without the results log (the records a tournament server saved) the
+	// records alone give the same games, bare: no times.
+	if err := os.Remove(filepath.Join(dir, LogName)); err != nil {
+		t.Fatal(err)
+	}
+	read, bare, err = ReadFolders([]string{dir})
+	if err != nil || bare != 4 || len(read) != 4 {
+		t.Fatalf("read back %d games (%d bare) from the records alone: %v", len(read), bare, err)
+	}
+	logged := map[string]*Result{}
+	for _, r := range rep.Results {
+		logged[filepath.Base(r.Record)] = r
+	}
+	for _, r := range read {
+		want := logged[filepath.Base(r.Record)]
+		if want == nil || r.Variant != want.Variant || r.Outcome != want.Outcome || r.Turns != want.Turns ||
+			r.White != want.White || r.Black != want.Black || r.Timed {
+			t.Errorf("from its record: %+v, logged %+v", r, want)
+		}
+	}
 }

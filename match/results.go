@@ -2,6 +2,7 @@ package match
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -320,6 +322,34 @@ func readFolderLogs(dir, abs string) ([]*Result, error) {
 	return out, nil
 }
 
+// recordResult is the result of a game read from its record alone (no
+// clock times): an RBC history, or a Kriegspiel record (told apart by
+// content, as replay does), such as the records a tournament server saved.
+func recordResult(rec *rbc.Record) (*Result, error) {
+	if kriegspiel.IsRecord(rec.Data) {
+		k, err := kriegspiel.ReadRecord(bytes.NewReader(rec.Data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", rec.Name(), err)
+		}
+		r := &Result{White: k.White, Black: k.Black, BotColor: rbc.White, Clock: "?", Record: rec.Name(),
+			Variant: "kriegspiel/" + k.Ruleset.Name,
+			Outcome: Outcome{Winner: k.Result.Winner, HasWinner: k.Result.HasWinner,
+				Reason: k.Result.ReasonName(), Detail: k.Result.Detail}}
+		for _, t := range k.Turns {
+			r.Turns[t.Color]++
+		}
+		return r, nil
+	}
+	h, err := rec.History()
+	if err != nil {
+		return nil, err
+	}
+	return &Result{
+		White: h.WhiteName, Black: h.BlackName, BotColor: rbc.White, Outcome: RBCOutcome(h.Outcome),
+		Turns: [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])}, Clock: "?", Record: rec.Name(),
+	}, nil
+}
+
 // ReadFolders reads the games of match folders: every results-log line, and
 // every history no line mentions (loose, *.json or *.json.gz, or in the
 // folder's archives, see rbc.FolderRecords), which counts as a bare game (no
@@ -361,14 +391,11 @@ func ReadFolders(dirs []string) (results []*Result, bare int, err error) {
 			if logged[rec.Base()] {
 				continue
 			}
-			h, err := rec.History()
+			r, err := recordResult(rec)
 			if err != nil {
 				return nil, 0, err
 			}
-			results = append(results, &Result{
-				White: h.WhiteName, Black: h.BlackName, BotColor: rbc.White, Outcome: RBCOutcome(h.Outcome),
-				Turns: [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])}, Clock: "?", Record: rec.Name(),
-			})
+			results = append(results, r)
 			bare++
 		}
 	}

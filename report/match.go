@@ -429,6 +429,10 @@ func gamesSection(games []*match.Result, records *Records, page string) (Section
 		Notes: []string{"Each game links to its record (the archive that holds it, when archived) and to its viewer page, " +
 			"or shows the command that makes the page (run it in this page's folder; the page is written beside the record, " +
 			"and this page links it once made again)."}}
+	if slices.ContainsFunc(games, func(r *match.Result) bool { return r.Variant != "" }) {
+		sec.Notes = append(sec.Notes, "The viewer draws RBC games only: a game of another variant (Kriegspiel) links its record, "+
+			"which blindfish replay --check re-referees.")
+	}
 	t := &Table{Header: []string{"game", "white", "black", "result", "reason", "turns", "clock", "time/turn white", "time/turn black", "record", "viewer"},
 		Numeric: []int{0, 5, 7, 8}}
 	// By session and game number (the results log's order is the order the
@@ -472,6 +476,9 @@ func gamesSection(games []*match.Result, records *Records, page string) (Section
 				return Section{}, err
 			}
 			rec, view = gameLinks(pageDir, place, found)
+			if r.Variant != "" {
+				view = Cell{Text: "-"}
+			}
 		} else {
 			rec, view = Cell{Text: "-"}, Cell{Text: "-"}
 		}

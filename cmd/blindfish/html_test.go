@@ -55,7 +55,7 @@ func TestMatchHTMLAndIndex(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "page: "+merged) {
 		t.Fatalf("merge: exit %d\n%s%s", code, out, errs)
 	}
-	if html := readPage(t, merged); strings.Count(html, "<svg") != 3 || !strings.Contains(html, "merged 4 games from 1 folders") {
+	if html := readPage(t, merged); strings.Count(html, "<svg") != 3 || !strings.Contains(html, "merged 4 games from 1 folder") {
 		t.Errorf("merged page: %d plots", strings.Count(html, "<svg"))
 	}
 

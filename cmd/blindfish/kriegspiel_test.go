@@ -2,25 +2,45 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // TestMatchKriegspiel plays `match --game kriegspiel` (the sampling player
-// on the embedded evaluator against random), checks its records with
-// `replay --check`, follows them with `belief --game kriegspiel` (the exact
-// belief holds the true board at every turn it follows), and merges its
-// folder.
+// on the embedded evaluator against random), checks its pages (the folder's
+// index and --html: the table, the plots, every game linked to its record
+// and to no viewer), checks its records with `replay --check`, follows them
+// with `belief --game kriegspiel` (the exact belief holds the true board at
+// every turn it follows), and merges its folder.
 func TestMatchKriegspiel(t *testing.T) {
 	dir := t.TempDir()
+	page := filepath.Join(t.TempDir(), "match.html")
 	bot := "sampling:eval=embedded,depth=1,samples=8"
 	code, out, errs := runBlindfish(t, context.Background(), "match", "--game", "kriegspiel", "--ruleset", "berkeley_any",
-		"--white", bot, "--black", "random", "--games", "2", "--clock", "60+1", "--turn-limit", "80", "--out", dir)
+		"--white", bot, "--black", "random", "--games", "2", "--clock", "60+1", "--turn-limit", "80", "--out", dir, "--html", page)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	if !strings.Contains(out, "kriegspiel/berkeley_any, clock 60+1 s") || !strings.Contains(out, "\npeak memory: ") {
 		t.Errorf("header:\n%s", out)
+	}
+	index := filepath.Join(dir, "index.html")
+	if !strings.Contains(out, "page: "+index+"\n") || !strings.Contains(out, "page: "+page+"\n") {
+		t.Errorf("pages not reported:\n%s", out)
+	}
+	for _, p := range []string{index, page} {
+		html := readPage(t, p)
+		// The scores, the score over the games and the time per turn.
+		if n := strings.Count(html, "<svg"); n != 3 {
+			t.Errorf("%s: %d plots, want 3", p, n)
+		}
+		if n := strings.Count(html, "-000.json</a>"); n != 1 {
+			t.Errorf("%s: game 0 linked %d times", p, n)
+		}
+		if strings.Contains(html, "blindfish view") || !strings.Contains(html, "The viewer draws RBC games only") {
+			t.Errorf("%s: a Kriegspiel game is offered to the RBC viewer", p)
+		}
 	}
 	row := tableRow(t, out, "both")
 	if row[3] != "2" || row[colIndex(t, out, "errors")] != "0/0" || row[colIndex(t, out, "time losses")] != "0/0" {
@@ -45,11 +65,10 @@ func TestMatchKriegspiel(t *testing.T) {
 // usage error that says what is wanted.
 func TestMatchKriegspielUsage(t *testing.T) {
 	cases := map[string][]string{
-		"want rbc or kriegspiel":     {"--game", "chess", "--white", "random", "--black", "random"},
-		"unknown ruleset":            {"--game", "kriegspiel", "--ruleset", "english", "--white", "random", "--black", "random"},
-		"unknown kriegspiel bot":     {"--game", "kriegspiel", "--white", "trout", "--black", "random"},
-		"sampling has samples":       {"--game", "kriegspiel", "--white", "sampling:speed=3", "--black", "random"},
-		"a Kriegspiel match has its": {"--game", "kriegspiel", "--white", "random", "--black", "sampling:eval=embedded", "--html", "x.html"},
+		"want rbc or kriegspiel": {"--game", "chess", "--white", "random", "--black", "random"},
+		"unknown ruleset":        {"--game", "kriegspiel", "--ruleset", "english", "--white", "random", "--black", "random"},
+		"unknown kriegspiel bot": {"--game", "kriegspiel", "--white", "trout", "--black", "random"},
+		"sampling has samples":   {"--game", "kriegspiel", "--white", "sampling:speed=3", "--black", "random"},
 	}
 	for want, args := range cases {
 		code, _, errs := runBlindfish(t, context.Background(), append([]string{"match", "--out", ""}, args...)...)

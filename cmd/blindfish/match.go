@@ -145,9 +145,6 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 			closePlayerAny(p)
 		}
-		if *htmlOut != "" {
-			return usageError{"--html draws RBC games; a Kriegspiel match has its table and results log only"}
-		}
 		referee = match.KriegspielReferee{Rules: rules, NewBot: newBot}
 	default:
 		return usageError{fmt.Sprintf("--game %q: want rbc or kriegspiel", *game)}
@@ -245,7 +242,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	// The pages, once the records are where they stay (archived or not).
-	if cfg.Out != "" && *index && referee == nil { // the page draws RBC records
+	if cfg.Out != "" && *index {
 		path := filepath.Join(cfg.Out, indexName)
 		if perr := writeFolderIndex(cfg.Out, path, cfg.SPRT); perr != nil {
 			// The games are played and saved: a page that cannot be made

@@ -146,7 +146,7 @@ func TestMatchSlurmArray(t *testing.T) {
 	// say "N games in"), with the SPRT.
 	if page, err := os.ReadFile(filepath.Join(shards, "index.html")); err != nil {
 		t.Errorf("the merge job wrote no page: %v", err)
-	} else if !bytes.Contains(page, []byte("merged 8 games from 1 folders")) || !bytes.Contains(page, []byte("SPRT elo0=0 elo1=50")) {
+	} else if !bytes.Contains(page, []byte("merged 8 games from 1 folder")) || !bytes.Contains(page, []byte("SPRT elo0=0 elo1=50")) {
 		t.Errorf("the merge job's page is not the merged page of the 8 games with the SPRT")
 	}
 	logs, _ := filepath.Glob(filepath.Join(shards, "results.shard-*-of-4.jsonl"))

@@ -28,9 +28,13 @@ func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT, page string, ar
 	}
 	note := ""
 	if bare > 0 {
-		note = fmt.Sprintf(" (%d from histories without a results log: no times, clock ?)", bare)
+		note = fmt.Sprintf(" (%d from records without a results log: no times, clock ?)", bare)
 	}
-	head := fmt.Sprintf("merged %d games from %d folders%s", len(results), len(dirs), note)
+	folders := "folders"
+	if len(dirs) == 1 {
+		folders = "folder"
+	}
+	head := fmt.Sprintf("merged %d games from %d %s%s", len(results), len(dirs), folders, note)
 	fmt.Fprintln(stdout, head)
 	pairings := match.GroupPairings(results)
 	if err := printTable(stdout, match.ResultsTable(pairings, true)); err != nil {

@@ -113,7 +113,7 @@ func TestMatchMergeSumsFolders(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	files, _ := filepath.Glob(filepath.Join(hist, "*.json"))
-	if !strings.Contains(out, "merged "+strconv.Itoa(len(files))+" games from 1 folders ("+strconv.Itoa(len(files))+" from histories") {
+	if !strings.Contains(out, "merged "+strconv.Itoa(len(files))+" games from 1 folder ("+strconv.Itoa(len(files))+" from records") {
 		t.Errorf("header: %s", out)
 	}
 	pairs := 0
