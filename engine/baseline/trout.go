@@ -28,6 +28,11 @@ const DefaultTroutMoveTime = 500 * time.Millisecond
 // match.
 const troutHangGrace = 5 * time.Second
 
+// troutNodesWait is how long a search bounded by nodes (TroutConfig.Nodes)
+// may take before the engine counts as hung: long enough for a starved
+// machine, short enough that a hung engine cannot stall a game for good.
+const troutNodesWait = time.Minute
+
 // TroutConfig configures a Trout.
 type TroutConfig struct {
 	// EnginePath is the Stockfish binary; empty means evaluator.FindStockfish.
@@ -35,6 +40,12 @@ type TroutConfig struct {
 	// MoveTime is the budget of each Stockfish call; 0 means
 	// DefaultTroutMoveTime.
 	MoveTime time.Duration
+	// Nodes, if positive, bounds each Stockfish call by nodes in place of
+	// MoveTime: the same search on any machine however loaded, where a
+	// timed search reaches fewer nodes on a busy one (and so, for the
+	// faithful Trout, finds the lines Stockfish crashes on later or not at
+	// all). For tests and reproducible runs; the reference bot is timed.
+	Nodes int64
 	// Robust selects the hardened variant. The default (false) is faithful:
 	// it sends Stockfish exactly the board the reference Trout sends, and
 	// once the engine dies (Stockfish segfaults on many of Trout's
@@ -337,7 +348,7 @@ func (t *Trout) robustMove(ctx context.Context) (rbc.Move, error) {
 	return r.Best, nil
 }
 
-// search runs one Stockfish call of MoveTime, with ucinewgame first in a new
+// search runs one Stockfish call of MoveTime (or Nodes), with ucinewgame first in a new
 // game as python-chess sends it.
 func (t *Trout) search(ctx context.Context, fen string) (uci.Result, error) {
 	t.mu.Lock()
@@ -347,7 +358,11 @@ func (t *Trout) search(ctx context.Context, fen string) (uci.Result, error) {
 	if eng == nil {
 		return uci.Result{}, errors.New("trout: no engine (game not started)")
 	}
-	sctx, cancel := context.WithTimeout(ctx, t.cfg.MoveTime+troutHangGrace)
+	lim, wait := uci.Limits{MoveTime: t.cfg.MoveTime}, t.cfg.MoveTime+troutHangGrace
+	if t.cfg.Nodes > 0 {
+		lim, wait = uci.Limits{Nodes: t.cfg.Nodes}, troutNodesWait
+	}
+	sctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	if t.newGame {
 		if err := eng.NewGame(sctx); err != nil {
@@ -355,7 +370,7 @@ func (t *Trout) search(ctx context.Context, fen string) (uci.Result, error) {
 		}
 		t.newGame = false
 	}
-	return eng.Search(sctx, uci.Position{FEN: fen}, uci.Limits{MoveTime: t.cfg.MoveTime})
+	return eng.Search(sctx, uci.Position{FEN: fen}, lim)
 }
 
 // HandleMoveResult pushes the taken move onto Trout's board.

@@ -308,6 +308,13 @@ func checkTroutSide(t *testing.T, name string, h *rbc.History, c rbc.Color) (tur
 	return
 }
 
+// troutTestNodes bounds the searches of TestTroutGivesUpWhereTheReferenceDid:
+// Stockfish crashes somewhere inside its search of those boards, and a 500 ms
+// search on a loaded machine (CI beside other work) could end before it got
+// there, answer a move, and fail the test; a node budget searches the same
+// tree on any machine.
+const troutTestNodes = 200_000
+
 // TestTroutGivesUpWhereTheReferenceDid: in the recorded games where the
 // reference Trout passed to the end (its Stockfish had crashed on its board,
 // or saw no legal move), our faithful Trout, fed the same observations, also
@@ -342,7 +349,7 @@ func TestTroutGivesUpWhereTheReferenceDid(t *testing.T) {
 				continue // no run of passes to the end
 			}
 			runs++
-			tr, err := NewTrout(TroutConfig{EnginePath: path, Rand: newRand(3)})
+			tr, err := NewTrout(TroutConfig{EnginePath: path, Rand: newRand(3), Nodes: troutTestNodes})
 			if err != nil {
 				t.Fatal(err)
 			}
