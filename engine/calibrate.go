@@ -94,17 +94,7 @@ func hangClass(b *rbc.Board, us rbc.Color, capture rbc.Square) int {
 	if theirs := b.KingSquare(us.Other()); theirs != rbc.NoSquare && b.Attacked(theirs, us) {
 		return 6
 	}
-	switch h := hangingValue(b, us, capture); {
-	case h == 0:
-		return 0
-	case h <= 150:
-		return 1
-	case h <= 350:
-		return 2
-	case h <= 550:
-		return 3
-	}
-	return 4
+	return materialClass(hangingValue(b, us, capture))
 }
 
 // pressureClass returns the class index of what the opponent could win from
@@ -115,7 +105,14 @@ func pressureClass(b *rbc.Board, us rbc.Color) int {
 	if k := b.KingSquare(us); k != rbc.NoSquare && b.Attacked(k, them) {
 		return 0
 	}
-	switch h := hangingValue(b, them, rbc.NoSquare); {
+	return materialClass(hangingValue(b, them, rbc.NoSquare))
+}
+
+// materialClass returns the class index of material h won at once: none,
+// up to a pawn, a minor piece, a rook, more (rows 0-4 of the hang and
+// pressure tables).
+func materialClass(h float64) int {
+	switch {
 	case h == 0:
 		return 0
 	case h <= 150:

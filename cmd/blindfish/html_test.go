@@ -30,18 +30,8 @@ func TestMatchHTMLAndIndex(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	index := filepath.Join(dir, "index.html")
-	if !strings.Contains(out, "page: "+index+"\n") || !strings.Contains(out, "page: "+page+"\n") {
-		t.Errorf("pages not reported:\n%s", out)
-	}
-	for _, p := range []string{index, page} {
-		html := readPage(t, p)
-		// The scores; the score, the LLR and the time per turn over the games.
-		if n := strings.Count(html, "<svg"); n != 4 {
-			t.Errorf("%s: %d plots, want 4", p, n)
-		}
-		if n := strings.Count(html, "random-attacker-4-000.json</a>"); n != 1 {
-			t.Errorf("%s: game 0 linked %d times", p, n)
-		}
+	// The scores; the score, the LLR and the time per turn over the games.
+	for p, html := range matchPages(t, out, 4, "random-attacker-4-000.json", index, page) {
 		if !strings.Contains(html, "SPRT elo0=0 elo1=50") {
 			t.Errorf("%s: no SPRT line", p)
 		}
@@ -150,4 +140,26 @@ func relTo(t *testing.T, dir, target string) string {
 		t.Fatal(err)
 	}
 	return rel
+}
+
+// matchPages checks the pages a match wrote: each reported in its output
+// out, with plots figures and the record named first linked once; it
+// returns each page's HTML by path.
+func matchPages(t *testing.T, out string, plots int, first string, pages ...string) map[string]string {
+	t.Helper()
+	htmls := map[string]string{}
+	for _, p := range pages {
+		if !strings.Contains(out, "page: "+p+"\n") {
+			t.Errorf("page %s not reported:\n%s", p, out)
+		}
+		html := readPage(t, p)
+		if n := strings.Count(html, "<svg"); n != plots {
+			t.Errorf("%s: %d plots, want %d", p, n, plots)
+		}
+		if n := strings.Count(html, first+"</a>"); n != 1 {
+			t.Errorf("%s: %s linked %d times", p, first, n)
+		}
+		htmls[p] = html
+	}
+	return htmls
 }

@@ -25,19 +25,9 @@ func TestMatchKriegspiel(t *testing.T) {
 	if !strings.Contains(out, "kriegspiel/berkeley_any, clock 60+1 s") || !strings.Contains(out, "\npeak memory: ") {
 		t.Errorf("header:\n%s", out)
 	}
-	index := filepath.Join(dir, "index.html")
-	if !strings.Contains(out, "page: "+index+"\n") || !strings.Contains(out, "page: "+page+"\n") {
-		t.Errorf("pages not reported:\n%s", out)
-	}
-	for _, p := range []string{index, page} {
-		html := readPage(t, p)
-		// The scores, the score over the games and the time per turn.
-		if n := strings.Count(html, "<svg"); n != 3 {
-			t.Errorf("%s: %d plots, want 3", p, n)
-		}
-		if n := strings.Count(html, "-000.json</a>"); n != 1 {
-			t.Errorf("%s: game 0 linked %d times", p, n)
-		}
+	// The scores, the score over the games and the time per turn.
+	first := "sampling_eval=embedded_depth=1_samples=8-random-1-000.json"
+	for p, html := range matchPages(t, out, 3, first, filepath.Join(dir, "index.html"), page) {
 		if strings.Contains(html, "blindfish view") || !strings.Contains(html, "The viewer draws RBC games only") {
 			t.Errorf("%s: a Kriegspiel game is offered to the RBC viewer", p)
 		}
