@@ -113,6 +113,14 @@ type Config struct {
 	// opponent's attackers near our king stand (times the drop in their
 	// placement's Gini impurity).
 	Track float64
+	// DangerCover is how much of the Danger bonus is dropped for the share
+	// of an exact belief the engine scored (0: none, the bonus whole; 1: all
+	// of it when the whole belief was scored). The bonus is there for
+	// threats on boards the scored sample misses; on the boards it holds,
+	// the decision values already count an unanswered threat as the king
+	// lost, and the bonus counts it again (docs/player.md, "What the lost
+	// games show").
+	DangerCover float64
 	// Repeat is the cost (centipawns) charged to a window for each turn in
 	// a row, just before this one, on which we sensed it and then played the
 	// move we would have played without sensing (0: off).
@@ -236,6 +244,7 @@ func configKeys() []configKey {
 		floatKey("danger", "voi: value of settling whether our king is in danger (attacked or mated next move), centipawns", 0, 100000, func(c *Config) *float64 { return &c.Danger }),
 		floatKey("track", "voi: value of settling where attackers near our king stand, centipawns", 0, 100000, func(c *Config) *float64 { return &c.Track }),
 		floatKey("reduce", "voi: value of a window that splits the belief fully, centipawns", 0, 100000, func(c *Config) *float64 { return &c.Reduce }),
+		floatKey("dangercover", "voi: share of the danger bonus dropped for the share of an exact belief the engine scored (0: off)", 0, 1, func(c *Config) *float64 { return &c.DangerCover }),
 		floatKey("repeat", "voi: cost of a window per turn in a row it was sensed without changing the move, centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Repeat }),
 		floatKey("split", "share of a turn's time for sensing", 0.05, 0.95, func(c *Config) *float64 { return &c.Split }),
 		intKey("turns", "expected number of our turns in a game", 5, 500, func(c *Config) *int { return &c.Turns }),

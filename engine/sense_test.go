@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
 // Three boards that differ only in where Black's knight stands: f6, g6 or
@@ -317,5 +318,36 @@ func TestVOILooksElsewhereAfterRepeats(t *testing.T) {
 	}
 	if n := repeatStreak(turn.Recent, first); n != 2 {
 		t.Errorf("streak %d, want 2", n)
+	}
+}
+
+// sizedBelief is a fixed belief that reports another size.
+type sizedBelief struct {
+	*fixedBelief
+	size sampler.Size
+}
+
+func (s sizedBelief) Size() sampler.Size { return s.size }
+
+// TestScoredShare: the share of an exact, up-to-date belief the scored
+// boards cover (at most 1), and none for a pool or a belief with a backlog,
+// whose counts do not say how much of the information set was scored.
+func TestScoredShare(t *testing.T) {
+	f := newFixed(t, knightBoards...)
+	for _, c := range []struct {
+		b    sampler.Sampler
+		n    int
+		want float64
+	}{
+		{f, 3, 1},
+		{f, 6, 1},
+		{sizedBelief{f, sampler.Size{Boards: 12, Exact: true}}, 3, 0.25},
+		{sizedBelief{f, sampler.Size{Boards: 12}}, 12, 0},
+		{sizedBelief{f, sampler.Size{Boards: 12, Exact: true, Deferred: 5}}, 12, 0},
+		{nil, 3, 0},
+	} {
+		if got := scoredShare(c.b, c.n); got != c.want {
+			t.Errorf("%+v, %d scored: share %v, want %v", c.b, c.n, got, c.want)
+		}
 	}
 }

@@ -90,9 +90,10 @@ func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error
 	if mat == nil {
 		mat = StaticMatrix(ws, reqs)
 	}
+	dangerValue := t.Config.Danger * (1 - t.Config.DangerCover*scoredShare(t.Belief, mat.Len()))
 	bonus := make(map[rbc.Square]float64, len(squares))
 	for _, q := range squares {
-		bonus[q] = t.Config.Reduce*reduction[q] + t.Config.Danger*danger[q] + t.Config.Track*track[q] -
+		bonus[q] = t.Config.Reduce*reduction[q] + dangerValue*danger[q] + t.Config.Track*track[q] -
 			t.Config.Repeat*float64(repeatStreak(t.Recent, q))
 	}
 	t.NoteNoSenseMove(noSenseRequest(mat, t.Config))
@@ -102,8 +103,24 @@ func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error
 	}
 	t.Log.Debug("sense", "strategy", "voi", "square", best.sq.String(), "value", math.Round(best.score),
 		"no-sense value", math.Round(v0), "boards", mat.Len(), "offered", mat.Offered, "evals", mat.Evals, "static", mat.Static,
-		"king in danger", math.Round(threat*1000)/1000, "danger info", math.Round(danger[best.sq]*1000)/1000)
+		"king in danger", math.Round(threat*1000)/1000, "danger info", math.Round(danger[best.sq]*1000)/1000,
+		"danger bonus", math.Round(dangerValue*danger[best.sq]))
 	return best.sq, nil
+}
+
+// scoredShare is the share of the belief's boards that scored boards cover:
+// n over the belief's size when the belief is exact and up to date (at most
+// 1), else 0 (a pool or particle set is itself a sample, and a belief with a
+// backlog holds more than it counts).
+func scoredShare(b sampler.Sampler, n int) float64 {
+	if b == nil {
+		return 0
+	}
+	size := b.Size()
+	if !size.Exact || size.Deferred > 0 || size.Boards == 0 {
+		return 0
+	}
+	return min(1, float64(n)/float64(size.Boards))
 }
 
 // voiWindow returns the best non-dominated window of squares by value of
