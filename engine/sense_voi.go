@@ -90,7 +90,10 @@ func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error
 	if mat == nil {
 		mat = StaticMatrix(ws, reqs)
 	}
-	dangerValue := t.Config.Danger * (1 - t.Config.DangerCover*scoredShare(t.Belief, mat.Len()))
+	dangerValue := t.Config.Danger
+	if t.Config.DangerCover > 0 {
+		dangerValue *= 1 - t.Config.DangerCover*scoredShare(t.Belief, mat.Len())
+	}
 	bonus := make(map[rbc.Square]float64, len(squares))
 	for _, q := range squares {
 		bonus[q] = t.Config.Reduce*reduction[q] + dangerValue*danger[q] + t.Config.Track*track[q] -
