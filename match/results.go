@@ -353,8 +353,9 @@ func recordResult(rec *rbc.Record) (*Result, error) {
 // ReadFolders reads the games of match folders: every results-log line, and
 // every record no line mentions (an RBC history or a Kriegspiel record;
 // loose, *.json or *.json.gz, or in the folder's archives, see
-// rbc.FolderRecords), which counts as a bare game (no times, clock "?"). A folder named twice counts once. Unreadable lines,
-// histories and archives are errors that name the file.
+// rbc.FolderRecords), which counts as a bare game (no times, clock "?"). A
+// folder named twice counts once. Unreadable lines, records and archives are
+// errors that name the file.
 func ReadFolders(dirs []string) (results []*Result, bare int, err error) {
 	seen := map[string]bool{}
 	for _, dir := range dirs {
