@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/protocol/line"
@@ -162,4 +163,14 @@ func Format(name string, params engine.Params) string {
 		b.WriteString(k + "=" + params[k])
 	}
 	return b.String()
+}
+
+// MemoryBound returns the most memory the bot a spec names holds in this
+// process in a game whose clock starts at initial (engine.MemoryBound): none
+// for an external engine, which has a process of its own.
+func MemoryBound(spec string, initial time.Duration) (int64, error) {
+	if IsExternal(spec) {
+		return 0, nil
+	}
+	return engine.MemoryBound(spec, initial)
 }

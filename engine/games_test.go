@@ -85,6 +85,10 @@ func (g game) play(t *testing.T) (*rbc.GameResult, PlayerStats) {
 	if s.Panics > 0 {
 		t.Errorf("blindfish panicked %d times", s.Panics)
 	}
+	// The process's memory limit counts on this (MemoryBound).
+	if s.BeliefMB < 64 || s.BeliefPeakMB > 2*s.BeliefMB {
+		t.Errorf("the belief's boards peaked at %d MB against a budget of %d MB (at most twice that: live set and backlog)", s.BeliefPeakMB, s.BeliefMB)
+	}
 	return res, s
 }
 

@@ -83,9 +83,10 @@ type Player struct {
 	sensed     *pendingSense
 	lateStreak int // consecutive belief updates that missed their deadline
 	closed     bool
-	// retired has a channel per belief that failover is closing in the
-	// background, closed once it is closed; Close waits for them.
-	retired []chan struct{}
+	// retired has an entry per belief that failover is closing in the
+	// background, whose done is closed once it is closed; Close waits for
+	// them.
+	retired []*retiredBelief
 	// memoryMB is the exact belief's memory budget, set when it is made.
 	memoryMB int
 	// captured is where the opponent captured one of our pieces on its last
@@ -130,6 +131,11 @@ type PlayerStats struct {
 	BoardsScored int // fully scored boards over all move decisions
 	Replies      int // turns whose belief the reply model weighed (Config.Reply)
 	Depth        int // the engine depth at the end
+	// BeliefMB is the exact belief's budget (memory=, or from the clock)
+	// and BeliefPeakMB the most its boards took at once, live set and
+	// backlog together (read when the player closes; twice the budget at
+	// most: see MemoryBound).
+	BeliefMB, BeliefPeakMB int
 	// Slowness is the highest slowness the clock manager measured: the
 	// decisions' wall time over their budgets on a turn (1: never slower
 	// than planned, or less than 15% slower).
@@ -195,6 +201,7 @@ func (p *Player) Stats() PlayerStats {
 	s := p.stats
 	s.Depth = p.depth
 	s.Slowness = p.clock.PeakSlowness()
+	s.BeliefMB = p.memoryMB
 	return s
 }
 
@@ -568,11 +575,13 @@ func (p *Player) safeMove(boards []sampler.Weighted, actions []rbc.Move) rbc.Mov
 // evaluator.
 func (p *Player) HandleGameEnd(ctx context.Context, outcome rbc.Outcome, history *rbc.History) (err error) {
 	defer p.recoverTo("HandleGameEnd", func() { err = nil })
+	err = p.Close() // first: the belief's peak is read once its updates have stopped
 	s := p.Stats()
 	p.log.Info("game end", "outcome", outcome.String(), "turns", s.Turns, "fast", s.FastTurns,
 		"emergency", s.Emergencies, "fallbacks", s.Fallbacks, "cut-offs", s.Cutoffs, "late updates", s.LateUpdates,
-		"failovers", s.Failovers, "panics", s.Panics, "replies", s.Replies, "depth", s.Depth, "slowness", math.Round(s.Slowness*100)/100)
-	return p.Close()
+		"failovers", s.Failovers, "panics", s.Panics, "replies", s.Replies, "depth", s.Depth, "slowness", math.Round(s.Slowness*100)/100,
+		"belief MB", s.BeliefMB, "belief peak MB", s.BeliefPeakMB)
+	return err
 }
 
 // closeWait bounds how long Close waits for background work on beliefs: an
@@ -608,6 +617,7 @@ func (p *Player) Close() error {
 		p.inflight = nil
 	}
 	if p.belief != nil {
+		p.stats.BeliefPeakMB = max(p.stats.BeliefPeakMB, int(p.belief.Stats().PeakBytes>>20))
 		if err := p.belief.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("engine: closing the belief: %w", err))
 		}
@@ -615,9 +625,10 @@ func (p *Player) Close() error {
 	// Beliefs abandoned by failover close in the background (once their
 	// cancelled update returns); their memory and spill files must not
 	// outlive Close either, within the same bound.
-	for _, done := range p.retired {
+	for _, r := range p.retired {
 		select {
-		case <-done:
+		case <-r.done:
+			p.stats.BeliefPeakMB = max(p.stats.BeliefPeakMB, int(r.peak>>20))
 		case <-wait.Done():
 			p.log.Warn("an abandoned belief did not close in time; it closes in the background")
 		}
@@ -758,6 +769,13 @@ const failoverStreak = 5
 // observations).
 func fallbackSamplers() []string { return []string{"hybrid", "los"} }
 
+// retiredBelief is a belief failover is closing in the background: done is
+// closed once it is, and peak (its boards' peak memory) is set before.
+type retiredBelief struct {
+	done chan struct{}
+	peak int64
+}
+
 // failover replaces a belief that keeps missing its deadlines (an exact set
 // grown past what the clock allows) by the next cheaper one, fed the whole
 // game again; the old one is closed in the background (closing waits for its
@@ -777,13 +795,14 @@ func (p *Player) failover() {
 		return
 	}
 	old, busy := p.belief, p.inflight
-	retired := make(chan struct{})
+	retired := &retiredBelief{done: make(chan struct{})}
 	p.retired = append(p.retired, retired)
 	go func() {
-		defer close(retired)
+		defer close(retired.done)
 		if busy != nil {
 			<-busy.done // an observation must not run concurrently with Close
 		}
+		retired.peak = old.Stats().PeakBytes
 		if err := old.Close(); err != nil {
 			p.log.Warn("closing the abandoned belief", "err", err)
 		}
@@ -814,16 +833,6 @@ func (p *Player) ensureBelief(left time.Duration) {
 	}
 	p.belief = b
 	p.log.Debug("belief made", "sampler", b.Name(), "memory MB", p.memoryMB)
-}
-
-// memoryFor is the exact belief's memory budget for a clock of left: 1.5 MB
-// per second of clock, 64 MB to 768 MB. The exact set's updates take time in
-// proportion to its size (about a second per million boards on this
-// machine kind, some 70 bytes each), so the budget is what bounds them: a
-// 60 s clock affords about a million boards, 900 s about ten million. Boards
-// past the budget wait in the sampler's backlog.
-func memoryFor(left time.Duration) int {
-	return int(min(max(left.Seconds()*1.5, 64), 768))
 }
 
 // newBelief makes a belief by sampler name with the player's options.

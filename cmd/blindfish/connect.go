@@ -67,6 +67,7 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := bots.Probe(ctx, *bot); err != nil {
 		return usageError{err.Error()}
 	}
+	limitMemory([]string{*bot}, *maxGames, longestClock)
 
 	level := slog.LevelInfo
 	if *verbose {

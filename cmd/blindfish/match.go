@@ -178,6 +178,10 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("create the records directory: %w", err)
 		}
 	}
+	var memLimit int64
+	if referee == nil {
+		memLimit = limitMemory([]string{*white, *black}, min(*concurrency, shard.Count(cfg.Games)), initial)
+	}
 	bar := newProgressBar(stderr, shard.Count(cfg.Games))
 	cfg.OnProgress = func(p match.Progress) { bar.update(p.Done, progressStatus(cfg, p)) }
 	rep, err := match.Play(ctx, cfg)
@@ -223,8 +227,12 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	if u := peakmem.Now(); u.OK {
-		fmt.Fprintf(stdout, "peak memory: %s in this process (the referee and in-process bots), %s in its largest finished child (an engine)\n",
-			mib(u.Self), mib(u.Children))
+		limit := ""
+		if memLimit > 0 {
+			limit = ", limit " + mib(memLimit) + ": the bots' bounds"
+		}
+		fmt.Fprintf(stdout, "peak memory: %s in this process (the referee and in-process bots%s), %s in its largest finished child (an engine; on Linux an upper bound)\n",
+			mib(u.Self), limit, mib(u.Children))
 	}
 	if *archive {
 		// The records of the run's games (resumed ones too, if still loose).

@@ -77,6 +77,7 @@ func playHuman(ctx context.Context, cfg playConfig, in io.Reader, out io.Writer)
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
+	limitMemory([]string{cfg.bot}, 1, cfg.initial)
 	defer closePlayer(bot, cfg.logger)
 	h, err := terminal.Play(ctx, terminal.Game{Color: cfg.color, Opponent: bot, OpponentName: cfg.bot,
 		Initial: cfg.initial, Increment: cfg.incr, In: in, Out: out, Logger: cfg.logger})

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/botspec"
+)
+
+// processMemory is what a command's process holds besides its players: the
+// referee, the records, the runtime.
+const processMemory = 64 << 20
+
+// longestClock sizes the players of a command that learns its games' clocks
+// only when they start (connect, engine): a Blindfish belief's budget stops
+// growing at 512 s, so this gives the largest bound.
+const longestClock = time.Hour
+
+// limitMemory sets Go's soft memory limit to what the process's players may
+// hold (specs, each played in games at once, on a clock starting at
+// initial; botspec.MemoryBound) plus processMemory, and returns it. Without
+// it the collector lets the heap grow to twice what is live, so a match of
+// two Blindfish players at 60+1 reached 1.1 GiB against their 0.5 GiB of
+// budgets. A limit the user set with GOMEMLIMIT is left alone (0 is
+// returned), as is one no spec can bound.
+func limitMemory(specs []string, games int, initial time.Duration) int64 {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		return 0
+	}
+	limit := int64(processMemory)
+	for _, spec := range specs {
+		b, err := botspec.MemoryBound(spec, initial)
+		if err != nil {
+			return 0 // a bot the registry does not know (a Kriegspiel bot): no bound
+		}
+		limit += int64(games) * b
+	}
+	debug.SetMemoryLimit(limit)
+	return limit
+}
