@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"runtime"
 	"testing"
 	"time"
 
@@ -174,4 +175,9 @@ func TestGameWithStockfish(t *testing.T) {
 		turnLimit: 80, seed: 5, eval: eval, virtual: true,
 		spec: Params{"samples": "24", "voisamples": "12", "sensesamples": "300", "depth": "4", "engines": "1"}}.play(t)
 	cleanly(t, res, s, rbc.White)
+	// The game-end line reports the engine's memory beside the belief's
+	// (read from the running engine here: the test owns the pool).
+	if runtime.GOOS == "linux" && s.EnginesPeakMB <= 0 {
+		t.Errorf("no peak memory for the Stockfish engine: %+v", s)
+	}
 }

@@ -136,6 +136,10 @@ type PlayerStats struct {
 	// backlog together (read when the player closes; twice the budget at
 	// most: see MemoryBound).
 	BeliefMB, BeliefPeakMB int
+	// EnginesPeakMB adds up the peak memory of the Stockfish processes
+	// the evaluator ran (evaluator.MemoryReporter; 0 for the embedded one
+	// or where the system does not report it).
+	EnginesPeakMB int
 	// Slowness is the highest slowness the clock manager measured: the
 	// decisions' wall time over their budgets on a turn (1: never slower
 	// than planned, or less than 15% slower).
@@ -580,7 +584,7 @@ func (p *Player) HandleGameEnd(ctx context.Context, outcome rbc.Outcome, history
 	p.log.Info("game end", "outcome", outcome.String(), "turns", s.Turns, "fast", s.FastTurns,
 		"emergency", s.Emergencies, "fallbacks", s.Fallbacks, "cut-offs", s.Cutoffs, "late updates", s.LateUpdates,
 		"failovers", s.Failovers, "panics", s.Panics, "replies", s.Replies, "depth", s.Depth, "slowness", math.Round(s.Slowness*100)/100,
-		"belief MB", s.BeliefMB, "belief peak MB", s.BeliefPeakMB)
+		"belief MB", s.BeliefMB, "belief peak MB", s.BeliefPeakMB, "engines peak MB", s.EnginesPeakMB)
 	return err
 }
 
@@ -646,6 +650,9 @@ func (p *Player) Close() error {
 		if err := p.eval.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("engine: closing the evaluator: %w", err))
 		}
+	}
+	if m, ok := p.eval.(evaluator.MemoryReporter); ok { // read after Close: each engine is read as it stops
+		p.stats.EnginesPeakMB = int(m.EnginesPeakRSS() >> 20)
 	}
 	return errors.Join(errs...)
 }

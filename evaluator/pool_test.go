@@ -150,6 +150,17 @@ func TestPoolSearch(t *testing.T) {
 		t.Errorf("stats = %+v", st)
 	}
 	p.Close()
+	// Each engine's peak memory was read as it stopped; the pool adds them
+	// up (three fake engines: small Go programs of a few MB each).
+	if runtime.GOOS == "linux" {
+		var one int64
+		for _, e := range p.engines {
+			one = max(one, e.client.Stats().PeakRSS)
+		}
+		if peak := p.EnginesPeakRSS(); one <= 0 || peak < 3*one/2 || peak > 3*one {
+			t.Errorf("engines' peak %d bytes, the largest engine's %d", peak, one)
+		}
+	}
 	if _, err := p.Search(ctx, uci.Position{}, uci.Limits{Depth: 1}); !errors.Is(err, ErrPoolClosed) {
 		t.Errorf("Search after Close: %v", err)
 	}

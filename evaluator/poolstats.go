@@ -29,6 +29,10 @@ type PoolStats struct {
 	Restarts int64
 	// RestartFailures counts failed restart attempts.
 	RestartFailures int64
+	// PeakRSS adds up the engines' peak resident memory (each the largest of
+	// its processes, uci.ClientStats.PeakRSS): at most what they held at
+	// once.
+	PeakRSS int64
 }
 
 // poolCounters are the pool's live counters.
@@ -54,7 +58,12 @@ func (p *Pool) Stats() PoolStats {
 		RestartFailures: p.counters.restartFailures.Load(),
 	}
 	for _, e := range p.engines {
-		s.Kills += e.client.Stats().Kills
+		cs := e.client.Stats()
+		s.Kills += cs.Kills
+		s.PeakRSS += cs.PeakRSS
 	}
 	return s
 }
+
+// EnginesPeakRSS returns PoolStats.PeakRSS (MemoryReporter).
+func (p *Pool) EnginesPeakRSS() int64 { return p.Stats().PeakRSS }

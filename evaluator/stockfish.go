@@ -89,6 +89,23 @@ func (s *Stockfish) Close() error {
 	return nil
 }
 
+// MemoryReporter is implemented by evaluators that run engine processes:
+// the peak resident memory of those processes added up, in bytes (0 where
+// the system does not report it). A player reports it beside its own
+// memory, since its engines are its share of the machine too.
+type MemoryReporter interface {
+	EnginesPeakRSS() int64
+}
+
+// EnginesPeakRSS returns the engines' peak memory if its searcher reports
+// it (a Pool does), else 0.
+func (s *Stockfish) EnginesPeakRSS() int64 {
+	if m, ok := s.search.(MemoryReporter); ok {
+		return m.EnginesPeakRSS()
+	}
+	return 0
+}
+
 // Stats returns the routing counters.
 func (s *Stockfish) Stats() EngineStats {
 	return EngineStats{

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/blindfish-rbc/blindfish/internal/peakmem"
 )
 
 // Defaults for Config fields left zero.
@@ -68,6 +70,12 @@ type ClientStats struct {
 	Starts int64
 	// Kills counts engine processes killed after a failure.
 	Kills int64
+	// PeakRSS is the largest peak resident memory of the engine processes
+	// the client ran, in bytes, read from each before it was stopped and
+	// from the running one (0 where the system does not report it, as for an
+	// engine that died by itself). It is how a player's engines are held to
+	// their share of the machine.
+	PeakRSS int64
 }
 
 // Client drives one UCI engine process. It starts the engine on first use
@@ -95,6 +103,7 @@ type Client struct {
 
 	starts atomic.Int64
 	kills  atomic.Int64
+	peak   atomic.Int64 // the largest PeakRSS of the processes stopped
 }
 
 // NewClient returns a client for the engine described by cfg. It does not
@@ -245,7 +254,24 @@ func (c *Client) Running() bool { return c.cur.Load() != nil }
 
 // Stats returns the client's lifecycle counters.
 func (c *Client) Stats() ClientStats {
-	return ClientStats{Starts: c.starts.Load(), Kills: c.kills.Load()}
+	peak := c.peak.Load()
+	if p := c.cur.Load(); p != nil {
+		if v, ok := peakmem.Process(p.pid); ok {
+			peak = max(peak, v)
+		}
+	}
+	return ClientStats{Starts: c.starts.Load(), Kills: c.kills.Load(), PeakRSS: peak}
+}
+
+// notePeak records p's peak memory; call it before p is stopped.
+func (c *Client) notePeak(p *process) {
+	v, ok := peakmem.Process(p.pid)
+	for ok {
+		old := c.peak.Load()
+		if v <= old || c.peak.CompareAndSwap(old, v) {
+			return
+		}
+	}
 }
 
 // Close stops the engine ("quit", then SIGKILL after QuitGrace) and makes
@@ -268,6 +294,7 @@ func (c *Client) Close() error {
 		// A call is stuck (e.g. writing to an engine that reads nothing):
 		// kill its engine so that it returns, then take the lock.
 		if p := c.cur.Load(); p != nil {
+			c.notePeak(p)
 			p.kill()
 		}
 		c.lock <- struct{}{}
@@ -276,6 +303,7 @@ func (c *Client) Close() error {
 	if p := c.proc; p != nil {
 		c.proc = nil
 		c.cur.Store(nil)
+		c.notePeak(p)
 		p.shutdown(c.cfg.QuitGrace)
 	}
 	return nil
@@ -473,6 +501,7 @@ func (c *Client) abandon(err error) error {
 	}
 	c.proc = nil
 	c.cur.Store(nil)
+	c.notePeak(p)
 	p.kill()
 	c.kills.Add(1)
 	switch {

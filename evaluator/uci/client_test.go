@@ -13,6 +13,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/evaluator/internal/fakeengine"
 	"github.com/blindfish-rbc/blindfish/evaluator/internal/proctest"
+	"github.com/blindfish-rbc/blindfish/internal/peakmem"
 )
 
 // quietLogger drops logs unless -v is set.
@@ -148,6 +149,13 @@ const uciStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 // TestClientRecovers drives one client through every failure the fake
 // engine can produce and checks that it is killed, reaped, and replaced.
 func TestClientRecovers(t *testing.T) {
+	// This process's peak memory is well above an engine's (see the peak
+	// check at the end): an engine's must be its own.
+	ballast := make([]byte, 64<<20)
+	for i := 0; i < len(ballast); i += 4096 {
+		ballast[i] = 1
+	}
+	defer runtime.KeepAlive(ballast)
 	before := runtime.NumGoroutine()
 	c := newFake(t, fakeengine.ModeNormal)
 	defer c.Close()
@@ -231,7 +239,8 @@ func TestClientRecovers(t *testing.T) {
 		t.Fatalf("search with canceled context: %v (pid %d, was %d)", err, c.Pid(), pid)
 	}
 
-	if st := c.Stats(); st.Starts != 4 || st.Kills != 3 {
+	st := c.Stats()
+	if st.Starts != 4 || st.Kills != 3 {
 		t.Errorf("stats = %+v, want 4 starts and 3 kills", st)
 	}
 	if err := c.Close(); err != nil {
@@ -239,6 +248,14 @@ func TestClientRecovers(t *testing.T) {
 	}
 	proctest.RequireReaped(t, pid)
 	checkClean(t, before)
+	// The engines' peak memory was read from each before it was stopped:
+	// the fake engine's own (a small Go program), not this process's.
+	if runtime.GOOS == "linux" {
+		self, _ := peakmem.Process(os.Getpid())
+		if peak := c.Stats().PeakRSS; peak <= 0 || peak < st.PeakRSS || peak >= self {
+			t.Errorf("engines' peak %d bytes (while running %d), this process's %d", peak, st.PeakRSS, self)
+		}
+	}
 }
 
 // TestClientModes checks engines that misbehave from the start.

@@ -14,3 +14,11 @@ type Usage struct {
 
 // Now returns the peaks so far.
 func Now() Usage { return now() }
+
+// Process returns the peak resident memory of the running process pid since
+// it started its program (Linux's VmHWM; false elsewhere, or once the
+// process has exited). Usage.Children cannot stand in for it on Linux: a
+// child Go starts shares the parent's memory until it runs its program, and
+// the kernel counts the parent's peak at that moment as the child's, so an
+// engine must be asked before it is stopped.
+func Process(pid int) (int64, bool) { return process(pid) }

@@ -56,5 +56,9 @@ done
 {
 	echo "panics (player logs): $(grep -ho 'panics=[0-9]*' "$out"/*.log | grep -vc 'panics=0' || true) games with a panic"
 	echo "time losses and errors: see the table's columns (bot/opponent)"
+	# The players' own memory, from their game-end lines (older binaries
+	# did not log it): the belief's peak against its budget, the engines'.
+	most() { grep -ho "\"$1\"=[0-9]*" "$out"/*.log | cut -d= -f2 | sort -n | tail -1; }
+	echo "player memory (game-end lines): belief peak at most $(most 'belief peak MB') MB (budgets up to $(most 'belief MB') MB), engines' peak at most $(most 'engines peak MB') MB"
 } >> "$out/table.txt"
 cat "$out/table.txt"
