@@ -121,6 +121,14 @@ type Config struct {
 	// lost, and the bonus counts it again (docs/player.md, "What the lost
 	// games show").
 	DangerCover float64
+	// VOIShrink tempers the voi's value of a window whose outcomes split
+	// the scored boards finely (0: off). Each outcome's best request is
+	// chosen on that outcome's boards alone, so on a group of one or two
+	// boards it fits them (a capture that exists on one board), which the
+	// move, facing the whole belief after the sense, cannot do: the
+	// optimizer's curse. With it, an outcome's gain over the no-sense
+	// request counts n/(n+VOIShrink) for a group of n boards.
+	VOIShrink float64
 	// Repeat is the cost (centipawns) charged to a window for each turn in
 	// a row, just before this one, on which we sensed it and then played the
 	// move we would have played without sensing (0: off).
@@ -245,6 +253,7 @@ func configKeys() []configKey {
 		floatKey("track", "voi: value of settling where attackers near our king stand, centipawns", 0, 100000, func(c *Config) *float64 { return &c.Track }),
 		floatKey("reduce", "voi: value of a window that splits the belief fully, centipawns", 0, 100000, func(c *Config) *float64 { return &c.Reduce }),
 		floatKey("dangercover", "voi: share of the danger bonus dropped for the share of an exact belief the engine scored (0: off)", 0, 1, func(c *Config) *float64 { return &c.DangerCover }),
+		floatKey("voishrink", "voi: boards' worth of shrinkage of an outcome's gain over the no-sense request, n/(n+K) for n boards (0: off)", 0, 1000, func(c *Config) *float64 { return &c.VOIShrink }),
 		floatKey("repeat", "voi: cost of a window per turn in a row it was sensed without changing the move, centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Repeat }),
 		floatKey("split", "share of a turn's time for sensing", 0.05, 0.95, func(c *Config) *float64 { return &c.Split }),
 		intKey("turns", "expected number of our turns in a game", 5, 500, func(c *Config) *int { return &c.Turns }),

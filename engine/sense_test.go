@@ -351,3 +351,34 @@ func TestScoredShare(t *testing.T) {
 		}
 	}
 }
+
+// TestVOIShrinkTempersAnOutcomeOfOneBoard: a request that pays on one board
+// only makes a window that isolates that board look worth sensing;
+// voishrink counts the gain of a one-board outcome at 1/(1+K).
+func TestVOIShrinkTempersAnOutcomeOfOneBoard(t *testing.T) {
+	m := &Matrix{Requests: []rbc.Move{{From: rbc.E2, To: rbc.E4}, {From: rbc.D1, To: rbc.H5}}, Weights: []float64{1. / 3, 1. / 3, 1. / 3}}
+	for i, fen := range knightBoards {
+		b, err := rbc.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Boards = append(m.Boards, b)
+		// The first request is worth 100 everywhere (the no-sense choice),
+		// the second 1,000 where the knight is on f6 and -500 elsewhere.
+		m.Out = append(m.Out, []Outcome{{Value: 100}, {Value: []float64{1000, -500, -500}[i]}})
+	}
+	e7 := sq(t, "e7") // its window sees f6, not g6 or h6: outcomes {f6} and {g6, h6}
+	cfg := DefaultConfig()
+	cfg.Mean, cfg.Worst, cfg.Plaus = 1, 0, 0
+	for _, c := range []struct{ shrink, want float64 }{
+		{0, 1000./3 + 2*100./3}, // the f6 outcome is worth its best request, 1,000
+		{1, 550./3 + 2*100./3},  // 100 + (1,000 - 100)/2
+		{9, 190./3 + 2*100./3},  // 100 + (1,000 - 100)/10
+	} {
+		cfg.VOIShrink = c.shrink
+		best, v0 := voiWindow(m, []rbc.Square{e7}, map[rbc.Square]float64{}, map[rbc.Square]float64{}, &cfg)
+		if best.sq != e7 || math.Abs(best.score-c.want) > 1e-9 || math.Abs(v0-100) > 1e-9 {
+			t.Errorf("voishrink=%g: window %v worth %.3f (no sense %.1f), want e7 worth %.3f", c.shrink, best.sq, best.score, v0, c.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -133,7 +134,9 @@ func scoredShare(b sampler.Sampler, n int) float64 {
 // value (reduction, danger and tracking information, in centipawns).
 func voiWindow(m *Matrix, squares []rbc.Square, reduction, bonus map[rbc.Square]float64, cfg *Config) (scoredSquare, float64) {
 	w := plausibilityWeights(m, cfg.Plaus)
-	v0 := maxOf(requestScores(m, nil, w, cfg.Mean))
+	all := requestScores(m, nil, w, cfg.Mean)
+	v0 := maxOf(all)
+	j0 := slices.Index(all, v0) // the no-sense request (-1 without requests)
 	labels := make([][]int, len(squares))
 	for k, q := range squares {
 		labels[k] = windowLabels(m, q)
@@ -150,7 +153,14 @@ func voiWindow(m *Matrix, squares []rbc.Square, reduction, bonus map[rbc.Square]
 			for _, i := range rows {
 				p += w[i]
 			}
-			v := maxOf(requestScores(m, rows, w, cfg.Mean))
+			scores := requestScores(m, rows, w, cfg.Mean)
+			v := maxOf(scores)
+			if cfg.VOIShrink > 0 && j0 >= 0 {
+				// Shrink the outcome's gain over the no-sense request
+				// by its number of boards (Config.VOIShrink).
+				n := float64(len(rows))
+				v = scores[j0] + (v-scores[j0])*n/(n+cfg.VOIShrink)
+			}
 			exp += p * v
 			worst = min(worst, v)
 		}
