@@ -3,21 +3,26 @@
 # itself at 60+1 and at 30+0.5, two games at once; the 60+1 matches run on a
 # quiet machine (so they are also the player's regression runs against the
 # baselines), the 30+0.5 matches with two CPU hogs beside them; then one
-# merged table, the peak memory of each match, and the panics and time
-# losses counted from the player's own logs.
+# merged table, the peak memory of each match, the players' own memory, and
+# the panics counted from the player's own logs.
 #
-#   scripts/soak/soak.sh OUT [GAMES_PER_MATCH] [BLINDFISH]
+#   scripts/soak/soak.sh OUT [GAMES] [BLINDFISH]
 #
-# 8 matches of GAMES_PER_MATCH games (default 125: 1,000 games). BLINDFISH
-# is the binary (default: go build of this checkout into OUT/blindfish).
-# SOAK_HOGS (default 2) is the number of CPU hogs beside each 30+0.5 match.
+# GAMES is "mix" (the default: 1,000 games, the matches' shares below) or a
+# number of games for every match (1 for a trial). BLINDFISH is the binary
+# (default: go build of this checkout into OUT/blindfish). SOAK_HOGS
+# (default 2) is the number of CPU hogs beside each 30+0.5 match.
 # Resumable: rerun the same command and each match plays only what is
 # missing. Commit OUT/table.txt, OUT/memory.txt and the results.jsonl files,
 # not the records (the matches archive them into games.tar.gz).
 set -euo pipefail
-out=${1:?usage: soak.sh OUT [GAMES_PER_MATCH] [BLINDFISH]}
-games=${2:-125}
+out=${1:?usage: soak.sh OUT [GAMES] [BLINDFISH]}
+games=${2:-mix}
 bin=${3:-}
+if [ "$games" != mix ] && ! [[ "$games" =~ ^[1-9][0-9]*$ ]]; then
+	echo "soak.sh: GAMES must be mix or a positive number, not $games" >&2
+	exit 2
+fi
 mkdir -p "$out"
 if [ -z "$bin" ]; then
 	bin=$out/blindfish
@@ -30,27 +35,35 @@ stop_hogs() {
 	hogs=()
 }
 trap stop_hogs EXIT
+# The mix: opponent, clock, games. A self-play game costs the machine what
+# four games against the baselines do (two Blindfish players a game, each
+# game twice as long), so it has fewer games; the random and attacker
+# matches beside the hogs have more. The order fixes each match's seed.
+mix=(
+	"random 60+1 125" "attacker 60+1 125" "trout 60+1 125" "blindfish 60+1 50"
+	"random 30+0.5 200" "attacker 30+0.5 200" "trout 30+0.5 125" "blindfish 30+0.5 50"
+)
 n=0
-for clock in 60+1 30+0.5; do
-	for opp in random attacker trout blindfish; do
-		name=$opp-$clock
-		# A resumed soak skips the matches it finished; the logs of an
-		# interrupted one are appended to, so that no run's panics are lost.
-		done_games=0
-		if [ -f "$out/$name/results.jsonl" ]; then done_games=$(wc -l < "$out/$name/results.jsonl"); fi
-		if (( done_games >= games )); then n=$((n + 1)); continue; fi
-		if [ "$clock" = 30+0.5 ]; then
-			for ((h = 0; h < ${SOAK_HOGS:-2}; h++)); do
-				yes > /dev/null & hogs+=($!)
-			done
-		fi
-		echo "== $name (hogs: ${#hogs[@]}) $(date -u +%FT%TZ)" | tee -a "$out/memory.txt"
-		"$bin" match --white blindfish --black "$opp" --alternate --games "$games" --clock "$clock" \
-			--seed $((3000 + n)) --concurrency 2 --out "$out/$name" --archive --index=false \
-			2>> "$out/$name.log" | tee -a "$out/$name.txt" | grep '^peak memory' >> "$out/memory.txt" || true
-		stop_hogs
-		n=$((n + 1))
-	done
+for m in "${mix[@]}"; do
+	read -r opp clock want <<< "$m"
+	if [ "$games" != mix ]; then want=$games; fi
+	name=$opp-$clock
+	# A resumed soak skips the matches it finished; the logs of an
+	# interrupted one are appended to, so that no run's panics are lost.
+	done_games=0
+	if [ -f "$out/$name/results.jsonl" ]; then done_games=$(wc -l < "$out/$name/results.jsonl"); fi
+	if (( done_games >= want )); then n=$((n + 1)); continue; fi
+	if [ "$clock" = 30+0.5 ]; then
+		for ((h = 0; h < ${SOAK_HOGS:-2}; h++)); do
+			yes > /dev/null & hogs+=($!)
+		done
+	fi
+	echo "== $name (hogs: ${#hogs[@]}) $(date -u +%FT%TZ)" | tee -a "$out/memory.txt"
+	"$bin" match --white blindfish --black "$opp" --alternate --games "$want" --clock "$clock" \
+		--seed $((3000 + n)) --concurrency 2 --out "$out/$name" --archive --index=false \
+		2>> "$out/$name.log" | tee -a "$out/$name.txt" | grep '^peak memory' >> "$out/memory.txt" || true
+	stop_hogs
+	n=$((n + 1))
 done
 "$bin" match --merge "$out"/*/ > "$out/table.txt"
 {
