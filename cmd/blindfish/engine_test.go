@@ -25,6 +25,10 @@ import (
 var binDir string
 
 func TestMain(m *testing.M) {
+	// The commands run in this process, many at once: none may set Go's
+	// memory limit for it (limitMemory leaves a GOMEMLIMIT the user set
+	// alone; TestLimitMemory clears it for itself).
+	os.Setenv("GOMEMLIMIT", "off")
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)

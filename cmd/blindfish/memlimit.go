@@ -8,9 +8,10 @@ import (
 	"github.com/blindfish-rbc/blindfish/botspec"
 )
 
-// processMemory is what a command's process holds besides its players: the
-// referee, the records, the runtime.
-const processMemory = 64 << 20
+// processMemory is what a command's process may hold besides its players:
+// the referee, the records, the runtime. Generous, since passing the limit
+// costs the collector's time: a match's own share is a few tens of MB.
+const processMemory = 256 << 20
 
 // longestClock sizes the players of a command that learns its games' clocks
 // only when they start (connect, engine): a Blindfish belief's budget stops
@@ -21,8 +22,8 @@ const longestClock = time.Hour
 // hold (specs, each played in games at once, on a clock starting at
 // initial; botspec.MemoryBound) plus processMemory, and returns it. Without
 // it the collector lets the heap grow to twice what is live, so a match of
-// two Blindfish players at 60+1 reached 1.1 GiB against their 0.5 GiB of
-// budgets. A limit the user set with GOMEMLIMIT is left alone (0 is
+// two Blindfish games at once at 60+1 reached 1,171 MiB, where their
+// players' bounds add up to 496 MiB. A limit the user set with GOMEMLIMIT is left alone (0 is
 // returned), as is one no spec can bound.
 func limitMemory(specs []string, games int, initial time.Duration) int64 {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
