@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,6 +83,11 @@ func TestKriegspielMatch(t *testing.T) {
 		t.Errorf("an RBC match resumed %d Kriegspiel games: %v", n, err)
 	}
 
+	// The records pack into an archive (match --archive), which the rest
+	// reads them from.
+	if path, n, err := Archive(dir, ArchiveName(Shard{}), nil); err != nil || n != 4 {
+		t.Fatalf("Archive = %s, %d, %v; want 4 records", path, n, err)
+	}
 	// Without the results log (the records a tournament server saved) the
 	// records alone give the same games, bare: no times.
 	if err := os.Remove(filepath.Join(dir, LogName)); err != nil {
@@ -96,7 +102,8 @@ func TestKriegspielMatch(t *testing.T) {
 		logged[filepath.Base(r.Record)] = r
 	}
 	for _, r := range read {
-		want := logged[filepath.Base(r.Record)]
+		_, member, _ := strings.Cut(r.Record, ".tar.gz:") // the record's name in the archive
+		want := logged[member]
 		if want == nil || r.Variant != want.Variant || r.Outcome != want.Outcome || r.Turns != want.Turns ||
 			r.White != want.White || r.Black != want.Black || r.Timed {
 			t.Errorf("from its record: %+v, logged %+v", r, want)
