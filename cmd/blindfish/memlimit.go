@@ -23,8 +23,8 @@ const longestClock = time.Hour
 // initial; botspec.MemoryBound) plus processMemory, and returns it. Without
 // it the collector lets the heap grow to twice what is live, so a match of
 // two Blindfish games at once at 60+1 reached 1,171 MiB, where their
-// players' bounds add up to 496 MiB. A limit the user set with GOMEMLIMIT is left alone (0 is
-// returned), as is one no spec can bound.
+// players' bounds add up to 496 MiB. A limit the user set with GOMEMLIMIT
+// is left alone (0 is returned), as is one no spec can bound.
 func limitMemory(specs []string, games int, initial time.Duration) int64 {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return 0
