@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -70,7 +69,7 @@ func Archive(dir, base string, names []string) (string, int, error) {
 		if err != nil {
 			return "", 0, fmt.Errorf("match: archive: %w", err)
 		}
-		if err := checkRecord(r); err != nil {
+		if _, err := recordResult(r); err != nil { // it parses as what it is, RBC or Kriegspiel
 			return "", 0, fmt.Errorf("match: archive: %w (fix or move it, then archive again)", err)
 		}
 		recs = append(recs, r)
@@ -95,19 +94,6 @@ func Archive(dir, base string, names []string) (string, int, error) {
 		}
 	}
 	return path, len(recs), nil
-}
-
-// checkRecord parses a record as what it is: a Kriegspiel record (by its
-// format key) or an RBC game history.
-func checkRecord(r *rbc.Record) error {
-	if kriegspiel.IsRecord(r.Data) {
-		if _, err := kriegspiel.ReadRecord(bytes.NewReader(r.Data)); err != nil {
-			return fmt.Errorf("%s: %w", r.Name(), err)
-		}
-		return nil
-	}
-	_, err := r.History()
-	return err
 }
 
 // writeTempArchive writes recs to a hidden temporary archive in dir (which
