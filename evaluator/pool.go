@@ -24,6 +24,7 @@ const (
 	DefaultBatchGrace         = 2 * time.Millisecond
 	DefaultRestartBackoff     = 50 * time.Millisecond
 	DefaultMaxRestartBackoff  = 2 * time.Second
+	DefaultPoolDrainGrace     = time.Second
 	defaultPoolStartupTimeout = 30 * time.Second
 )
 
@@ -49,6 +50,13 @@ type PoolConfig struct {
 	// CommandTimeout, StopGrace and QuitGrace are passed to each
 	// uci.Client (zero: the uci defaults).
 	CommandTimeout, StopGrace, QuitGrace time.Duration
+	// DrainGrace is passed to each uci.Client: an engine that answers
+	// "stop" late is given this long in the background before it is
+	// killed, and comes back to the pool once it has answered. Default
+	// DefaultPoolDrainGrace (a pool's engines are stopped at every
+	// decision's deadline, and on a loaded machine a kill and restart per
+	// late answer cost more than the wait); negative kills at StopGrace.
+	DrainGrace time.Duration
 	// MaxSearchTime is a safety net on every search when the caller's
 	// context allows longer (or has no deadline); default
 	// DefaultMaxSearchTime. Negative disables it.
@@ -119,6 +127,9 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 	if cfg.RestartBackoff <= 0 {
 		cfg.RestartBackoff = DefaultRestartBackoff
 	}
+	if cfg.DrainGrace == 0 {
+		cfg.DrainGrace = DefaultPoolDrainGrace
+	}
 	if cfg.MaxRestartBackoff < cfg.RestartBackoff {
 		cfg.MaxRestartBackoff = max(DefaultMaxRestartBackoff, cfg.RestartBackoff)
 	}
@@ -148,6 +159,7 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 			CommandTimeout: cfg.CommandTimeout,
 			StopGrace:      cfg.StopGrace,
 			QuitGrace:      cfg.QuitGrace,
+			DrainGrace:     max(cfg.DrainGrace, 0),
 			Logger:         log.With("engine_id", i),
 		})
 		if err != nil {
@@ -254,10 +266,23 @@ func (p *Pool) acquire(ctx context.Context) (*poolEngine, error) {
 }
 
 // release gives an engine back after a search. A dead engine keeps its
-// permit and is restarted in the background first.
+// permit and is restarted in the background first; a draining one (it
+// answered "stop" late: uci.Config.DrainGrace) keeps it until its drain
+// ends, so that no search is handed an engine that cannot start it.
 func (p *Pool) release(e *poolEngine) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !p.closed && e.client.Draining() {
+		p.wg.Add(1)
+		go p.awaitDrain(e)
+		return
+	}
+	p.giveBack(e)
+}
+
+// giveBack returns an engine to the idle set, or restarts it first if it
+// died. Call with p.mu held.
+func (p *Pool) giveBack(e *poolEngine) {
 	if !e.client.Running() && !p.closed {
 		p.wg.Add(1)
 		go p.restart(e)
@@ -265,6 +290,16 @@ func (p *Pool) release(e *poolEngine) {
 	}
 	p.idle = append(p.idle, e)
 	p.sem.Release(1)
+}
+
+// awaitDrain gives a draining engine back once its drain has ended: kept,
+// or killed and then restarted.
+func (p *Pool) awaitDrain(e *poolEngine) {
+	defer p.wg.Done()
+	e.client.WaitIdle(p.ctx) // an error: the pool is closing, which Close handles
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.giveBack(e)
 }
 
 // restart brings a dead engine back, retrying with exponential backoff

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -450,5 +451,36 @@ func TestPoolStartFailure(t *testing.T) {
 	if _, err := NewPool(context.Background(), PoolConfig{}); !errors.Is(err, uci.ErrInvalidArgument) {
 		t.Errorf("empty config: %v", err)
 	}
+	poolCheckClean(t, before)
+}
+
+// TestPoolKeepsAnEngineThatStopsLate checks the pool's DrainGrace: an
+// engine that answers "stop" late is neither killed nor handed a search
+// before it has answered; it comes back to the pool as it was.
+func TestPoolKeepsAnEngineThatStopsLate(t *testing.T) {
+	before := runtime.NumGoroutine()
+	cfg := poolFakeConfig(t, 1, fakeengine.ModeNormal, fakeengine.EnvDelay+"=2s")
+	cfg.DrainGrace = 30 * time.Second
+	p := newFakePool(t, cfg)
+	defer p.Close()
+	pids := p.Pids()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	res, err := p.Search(ctx, uci.Position{FEN: poolStartFEN}, uci.Limits{Depth: fakeengine.DepthLateStop})
+	cancel()
+	if !errors.Is(err, uci.ErrTimeout) || res.BestMove != "" {
+		t.Fatalf("late stop: %+v, %v; want no result and a timeout", res, err)
+	}
+	// The next search waits for the drain, then runs on the same engine.
+	ctx, cancel = context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err = p.Search(ctx, uci.Position{FEN: poolStartFEN}, uci.Limits{Depth: 3})
+	if err != nil || res.BestMove != "e2e4" {
+		t.Fatalf("search after the late stop: %+v, %v", res, err)
+	}
+	st := p.Stats()
+	if st.Drained != 1 || st.Kills != 0 || st.Restarts != 0 || !slices.Equal(p.Pids(), pids) {
+		t.Errorf("stats %+v, pids %v (were %v); want the engine drained and kept", st, p.Pids(), pids)
+	}
+	p.Close()
 	poolCheckClean(t, before)
 }

@@ -25,6 +25,9 @@ type PoolStats struct {
 	ProtocolErrors int64
 	// Kills counts engine processes killed after a failure.
 	Kills int64
+	// Drained counts engines that answered "stop" late, within the
+	// pool's DrainGrace, and were kept instead of killed.
+	Drained int64
 	// Restarts counts dead engines successfully restarted by the pool.
 	Restarts int64
 	// RestartFailures counts failed restart attempts.
@@ -60,6 +63,7 @@ func (p *Pool) Stats() PoolStats {
 	for _, e := range p.engines {
 		cs := e.client.Stats()
 		s.Kills += cs.Kills
+		s.Drained += cs.Drained
 		s.PeakRSS += cs.PeakRSS
 	}
 	return s

@@ -52,6 +52,15 @@ type Config struct {
 	// QuitGrace is how long Close waits for the engine to exit after
 	// "quit" before killing it. Default DefaultQuitGrace.
 	QuitGrace time.Duration
+	// DrainGrace, when positive, keeps an engine that missed StopGrace:
+	// the search returns at StopGrace as before, and the engine is given
+	// DrainGrace more, in the background, to hand in its bestmove before
+	// it is killed. On a loaded machine a healthy engine often answers
+	// "stop" a little late, and a kill costs a restart (the process, the
+	// network, the hash) on a machine that has no time to spare; an
+	// engine that is really stuck is still killed. Meanwhile the client
+	// is busy (Draining, WaitIdle). Zero (the default) kills at StopGrace.
+	DrainGrace time.Duration
 	// Logger receives the client's logs; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -70,6 +79,9 @@ type ClientStats struct {
 	Starts int64
 	// Kills counts engine processes killed after a failure.
 	Kills int64
+	// Drained counts engines that answered "stop" after StopGrace but
+	// within DrainGrace, and were kept.
+	Drained int64
 	// PeakRSS is the largest peak resident memory of the engine processes
 	// the client ran, in bytes, read from each before it was stopped and
 	// from the running one (0 where the system does not report it, as for an
@@ -101,9 +113,11 @@ type Client struct {
 	id     EngineID
 	specs  map[string]OptionSpec // by lower-case name
 
-	starts atomic.Int64
-	kills  atomic.Int64
-	peak   atomic.Int64 // the largest PeakRSS of the processes stopped
+	starts   atomic.Int64
+	kills    atomic.Int64
+	drained  atomic.Int64
+	peak     atomic.Int64 // the largest PeakRSS of the processes stopped
+	draining atomic.Bool  // a drain holds the lock (Config.DrainGrace)
 }
 
 // NewClient returns a client for the engine described by cfg. It does not
@@ -260,7 +274,23 @@ func (c *Client) Stats() ClientStats {
 			peak = max(peak, v)
 		}
 	}
-	return ClientStats{Starts: c.starts.Load(), Kills: c.kills.Load(), PeakRSS: peak}
+	return ClientStats{Starts: c.starts.Load(), Kills: c.kills.Load(), Drained: c.drained.Load(), PeakRSS: peak}
+}
+
+// Draining reports whether a stopped search is still waiting, in the
+// background, for its engine's bestmove (Config.DrainGrace): the next call
+// waits for it.
+func (c *Client) Draining() bool { return c.draining.Load() }
+
+// WaitIdle returns once no call or drain holds the client, or with ctx's
+// error (ErrClosed once the client is closed). A pool uses it to give a
+// draining engine back only when it can search at once.
+func (c *Client) WaitIdle(ctx context.Context) error {
+	if err := c.acquire(ctx); err != nil {
+		return err
+	}
+	c.release()
+	return nil
 }
 
 // notePeak records p's peak memory; call it before p is stopped.

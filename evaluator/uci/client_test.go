@@ -416,3 +416,117 @@ func TestClientStartErrors(t *testing.T) {
 	c.Close()
 	checkClean(t, before)
 }
+
+// TestClientDrainsALateStop checks Config.DrainGrace: an engine that
+// answers "stop" after StopGrace is kept (the search still returns at
+// StopGrace, without a result), and one that does not answer within
+// DrainGrace is killed as before; without DrainGrace the late engine is
+// killed at StopGrace.
+func TestClientDrainsALateStop(t *testing.T) {
+	before := runtime.NumGoroutine()
+	// The bestmove comes 3 s after "stop", far past StopGrace (100 ms)
+	// even when this goroutine is scheduled late on a busy machine.
+	cfg := fakeConfig(t, fakeengine.ModeNormal, fakeengine.EnvDelay+"=3s")
+	cfg.StopGrace = 100 * time.Millisecond
+	cfg.DrainGrace = 30 * time.Second
+	c, err := NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	long := func(ctx context.Context) (Result, error) {
+		return c.Search(ctx, Position{FEN: uciStart}, Limits{Depth: fakeengine.DepthLateStop})
+	}
+	wait := func() {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := c.WaitIdle(ctx); err != nil {
+			t.Fatalf("WaitIdle: %v", err)
+		}
+	}
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	pid := c.Pid()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	start := time.Now()
+	res, err := long(ctx)
+	cancel()
+	if !errors.Is(err, ErrTimeout) || !errors.Is(err, context.DeadlineExceeded) || res.BestMove != "" || res.Stopped {
+		t.Fatalf("late stop: %+v, %v; want no result and ErrTimeout", res, err)
+	}
+	if d := time.Since(start); d >= 3*time.Second {
+		t.Errorf("the search waited for the late bestmove (%v)", d)
+	}
+	wait()
+	if st := c.Stats(); st.Kills != 0 || st.Drained != 1 || c.Pid() != pid || c.Draining() {
+		t.Fatalf("after the drain: stats %+v, pid %d (was %d), draining %v; want the engine kept", st, c.Pid(), pid, c.Draining())
+	}
+	// The kept engine searches again.
+	ctx, cancel = context.WithTimeout(context.Background(), time.Minute)
+	res, err = c.Search(ctx, Position{FEN: uciStart}, Limits{Depth: 3})
+	cancel()
+	if err != nil || res.BestMove != "e2e4" || c.Pid() != pid {
+		t.Fatalf("search after the drain: %+v, %v (pid %d, was %d)", res, err, c.Pid(), pid)
+	}
+
+	// An engine that never answers is killed once DrainGrace has passed.
+	c.cfg.DrainGrace = 200 * time.Millisecond
+	ctx, cancel = context.WithTimeout(context.Background(), 100*time.Millisecond)
+	_, err = c.Search(ctx, Position{FEN: uciStart}, Limits{Depth: fakeengine.DepthHang})
+	cancel()
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("hung search: %v", err)
+	}
+	wait()
+	if st := c.Stats(); st.Kills != 1 || c.Running() {
+		t.Fatalf("after the hung drain: stats %+v, running %v; want the engine killed", st, c.Running())
+	}
+	proctest.RequireReaped(t, pid)
+
+	// Without DrainGrace a late engine is killed at StopGrace.
+	c.cfg.DrainGrace = 0
+	ctx, cancel = context.WithTimeout(context.Background(), 100*time.Millisecond)
+	_, err = long(ctx)
+	cancel()
+	if !errors.Is(err, ErrTimeout) || c.Draining() || c.Running() || c.Stats().Kills != 2 {
+		t.Fatalf("late stop without a drain: %v, draining %v, running %v, stats %+v; want a kill", err, c.Draining(), c.Running(), c.Stats())
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	checkClean(t, before)
+}
+
+// TestClientCloseEndsADrain checks that Close does not wait DrainGrace for
+// an engine that answers "stop" late: it kills it.
+func TestClientCloseEndsADrain(t *testing.T) {
+	before := runtime.NumGoroutine()
+	cfg := fakeConfig(t, fakeengine.ModeNormal, fakeengine.EnvDelay+"=20s")
+	cfg.StopGrace = 50 * time.Millisecond
+	cfg.DrainGrace = time.Minute
+	c, err := NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	pid := c.Pid()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	_, err = c.Search(ctx, Position{FEN: uciStart}, Limits{Depth: fakeengine.DepthLateStop})
+	cancel()
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("late stop: %v", err)
+	}
+	start := time.Now()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("Close took %v: it waited for the drain", d)
+	}
+	proctest.RequireReaped(t, pid)
+	checkClean(t, before)
+}

@@ -14,7 +14,10 @@
 // A search whose context ends is first stopped gracefully: the client sends
 // "stop" and waits [Config.StopGrace] for the engine's "bestmove". If it
 // arrives, the partial result is returned together with the timeout error and
-// the engine is kept; otherwise the engine is killed.
+// the engine is kept; otherwise the engine is killed, or, with
+// [Config.DrainGrace], given that much longer in the background to answer
+// (the search returns at StopGrace either way, and the client is busy
+// meanwhile: [Client.Draining], [Client.WaitIdle]).
 //
 // Design: each engine process has exactly one reader goroutine that turns its
 // standard output into a channel of lines and reaps the process once output

@@ -104,10 +104,12 @@ func (r *Result) add(info Info) {
 // If ctx ends first, the client sends "stop" and waits up to
 // Config.StopGrace for the bestmove: if it comes, Search returns the partial
 // result (Stopped set) together with an error wrapping ErrTimeout (or
-// ErrCanceled) and the engine is kept; otherwise the engine is killed and
-// the result is empty. A crash, unparseable output or a failed write kills
-// the engine too. The next call starts a new engine.
-func (c *Client) Search(ctx context.Context, pos Position, lim Limits) (Result, error) {
+// ErrCanceled) and the engine is kept; otherwise the result is empty and
+// the engine is killed, at once or, with Config.DrainGrace, only if it
+// does not answer within DrainGrace more (in the background: Search
+// returns at StopGrace either way). A crash, unparseable output or a failed
+// write kills the engine too. The next call starts a new engine.
+func (c *Client) Search(ctx context.Context, pos Position, lim Limits) (res Result, err error) {
 	if err := pos.validate(); err != nil {
 		return Result{}, err
 	}
@@ -117,7 +119,13 @@ func (c *Client) Search(ctx context.Context, pos Position, lim Limits) (Result, 
 	if err := c.acquire(ctx); err != nil {
 		return Result{}, err
 	}
-	defer c.release()
+	// The lock is released on return, unless a drain took it over.
+	handedOver := false
+	defer func() {
+		if !handedOver {
+			c.release()
+		}
+	}()
 	if err := c.ensure(ctx); err != nil {
 		return Result{}, err
 	}
@@ -143,12 +151,11 @@ func (c *Client) Search(ctx context.Context, pos Position, lim Limits) (Result, 
 	if err := p.write(ctx, b.String()); err != nil {
 		return Result{}, c.abandon(writeError(ctx, "go", err))
 	}
-	var res Result
 	for {
 		line, err := c.next(ctx, p, "searching")
 		if err != nil {
 			if ctx.Err() != nil {
-				return c.stop(p, &res, start, err)
+				return c.stop(p, &res, start, err, &handedOver)
 			}
 			return Result{}, c.abandon(err)
 		}
@@ -164,8 +171,10 @@ func (c *Client) Search(ctx context.Context, pos Position, lim Limits) (Result, 
 }
 
 // stop ends a search whose context has ended (cause): "stop", then wait
-// StopGrace for the bestmove, else kill.
-func (c *Client) stop(p *process, res *Result, start time.Time, cause error) (Result, error) {
+// StopGrace for the bestmove, else kill, or hand the engine to a drain
+// (Config.DrainGrace; *handedOver is then set and the drain releases the
+// lock). Call with the lock held.
+func (c *Client) stop(p *process, res *Result, start time.Time, cause error, handedOver *bool) (Result, error) {
 	sctx, cancel := context.WithTimeout(context.Background(), c.cfg.StopGrace)
 	defer cancel()
 	if err := p.write(sctx, "stop\n"); err != nil {
@@ -174,10 +183,16 @@ func (c *Client) stop(p *process, res *Result, start time.Time, cause error) (Re
 	for {
 		line, err := c.next(sctx, p, "waiting for bestmove after stop")
 		if err != nil {
-			if sctx.Err() != nil {
-				err = fmt.Errorf("no bestmove within %v of stop", c.cfg.StopGrace)
+			if sctx.Err() == nil {
+				return Result{}, c.abandon(fmt.Errorf("%w; engine killed: %v", cause, err))
 			}
-			return Result{}, c.abandon(fmt.Errorf("%w; engine killed: %v", cause, err))
+			if c.cfg.DrainGrace > 0 {
+				c.draining.Store(true)
+				*handedOver = true
+				go c.drain(p, cause)
+				return Result{}, fmt.Errorf("%w; no bestmove within %v of stop (the engine has %v more)", cause, c.cfg.StopGrace, c.cfg.DrainGrace)
+			}
+			return Result{}, c.abandon(fmt.Errorf("%w; engine killed: no bestmove within %v of stop", cause, c.cfg.StopGrace))
 		}
 		done, err := res.consume(line)
 		if err != nil {
@@ -188,6 +203,38 @@ func (c *Client) stop(p *process, res *Result, start time.Time, cause error) (Re
 			res.Elapsed = time.Since(start)
 			c.log.Debug("search stopped at deadline", "pid", p.pid, "depth", res.Depth)
 			return *res, cause
+		}
+	}
+}
+
+// drain waits, holding the lock Search handed over, up to DrainGrace for
+// the bestmove of a search that missed StopGrace; the engine is kept if it
+// comes (its result is of no use by now), killed otherwise.
+func (c *Client) drain(p *process, cause error) {
+	defer c.release()
+	defer c.draining.Store(false)
+	ctx, cancel := context.WithTimeout(context.Background(), c.cfg.DrainGrace)
+	defer cancel()
+	start := time.Now()
+	var res Result
+	for {
+		line, err := c.next(ctx, p, "draining the bestmove after stop")
+		if err != nil {
+			if ctx.Err() != nil {
+				err = fmt.Errorf("no bestmove within %v of stop", c.cfg.StopGrace+c.cfg.DrainGrace)
+			}
+			c.abandon(fmt.Errorf("%w; engine killed: %w", cause, err))
+			return
+		}
+		done, err := res.consume(line)
+		if err != nil {
+			c.abandon(fmt.Errorf("%w; after stop: %w", cause, err))
+			return
+		}
+		if done {
+			c.drained.Add(1)
+			c.log.Debug("engine answered stop late; kept", "pid", p.pid, "late", c.cfg.StopGrace+time.Since(start))
+			return
 		}
 	}
 }

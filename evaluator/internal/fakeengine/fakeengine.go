@@ -58,6 +58,10 @@ const (
 	DepthGarbage = 93
 	// DepthLong: the search runs until "stop" (or 10 s).
 	DepthLong = 94
+	// DepthLateStop: the search runs until "stop" (or 10 s), and the
+	// bestmove comes EnvDelay after the stop, as from an engine on a
+	// machine too busy to answer at once.
+	DepthLateStop = 95
 )
 
 // MatedFEN is a position in which the side to move is checkmated; the fake
@@ -213,9 +217,10 @@ func (e *engine) search(args []string) bool {
 	switch {
 	case e.mode == ModeSlow:
 		wait = e.delay
-	case depth == DepthLong:
+	case depth == DepthLong || depth == DepthLateStop:
 		wait = 10 * time.Second
 	}
+	late := depth == DepthLateStop
 	if depth > 30 {
 		depth = 30
 	}
@@ -229,6 +234,9 @@ func (e *engine) search(args []string) bool {
 		if quit := e.waitStop(wait); quit {
 			return true
 		}
+	}
+	if late {
+		time.Sleep(e.delay)
 	}
 	e.say("bestmove " + moves[0] + " ponder e7e5")
 	return false
