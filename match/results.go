@@ -54,8 +54,13 @@ func ShardLogName(s Shard) string {
 
 // LogLine is one line of a results log.
 type LogLine struct {
-	Record   string     `json:"record,omitempty"` // the history's file name, "" if not saved
-	Bot      string     `json:"bot"`              // the --white spec: the bot the table is about
+	Record string `json:"record,omitempty"` // the history's file name, "" if not saved
+	Bot    string `json:"bot"`              // the --white spec: the bot the table is about
+	// BotColor is the bot's colour in this game ("white" or "black"). The
+	// specs alone cannot tell it when a bot plays itself (Bot, White and
+	// Black all the same spec), and then a log without it (one written
+	// before it) reads as the bot playing White in every game.
+	BotColor string     `json:"bot_color,omitempty"`
 	Opponent string     `json:"opponent"`
 	White    string     `json:"white"`
 	Black    string     `json:"black"`
@@ -136,7 +141,7 @@ func (r *Result) score() int {
 // Line renders r for the results log, finished at now.
 func (r *Result) Line(now time.Time) LogLine {
 	l := LogLine{
-		Record: filepath.Base(r.Record), Bot: r.Bot(), Opponent: r.Opponent(), White: r.White, Black: r.Black,
+		Record: filepath.Base(r.Record), Bot: r.Bot(), BotColor: r.BotColor.String(), Opponent: r.Opponent(), White: r.White, Black: r.Black,
 		Detail: r.Outcome.Detail, Turns: r.Turns, Clock: r.Clock, Variant: r.Variant, Seed: r.Seed, Game: r.Game,
 		UsedS:    [2]float64{r.Used[0].Seconds(), r.Used[1].Seconds()},
 		Finished: now.UTC().Format(time.RFC3339),
@@ -166,6 +171,15 @@ func FromLine(l LogLine) (*Result, error) {
 		Used: [2]time.Duration{secondsDuration(l.UsedS[0]), secondsDuration(l.UsedS[1])},
 		Seed: l.Seed, Game: l.Game, Numbered: true}
 	switch {
+	case l.BotColor != "":
+		c, err := rbc.ParseColor(l.BotColor)
+		if err != nil {
+			return nil, fmt.Errorf("bot_color: %w", err)
+		}
+		if spec := [2]string{l.White, l.Black}[c]; spec != l.Bot {
+			return nil, fmt.Errorf("bot %q does not play %s (%q)", l.Bot, c, spec)
+		}
+		r.BotColor = c
 	case l.Bot == l.White:
 		r.BotColor = rbc.White
 	case l.Bot == l.Black:

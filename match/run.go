@@ -280,8 +280,17 @@ func resume(cfg *Config, dir string, results []*Result) (int, error) {
 			continue
 		}
 		g := cfg.Game(i)
-		if r.White != g.White || r.Black != g.Black || r.BotColor != g.BotColor || r.Clock != cfg.Clock() || r.Variant != cfg.variant() {
+		if r.White != g.White || r.Black != g.Black || r.Clock != cfg.Clock() || r.Variant != cfg.variant() {
 			continue
+		}
+		if r.BotColor != g.BotColor {
+			if r.White != r.Black {
+				continue
+			}
+			// A bot against itself: the same game whichever side is
+			// called the bot (and a log written before bot_color
+			// says White for every game).
+			r.BotColor = g.BotColor
 		}
 		r.Record = filepath.Base(r.Record)
 		results[i] = r

@@ -5,7 +5,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -296,5 +298,99 @@ func TestResumeSPRT(t *testing.T) {
 	if !rep.Stopped || built.Load() != 0 || rep.Resumed != 6 || last.Done != 6 || !last.HasLLR ||
 		s.Decide(last.LLR) == Continue || last.LLR != s.LLR(func() Penta { p, _ := PentaOf(rep.Results); return p }()) {
 		t.Errorf("stopped %v, %d players built, resumed %d, progress %+v; %s", rep.Stopped, built.Load(), rep.Resumed, last, lines)
+	}
+}
+
+// TestResumeSelfPlay: a bot against itself (the same spec on both sides)
+// resumes like any match. The specs cannot tell which side was the bot, so
+// the log says it (bot_color); before it did, every logged game read as the
+// bot playing White, and a resumed self-play match played its odd games
+// (the bot as Black) again, logging them twice.
+func TestResumeSelfPlay(t *testing.T) {
+	const games = 6
+	dir := t.TempDir()
+	cfg := testConfig(dir, games)
+	cfg.Opponent = cfg.Bot
+	cfg.Resume = true
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg.OnProgress = func(p Progress) {
+		if p.Done >= 3 {
+			cancel()
+		}
+	}
+	if _, err := Play(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	logged, err := ReadLog(filepath.Join(dir, LogName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range logged {
+		if want := cfg.Game(r.Game).BotColor; r.BotColor != want {
+			t.Errorf("game %d read back with the bot as %v, want %v", r.Game, r.BotColor, want)
+		}
+	}
+	cfg.OnProgress = nil
+	var built atomic.Int64
+	cfg.NewBot = countingBots(&built)
+	rep, err := Play(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Resumed != len(logged) || rep.Finished() != games || built.Load() != int64(2*(games-len(logged))) {
+		t.Errorf("resumed %d of %d logged, %d finished, %d players built", rep.Resumed, len(logged), rep.Finished(), built.Load())
+	}
+	all, err := ReadLog(filepath.Join(dir, LogName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var numbers []int
+	for _, r := range all {
+		numbers = append(numbers, r.Game)
+	}
+	slices.Sort(numbers)
+	if !slices.Equal(numbers, []int{0, 1, 2, 3, 4, 5}) {
+		t.Errorf("games logged %v, want each once", numbers)
+	}
+
+	// A log written before bot_color (every line reads as the bot playing
+	// White) still resumes every game.
+	old := t.TempDir()
+	var lines []string
+	data, err := os.ReadFile(filepath.Join(dir, LogName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		lines = append(lines, regexp.MustCompile(`"bot_color":"[a-z]+",`).ReplaceAllString(l, ""))
+	}
+	if strings.Contains(strings.Join(lines, ""), "bot_color") {
+		t.Fatal("bot_color not removed")
+	}
+	if err := os.WriteFile(filepath.Join(old, LogName), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Out = old
+	built.Store(0)
+	if rep, err := Play(context.Background(), cfg); err != nil || rep.Resumed != games || built.Load() != 0 {
+		t.Errorf("an old log: resumed %d, %d players built, %v", rep.Resumed, built.Load(), err)
+	}
+}
+
+// TestLogLineBotColor: a line's bot_color must name the side the bot's spec
+// plays.
+func TestLogLineBotColor(t *testing.T) {
+	l := LogLine{Bot: "random", Opponent: "attacker", White: "attacker", Black: "random", BotColor: "black", Clock: "60+1"}
+	if r, err := FromLine(l); err != nil || r.BotColor != rbc.Black {
+		t.Errorf("FromLine = %+v, %v", r, err)
+	}
+	l.BotColor = "white"
+	if _, err := FromLine(l); err == nil {
+		t.Error("a bot_color the bot does not play was read")
+	}
+	l.BotColor = "purple"
+	if _, err := FromLine(l); err == nil {
+		t.Error("a bad bot_color was read")
 	}
 }
