@@ -91,7 +91,7 @@ type Pool struct {
 	idle    []*poolEngine
 	engines []*poolEngine
 	closed  bool
-	wg      sync.WaitGroup // restarters and batch workers
+	wg      sync.WaitGroup // restarters, drain waiters and batch workers
 
 	counters poolCounters
 }

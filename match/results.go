@@ -93,9 +93,12 @@ type Result struct {
 	// when not known: bare histories, logs written before it).
 	TurnTimes [2][]time.Duration
 	Clock     string // "60+1"; "?" for games read from a bare history
-	Variant   string // the game when not RBC (Referee.Variant)
-	Timed     bool   // Used is known
-	Record    string // the history's path or name, "" if not saved
+	// colorGuessed is set for a line read from a log written before
+	// bot_color whose bot played itself: BotColor (White) is a guess.
+	colorGuessed bool
+	Variant      string // the game when not RBC (Referee.Variant)
+	Timed        bool   // Used is known
+	Record       string // the history's path or name, "" if not saved
 	// Where the game stands in its session, for pairing games for the SPRT
 	// and for resuming: the session's folder (absolute; "" when not read from
 	// one), its seed and the game number. Numbered is false for bare
@@ -182,6 +185,7 @@ func FromLine(l LogLine) (*Result, error) {
 		r.BotColor = c
 	case l.Bot == l.White:
 		r.BotColor = rbc.White
+		r.colorGuessed = l.White == l.Black
 	case l.Bot == l.Black:
 		r.BotColor = rbc.Black
 	default:

@@ -267,7 +267,9 @@ feed:
 // of its folder (dir, absolute) hold, and returns how many. A logged game
 // counts only if it is the game the schedule has under its number: same
 // seed, same bots on the same colours, same clock (a folder may hold other
-// sessions). A game logged twice counts once.
+// sessions). A game logged twice counts once. A line of a bot against
+// itself written before the log said the bot's colour matches on the specs
+// alone (the colours were not logged).
 func resume(cfg *Config, dir string, results []*Result) (int, error) {
 	logged, err := readFolderLogs(cfg.Out, dir)
 	if err != nil {
@@ -284,12 +286,12 @@ func resume(cfg *Config, dir string, results []*Result) (int, error) {
 			continue
 		}
 		if r.BotColor != g.BotColor {
-			if r.White != r.Black {
+			if !r.colorGuessed {
 				continue
 			}
-			// A bot against itself: the same game whichever side is
-			// called the bot (and a log written before bot_color
-			// says White for every game).
+			// A bot against itself in a log written before bot_color,
+			// which reads as the bot's White in every game: the specs
+			// are all there is to go by.
 			r.BotColor = g.BotColor
 		}
 		r.Record = filepath.Base(r.Record)

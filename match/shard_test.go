@@ -354,14 +354,27 @@ func TestResumeSelfPlay(t *testing.T) {
 		t.Errorf("games logged %v, want each once", numbers)
 	}
 
-	// A log written before bot_color (every line reads as the bot playing
-	// White) still resumes every game.
-	old := t.TempDir()
-	var lines []string
+	// The colours a line names count: without --alternate the bot plays
+	// White in every game, and the odd games, whose seeds went to the
+	// other side, are the schedule's no more.
+	other := t.TempDir()
 	data, err := os.ReadFile(filepath.Join(dir, LogName))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(other, LogName), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := cfg
+	c.Alternate, c.Out = false, other
+	if rep, err := Play(context.Background(), c); err != nil || rep.Resumed != games/2 {
+		t.Errorf("another schedule: resumed %d, %v; want the %d even games", rep.Resumed, err, games/2)
+	}
+
+	// A log written before bot_color (every line reads as the bot playing
+	// White) still resumes every game.
+	old := t.TempDir()
+	var lines []string
 	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		lines = append(lines, regexp.MustCompile(`"bot_color":"[a-z]+",`).ReplaceAllString(l, ""))
 	}

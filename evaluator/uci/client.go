@@ -46,8 +46,8 @@ type Config struct {
 	// Default DefaultCommandTimeout.
 	CommandTimeout time.Duration
 	// StopGrace is how long a search whose context ended waits for the
-	// engine's bestmove after "stop" before the engine is killed.
-	// Default DefaultStopGrace.
+	// engine's bestmove after "stop" before the engine is killed (or
+	// drained: DrainGrace). Default DefaultStopGrace.
 	StopGrace time.Duration
 	// QuitGrace is how long Close waits for the engine to exit after
 	// "quit" before killing it. Default DefaultQuitGrace.

@@ -107,8 +107,9 @@ func (r *Result) add(info Info) {
 // ErrCanceled) and the engine is kept; otherwise the result is empty and
 // the engine is killed, at once or, with Config.DrainGrace, only if it
 // does not answer within DrainGrace more (in the background: Search
-// returns at StopGrace either way). A crash, unparseable output or a failed
-// write kills the engine too. The next call starts a new engine.
+// returns at StopGrace either way, and the next call waits for the drain
+// within its own context). A crash, unparseable output or a failed write
+// kills the engine too. The next call after a kill starts a new engine.
 func (c *Client) Search(ctx context.Context, pos Position, lim Limits) (res Result, err error) {
 	if err := pos.validate(); err != nil {
 		return Result{}, err
