@@ -45,6 +45,27 @@ def games(series):
                 yield os.path.join(series, archive), m.group(1), m.group(2), m.group(3), m.group(4)
 
 
+def find(tmp, archive, game):
+    """The folder of game, extracted into tmp from archive or, when it is not
+    there (a series resumed in a later session, packed into games-2.tar.gz
+    without a "# Series" line), from the series' other archives."""
+    series = os.path.dirname(archive)
+    others = sorted(n for n in os.listdir(series) if n.startswith("games") and n.endswith(".tar.gz"))
+    for path in [archive] + [os.path.join(series, n) for n in others]:
+        if not os.path.exists(path):
+            continue
+        dest = os.path.join(tmp, path.replace(os.sep, "_"))
+        if not os.path.isdir(dest):
+            os.makedirs(dest)
+            with tarfile.open(path) as t:
+                t.extractall(dest, filter="data")
+        folder = os.path.join(dest, game)
+        if os.path.isdir(folder) and os.path.exists(os.path.join(folder, "engine.log.gz")) and \
+                any(n.endswith(".json") for n in os.listdir(folder)):
+            return folder
+    return None
+
+
 def senses(log):
     """(turn, danger-carried) for each voi sense of an engine log."""
     out = []
@@ -86,15 +107,11 @@ def main(argv):
             for archive, game, colour, side, verdict in games(series):
                 if verdict not in ("Blindfish won", "opponent won") or (side.startswith("B(") and not every):
                     continue
-                dest = os.path.join(tmp, str(abs(hash(archive))))
-                if not os.path.isdir(dest):
-                    os.makedirs(dest)
-                    with tarfile.open(archive) as t:
-                        t.extractall(dest, filter="data")
-                folder = os.path.join(dest, game)
-                records = [n for n in os.listdir(folder) if n.endswith(".json")]
-                if not records or not os.path.exists(os.path.join(folder, "engine.log.gz")):
+                folder = find(tmp, archive, game)
+                if folder is None:
+                    print(f"{series}: no {game}/ with a record and an engine log", file=sys.stderr)
                     continue
+                records = [n for n in os.listdir(folder) if n.endswith(".json")]
                 score = scores(binary, os.path.join(folder, records[0]))
                 sign = 1 if colour == "white" else -1
                 for turn, carried in senses(os.path.join(folder, "engine.log.gz")):
