@@ -46,6 +46,12 @@ case "$first" in white|black) ;; *) echo "series.sh: colour $first is neither wh
 # in their own folders.
 if [ -f "$opponent" ]; then opponent=$(readlink -f "$opponent"); fi
 export STOCKFISH_EXECUTABLE=${STOCKFISH_EXECUTABLE:-/usr/games/stockfish}
+# Without the harness on PYTHONPATH every game would fail in its first
+# second and the series would fill OUT with error games; say so once instead.
+if ! "$python" -c 'import reconchess.scripts.rc_bot_match' 2>/dev/null; then
+  echo "series.sh: $python cannot import the harness (reconchess.scripts.rc_bot_match); put it and its python-chess on PYTHONPATH (docs/harness.md)" >&2
+  exit 2
+fi
 
 mkdir -p "$out"
 out=$(readlink -f "$out")
