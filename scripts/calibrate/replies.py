@@ -11,7 +11,7 @@ of temperatures and floors, next to a choice at random. The model: option m
 gets max(n·softmax_T(m), floor) over n options, normalised. A move that
 leaves the mover's king capturable scores -10000, a king capture +10000.
 
-python-chess is run beside the project (see docs/harness.md), not part of
+python-chess is run beside the project (see docs/protocol.md), not part of
 it; STOCKFISH_EXECUTABLE names the engine (default /usr/games/stockfish).
 """
 import json

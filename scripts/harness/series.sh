@@ -19,7 +19,7 @@
 # opponent under the same conditions.
 #
 # The harness and its python-chess must be on PYTHONPATH (the harness is not
-# part of this project; see docs/harness.md). Each game gets its own folder
+# part of this project; see docs/protocol.md). Each game gets its own folder
 # OUT/gNN with the harness's history JSON, the harness's output
 # (harness.log) and Blindfish's engine log (engine.log.gz); OUT/summary.txt
 # gets one line per game: its number, Blindfish's colour, the harness's
@@ -49,7 +49,7 @@ export STOCKFISH_EXECUTABLE=${STOCKFISH_EXECUTABLE:-/usr/games/stockfish}
 # Without the harness on PYTHONPATH every game would fail in its first
 # second and the series would fill OUT with error games; say so once instead.
 if ! "$python" -c 'import reconchess.scripts.rc_bot_match' 2>/dev/null; then
-  echo "series.sh: $python cannot import the harness (reconchess.scripts.rc_bot_match); put it and its python-chess on PYTHONPATH (docs/harness.md)" >&2
+  echo "series.sh: $python cannot import the harness (reconchess.scripts.rc_bot_match); put it and its python-chess on PYTHONPATH (docs/protocol.md)" >&2
   exit 2
 fi
 
