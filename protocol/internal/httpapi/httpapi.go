@@ -4,6 +4,13 @@
 // other refusal is an error at once. The reconchess tournament client
 // (protocol/server) and the kriegspiel.org client (protocol/kriegspielorg)
 // share it, so that both treat a flaky server alike.
+//
+// Every call carries a credential (a password, a bearer token or a
+// registration key), so a Caller follows a redirect only within the
+// server's origin (same scheme, host and port) and refuses any other with a
+// RedirectError before anything is sent there: Go's client would forward
+// custom headers to any host, and Authorization across a scheme or port
+// change, on a redirect answered by a hostile or misconfigured server.
 package httpapi
 
 import (
@@ -33,7 +40,10 @@ type Config struct {
 	Secrets []string
 	// AuthHint is added to the error of a 401 answer.
 	AuthHint string
-	// HTTPClient makes the requests; nil means a client of our own.
+	// HTTPClient makes the requests; nil means a client of our own. New uses
+	// a copy of it whose CheckRedirect refuses redirects that leave the
+	// base URL's origin (see RedirectError) before calling the client's own
+	// CheckRedirect, if any; the client itself is not modified.
 	HTTPClient *http.Client
 	// Logger receives retries; nil discards them.
 	Logger *slog.Logger
@@ -53,9 +63,7 @@ type Caller struct {
 
 // New returns a caller with cfg's defaults filled in; it makes no request.
 func New(cfg Config) *Caller {
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{}
-	}
+	cfg.HTTPClient = sameOriginClient(cfg.HTTPClient)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -94,6 +102,81 @@ func (e *StatusError) Error() string {
 	return msg
 }
 
+// maxRedirects bounds a chain of same-origin redirects, as Go's default
+// policy does.
+const maxRedirects = 10
+
+// RedirectError is a redirect that was refused because it leaves the
+// server's origin (another scheme, host or port): the request was not sent
+// to the target, so no credential went there. It is not retried.
+type RedirectError struct {
+	Name, Method, Path string
+	Code               int    // the redirecting answer's status
+	From               string // the server's origin, scheme://host[:port]
+	To                 string // the target's origin, secrets removed
+}
+
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("%s: %s %s: HTTP %d redirects from %s to %s (another scheme, host or port); "+
+		"refused it, and the credentials were not sent there (if that server is the right one, use its URL instead)",
+		e.Name, e.Method, e.Path, e.Code, e.From, e.To)
+}
+
+// sameOriginClient returns a copy of hc (nil: a default client) whose
+// redirect policy keeps requests, and so their credentials, on the first
+// request's origin; hc's own policy, if any, then has its say.
+func sameOriginClient(hc *http.Client) *http.Client {
+	var c http.Client
+	if hc != nil {
+		c = *hc
+	}
+	next := c.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		from := via[0].URL
+		if !sameOrigin(from, req.URL) {
+			e := &RedirectError{From: origin(from), To: origin(req.URL)}
+			if req.Response != nil {
+				e.Code = req.Response.StatusCode
+			}
+			return e
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= maxRedirects {
+			return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		}
+		return nil
+	}
+	return &c
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port
+// (an omitted port is the scheme's default).
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) &&
+		strings.EqualFold(a.Hostname(), b.Hostname()) &&
+		port(a) == port(b)
+}
+
+func port(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http":
+		return "80"
+	case "https":
+		return "443"
+	}
+	return ""
+}
+
+// origin is u's scheme://host[:port], without user info, path or query.
+func origin(u *url.URL) string {
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
+}
+
 // Options modify how one call is made and how its answers are taken.
 type Options struct {
 	// JSON sends the body as application/json; otherwise it is sent raw
@@ -130,7 +213,14 @@ func (c *Caller) Call(ctx context.Context, method, path string, body, out any, o
 	var last error
 	for attempt := 1; ; attempt++ {
 		code, data, err := c.attemptOnce(ctx, method, u.String(), payload, o)
+		var re *RedirectError
 		switch {
+		case errors.As(err, &re):
+			// Returned without the url.Error around it, which quotes the raw
+			// Location header.
+			re.Name, re.Method, re.Path = c.cfg.Name, method, path
+			re.To = c.Redact(re.To)
+			return re
 		case err != nil && ctx.Err() != nil:
 			return fmt.Errorf("%s: %s %s: %w", c.cfg.Name, method, path, ctx.Err())
 		case err != nil:
