@@ -23,7 +23,11 @@ type Config struct {
 	// Token is the bot's bearer token (from a registration). It is sent on
 	// every call and never appears in logs or errors.
 	Token string
-	// HTTPClient makes the requests; nil means a client of our own.
+	// HTTPClient makes the requests; nil means a client of our own. Either
+	// way a redirect is followed only within URL's scheme, host and port:
+	// any other fails the call with a RedirectError, and neither the token
+	// nor the registration key is sent there (a copy of HTTPClient gets
+	// that policy).
 	HTTPClient *http.Client
 	// Logger receives retries; nil discards them.
 	Logger *slog.Logger
@@ -78,6 +82,11 @@ func (c *Client) Server() string { return c.api.Base() }
 // StatusError is a refusal by the server (4xx), or a 5xx once the retries
 // are spent.
 type StatusError = httpapi.StatusError
+
+// RedirectError is a redirect to another scheme, host or port, refused
+// without sending the token or the registration key there; it is not
+// retried.
+type RedirectError = httpapi.RedirectError
 
 // Register registers a bot account with the server's registration key and
 // returns its token. It needs no token of its own; the key is sent in the

@@ -35,7 +35,10 @@ type Config struct {
 	// Username and Password are sent with HTTP Basic auth on every call and
 	// never appear in logs or errors.
 	Username, Password string
-	// HTTPClient makes the requests; nil means a client of our own.
+	// HTTPClient makes the requests; nil means a client of our own. Either
+	// way a redirect is followed only within URL's scheme, host and port:
+	// any other fails the call with a RedirectError, and the password is
+	// not sent there (a copy of HTTPClient gets that policy).
 	HTTPClient *http.Client
 	// Logger receives retries and failures; nil discards them.
 	Logger *slog.Logger
@@ -97,6 +100,10 @@ func (c *Client) Server() string { return c.base.String() }
 // StatusError is an answer outside 2xx that is not retried (or a 5xx once
 // the retries are spent): the call failed.
 type StatusError = httpapi.StatusError
+
+// RedirectError is a redirect to another scheme, host or port, refused
+// without sending the credentials there; it is not retried.
+type RedirectError = httpapi.RedirectError
 
 // callOpts modifies how one call treats answers: game calls send a raw body,
 // as the reference client does; account and invitation calls send JSON; and
