@@ -127,6 +127,7 @@ type PlayerStats struct {
 	Fallbacks    int // decisions that fell back to a safe choice
 	Cutoffs      int // decisions answered from what was ready at their hard deadline
 	LateUpdates  int // belief updates that missed their deadline
+	HeldUpdates  int // callbacks whose belief updates waited for a decision still running past its hard deadline
 	Failovers    int // beliefs replaced by a cheaper one
 	BoardsScored int // fully scored boards over all move decisions
 	Replies      int // turns whose belief the reply model weighed (Config.Reply)
@@ -329,7 +330,7 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 		p.stats.Replies++
 	}
 	if sq, err = ans.v, ans.err; err != nil {
-		p.log.Warn("sense strategy failed; sensing at random", "turn", p.turn, "err", err)
+		p.log.Log(ctx, strategyFailureLevel(err), "sense strategy failed; sensing at random", "turn", p.turn, "err", err)
 		p.stats.Fallbacks++
 		return p.fallbackSense(senseActions), nil
 	}
@@ -399,7 +400,7 @@ func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, seconds
 	if mv, err = ans.v, ans.err; err != nil {
 		// The strategy could not even sample the belief in time (its own
 		// fallbacks cover slow engines): the safe move rather than spend more.
-		p.log.Warn("move strategy failed; playing the safe move", "turn", p.turn, "err", err)
+		p.log.Log(ctx, strategyFailureLevel(err), "move strategy failed; playing the safe move", "turn", p.turn, "err", err)
 		p.stats.Fallbacks++
 		return p.safeMove(t.Prior, moveActions), nil
 	}
@@ -414,6 +415,17 @@ func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, seconds
 	p.log.Debug("moved", "turn", p.turn, "move", mv.String(), "mode", budget.Mode.String(),
 		"budget", budget.Time, "took", took, "depth", t.Scoring.lim.Depth)
 	return mv, nil
+}
+
+// strategyFailureLevel is the level a strategy's error is logged at: its
+// budget running out (the strategy could not even sample the belief in
+// time) is routine on a loaded machine and counted as a fallback in the
+// game-end line, so Debug; any other error is a fault, a warning.
+func strategyFailureLevel(err error) slog.Level {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return slog.LevelDebug
+	}
+	return slog.LevelWarn
 }
 
 // pendingSense is this turn's sense until the move shows whether it changed
@@ -532,11 +544,12 @@ func decide[T any](ctx context.Context, p *Player, name string, deadline time.Ti
 }
 
 // cutOff records a decision answered from what was ready at its hard
-// deadline.
+// deadline. On a loaded machine that is routine, counted in the game-end
+// line (cut-offs, fallbacks), so it is logged at Debug.
 func (p *Player) cutOff(what string, b Budget, start time.Time) {
 	p.stats.Cutoffs++
 	p.stats.Fallbacks++
-	p.log.Warn("decision not done by its hard deadline; answering with what is ready", "decision", what,
+	p.log.Debug("decision not done by its hard deadline; answering with what is ready", "decision", what,
 		"turn", p.turn, "budget", b.Time, "hard", b.Hard, "took", time.Since(start), "mode", b.Mode.String(),
 		"slowness", p.clock.Slowness(), "lag", p.clock.Lag())
 }
@@ -583,7 +596,7 @@ func (p *Player) HandleGameEnd(ctx context.Context, outcome rbc.Outcome, history
 	s := p.Stats()
 	p.log.Info("game end", "outcome", outcome.String(), "turns", s.Turns, "fast", s.FastTurns,
 		"emergency", s.Emergencies, "fallbacks", s.Fallbacks, "cut-offs", s.Cutoffs, "late updates", s.LateUpdates,
-		"failovers", s.Failovers, "panics", s.Panics, "replies", s.Replies, "depth", s.Depth, "slowness", math.Round(s.Slowness*100)/100,
+		"held updates", s.HeldUpdates, "failovers", s.Failovers, "panics", s.Panics, "replies", s.Replies, "depth", s.Depth, "slowness", math.Round(s.Slowness*100)/100,
 		"belief MB", s.BeliefMB, "belief peak MB", s.BeliefPeakMB, "engines peak MB", s.EnginesPeakMB)
 	return err
 }
@@ -721,10 +734,10 @@ func (p *Player) flush(ctx context.Context, budget time.Duration) bool {
 			p.inflight = nil
 			p.pending = p.pending[1:]
 		case <-timer.C:
-			p.late(ctx)
+			p.late("budget spent")
 			return false
 		case <-ctx.Done():
-			p.late(ctx)
+			p.late(context.Cause(ctx).Error())
 			return false
 		}
 	}
@@ -740,19 +753,23 @@ type inflight struct {
 	decision bool
 }
 
-// late records an update that is still running when its budget ran out, and
+// late records an update that is still running when the wait for it ended
+// (why: its budget was spent, or the callback's context error), and
 // replaces the belief when that keeps happening. A decision still running
-// is the slow machine's doing, not the belief's: it is only logged.
-func (p *Player) late(ctx context.Context) {
+// is the slow machine's doing, not the belief's: it is only counted. Both
+// are routine under load, counted in the game-end line (late updates, held
+// updates, failovers) rather than logged above Debug each turn.
+func (p *Player) late(why string) {
 	if p.inflight.decision {
-		p.log.Warn("an earlier decision is still running; the belief waits for it", "decision", p.inflight.name,
-			"queued", len(p.pending), "ctx", ctx.Err())
+		p.stats.HeldUpdates++
+		p.log.Debug("an earlier decision is still running; the belief waits for it", "decision", p.inflight.name,
+			"queued", len(p.pending), "why", why)
 		return
 	}
 	p.stats.LateUpdates++
 	p.lateStreak++
-	p.log.Warn("belief update not done in time; it goes on in the background", "update", p.inflight.name,
-		"queued", len(p.pending), "streak", p.lateStreak, "ctx", ctx.Err())
+	p.log.Debug("belief update not done in time; it goes on in the background", "update", p.inflight.name,
+		"queued", len(p.pending), "streak", p.lateStreak, "why", why)
 	if p.lateStreak >= failoverStreak {
 		p.failover()
 	}
@@ -815,7 +832,7 @@ func (p *Player) failover() {
 		}
 	}()
 	p.inflight = nil
-	p.log.Warn("belief cannot keep up with the clock; replaced", "from", old.Name(), "to", next, "observations", len(p.history))
+	p.log.Debug("belief cannot keep up with the clock; replaced", "from", old.Name(), "to", next, "observations", len(p.history))
 	p.belief = b
 	p.pending = slices.Clone(p.history)
 	p.lateStreak = 0

@@ -29,6 +29,14 @@ type playConfig struct {
 // the referee and its clocks, so that anyone can feel how a bot plays. The
 // game itself is protocol/terminal; this reads its flags and makes the bot.
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runPlayFrom(ctx, args, os.Stdin, stdout, stderr)
+}
+
+// runPlayFrom is runPlay reading the person's lines from stdin. A game
+// played to its end returns nil (exit status 0) whatever its result, a
+// resignation or the end of the input included; an error is a game that
+// could not be played or saved.
+func runPlayFrom(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", "[--color white|black|random] [--bot SPEC] [--clock 900+5] [--seed S] [--out DIR]", stderr)
 	color := fs.String("color", "white", "your colour: white, black or random")
 	bot := fs.String("bot", "blindfish", "the bot you play against (a bot spec, as for match)")
@@ -65,7 +73,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		level = slog.LevelDebug
 	}
 	cfg.logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	_, err = playHuman(ctx, cfg, os.Stdin, stdout)
+	_, err = playHuman(ctx, cfg, stdin, stdout)
 	return err
 }
 

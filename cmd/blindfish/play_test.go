@@ -63,3 +63,22 @@ func TestPlayCommandLine(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayEndOfInputResignsCleanly: closing the input (Ctrl-D) resigns
+// with a plain message, nothing on stderr, and exit status 0: the game was
+// played to its end.
+func TestPlayEndOfInputResignsCleanly(t *testing.T) {
+	var out, errb bytes.Buffer
+	err := runPlayFrom(context.Background(), []string{"--color", "black", "--bot", "attacker", "--clock", "60+1", "--seed", "1"},
+		strings.NewReader("pass\n"), &out, &errb)
+	if err != nil {
+		t.Fatalf("runPlay: %v, want nil (exit status 0)", err)
+	}
+	text := out.String()
+	if !strings.Contains(text, "You lose: you resigned (end of input).") || strings.Contains(text, "failed") {
+		t.Errorf("stdout:\n%s", text)
+	}
+	if errb.Len() != 0 {
+		t.Errorf("stderr: %q", errb.String())
+	}
+}

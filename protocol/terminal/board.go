@@ -10,29 +10,43 @@ import (
 
 // draw prints what we know: our pieces, the last sense window ([p] an enemy
 // piece seen, [ ] an empty square seen) and where we were just captured (x).
+// The window is a snapshot taken before our last move and the opponent's
+// reply, so only what it says of the opponent comes from it: our own pieces
+// always come from h.own, which follows every move and capture since. A
+// window square shows our piece if one stands there now, x if ours was
+// captured there since, and otherwise what the sense saw of the opponent
+// ([ ] where it saw our own piece, which may have left).
 func (h *Player) draw() {
-	window := map[rbc.Square]rbc.Piece{}
-	for _, sp := range h.sense {
-		window[sp.Square] = sp.Piece
-	}
-	fmt.Fprint(h.out, renderBoard(h.color, func(s rbc.Square) string {
-		p, seen := window[s]
-		if !seen {
-			p = h.own.PieceAt(s)
-		}
-		switch {
-		case seen && p == rbc.NoPiece:
-			return "[ ]"
-		case seen:
-			return "[" + string(p.Symbol()) + "]"
-		case p != rbc.NoPiece:
-			return " " + string(p.Symbol()) + " "
-		case s == h.lost:
-			return " x "
-		}
-		return " . "
-	}))
+	fmt.Fprint(h.out, renderBoard(h.color, h.cell))
 	fmt.Fprintln(h.out, "   capitals: White, small: Black; [ ] last sense window; x: you were captured here")
+}
+
+// cell draws square s of our view (see draw).
+func (h *Player) cell(s rbc.Square) string {
+	seen, inWindow := rbc.NoPiece, false
+	for _, sp := range h.sense {
+		if sp.Square == s {
+			seen, inWindow = sp.Piece, true
+			break
+		}
+	}
+	if seen != rbc.NoPiece && seen.Color() == h.color {
+		seen = rbc.NoPiece // our own piece then: h.own says where it is now
+	}
+	own := h.own.PieceAt(s)
+	switch {
+	case own != rbc.NoPiece && inWindow:
+		return "[" + string(own.Symbol()) + "]"
+	case own != rbc.NoPiece:
+		return " " + string(own.Symbol()) + " "
+	case s == h.lost:
+		return " x "
+	case inWindow && seen == rbc.NoPiece:
+		return "[ ]"
+	case inWindow:
+		return "[" + string(seen.Symbol()) + "]"
+	}
+	return " . "
 }
 
 // renderBoard draws the board from c's side, a cell of three characters per

@@ -30,6 +30,10 @@ type Player struct {
 	sense []rbc.SquarePiece
 	lost  rbc.Square // where our piece was just captured, or NoSquare
 	turn  int
+	// resigned says why the person resigned ("end of input", "by command"),
+	// "" while they have not. It is written only by the callback that
+	// returns the resignation, before the referee ends the game.
+	resigned string
 }
 
 // NewPlayer returns a player reading the person's lines from in and writing
@@ -113,7 +117,7 @@ func (h *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 			h.draw()
 			continue
 		case "resign", "quit":
-			return rbc.NoSquare, errResigned
+			return rbc.NoSquare, h.resign(errResigned)
 		}
 		s, err := rbc.ParseSquare(strings.ToLower(line))
 		if err != nil || !slices.Contains(senseActions, s) {
@@ -166,7 +170,7 @@ func (h *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, seconds
 			h.draw()
 			continue
 		case "resign", "quit":
-			return rbc.Move{}, errResigned
+			return rbc.Move{}, h.resign(errResigned)
 		}
 		m, msg := h.parseMove(strings.ToLower(line), moveActions)
 		if msg != "" {
@@ -211,18 +215,38 @@ func (h *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move
 	return nil
 }
 
-// HandleGameEnd shows the result and the true final board.
+// resign records why the person resigned and returns err, the callback's
+// error that makes the referee end the game.
+func (h *Player) resign(err error) error {
+	h.resigned = "by command"
+	if errors.Is(err, errEndOfInput) {
+		h.resigned = "end of input"
+	}
+	return err
+}
+
+// HandleGameEnd shows the result and the true final board. A loss of our
+// own making (a resignation, our clock) is told in plain words: the
+// referee's detail then only names our own callback and its error.
 func (h *Player) HandleGameEnd(ctx context.Context, outcome rbc.Outcome, history *rbc.History) error {
 	fmt.Fprintln(h.out)
+	lost := outcome.HasWinner && outcome.Winner != h.color
 	switch {
 	case !outcome.HasWinner:
 		fmt.Fprintf(h.out, "Draw by %s.\n", outcome.Reason)
 	case outcome.Winner == h.color:
 		fmt.Fprintf(h.out, "You win by %s.\n", outcome.Reason)
+	case outcome.Reason == rbc.Resign && h.resigned == "by command":
+		fmt.Fprintln(h.out, "You lose: you resigned.")
+	case outcome.Reason == rbc.Resign && h.resigned != "":
+		fmt.Fprintf(h.out, "You lose: you resigned (%s).\n", h.resigned)
+	case outcome.Reason == rbc.Timeout:
+		fmt.Fprintln(h.out, "You lose on time: your clock ran out.")
 	default:
 		fmt.Fprintf(h.out, "You lose by %s.\n", outcome.Reason)
 	}
-	if outcome.Detail != "" {
+	ownLoss := lost && (outcome.Reason == rbc.Timeout || outcome.Reason == rbc.Resign && h.resigned != "")
+	if outcome.Detail != "" && !ownLoss {
 		fmt.Fprintf(h.out, "(%s)\n", outcome.Detail)
 	}
 	if fen := lastFEN(history); fen != "" {
@@ -247,7 +271,7 @@ func (h *Player) ask(ctx context.Context, prompt string) (string, error) {
 	case line, ok := <-h.in:
 		if !ok {
 			fmt.Fprintln(h.out, "\nEnd of input: you resign.")
-			return "", errEndOfInput
+			return "", h.resign(errEndOfInput)
 		}
 		return strings.TrimSpace(line), nil
 	case <-ctx.Done():

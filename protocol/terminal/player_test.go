@@ -42,12 +42,15 @@ func TestScriptedHuman(t *testing.T) {
 		"Your king on e1 has no move actions now.",
 		"You played e2e4.",
 		"End of input: you resign.",
-		"You lose by RESIGN.",
+		"You lose: you resigned (end of input).",
 		"The real board at the end:",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q", want)
 		}
+	}
+	if strings.Contains(text, "failed") || strings.Contains(text, "ChooseSense") {
+		t.Error("the end of input is told as the referee's internal detail")
 	}
 	if t.Failed() {
 		t.Log(text)
@@ -133,6 +136,24 @@ func TestOwnPiecesFollowTheMoves(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "The opponent captured your rook on a1.") {
 		t.Errorf("no capture notice:\n%s", out.String())
+	}
+}
+
+// TestResignByCommand: 'resign' ends the game with a plain message, not
+// the referee's detail about a failed callback.
+func TestResignByCommand(t *testing.T) {
+	var out bytes.Buffer
+	h, err := Play(context.Background(), Game{Color: rbc.Black, Opponent: &scripted{}, OpponentName: "passer",
+		Initial: 60 * time.Second, Increment: time.Second, In: strings.NewReader("resign\n"), Out: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if o := h.Outcome; o.Winner != rbc.White || o.Reason != rbc.Resign {
+		t.Fatalf("outcome %v\n%s", o, text)
+	}
+	if !strings.Contains(text, "You lose: you resigned.\n") || strings.Contains(text, "failed") {
+		t.Errorf("output:\n%s", text)
 	}
 }
 
