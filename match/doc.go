@@ -2,7 +2,8 @@
 // that plays a schedule of games on a pool of workers (Play), whole or one
 // deterministic shard of it, the results log every game is written to
 // (results.jsonl), the merge of match folders into pairings, the data of the
-// results table, Elo estimates with their interval, and the sequential
+// results table, Elo estimates with their interval, the rating list (one
+// Elo scale fitted to the games of many bots), and the sequential
 // probability ratio test (SPRT) that decides, game pair by game pair, whether
 // one build is stronger than another.
 //

@@ -372,7 +372,8 @@ func recordResult(rec *rbc.Record) (*Result, error) {
 // every record no line mentions (an RBC history or a Kriegspiel record;
 // loose, *.json or *.json.gz, or in the folder's archives, see
 // rbc.FolderRecords), which counts as a bare game (no times, clock "?"). A
-// folder named twice counts once. Unreadable lines, records and archives are
+// folder named twice counts once. A harness series folder (one with a
+// summary.txt, see series.go) adds the histories of its gNN subfolders. Unreadable lines, records and archives are
 // errors that name the file.
 func ReadFolders(dirs []string) (results []*Result, bare int, err error) {
 	seen := map[string]bool{}
@@ -403,19 +404,36 @@ func ReadFolders(dirs []string) (results []*Result, bare int, err error) {
 			}
 		}
 		results = append(results, lines...)
-		for rec, err := range rbc.FolderRecords(dir) {
+		series, err := readSeriesSummary(dir)
+		if err != nil {
+			return nil, 0, err
+		}
+		recordDirs := []string{dir}
+		if series != nil {
+			games, err := seriesGameDirs(dir)
 			if err != nil {
 				return nil, 0, err
 			}
-			if logged[rec.Base()] {
-				continue
+			recordDirs = append(recordDirs, games...)
+		}
+		for _, rd := range recordDirs {
+			for rec, err := range rbc.FolderRecords(rd) {
+				if err != nil {
+					return nil, 0, err
+				}
+				if logged[rec.Base()] {
+					continue
+				}
+				r, err := recordResult(rec)
+				if err != nil {
+					return nil, 0, err
+				}
+				if series != nil {
+					nameSeriesSide(r, series)
+				}
+				results = append(results, r)
+				bare++
 			}
-			r, err := recordResult(rec)
-			if err != nil {
-				return nil, 0, err
-			}
-			results = append(results, r)
-			bare++
 		}
 	}
 	return results, bare, nil

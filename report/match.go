@@ -34,6 +34,9 @@ type MatchOptions struct {
 	// Page is the file the page will be written to: links to records and
 	// viewer pages are relative to its folder.
 	Page string
+	// Ratings, when set, adds the rating list of the games after the
+	// results table.
+	Ratings *match.RatingList
 }
 
 // maxPoints bounds the points of a curve over the games played: past it the
@@ -89,6 +92,13 @@ func Match(results []*match.Result, records *Records, opts MatchOptions) (*Page,
 	}
 	results1.Figures = append(results1.Figures, fig)
 	page.Sections = append(page.Sections, results1)
+	if opts.Ratings != nil {
+		sec, err := ratingsSection(opts.Ratings)
+		if err != nil {
+			return nil, err
+		}
+		page.Sections = append(page.Sections, sec)
+	}
 
 	for i, p := range pairings {
 		sec := Section{Heading: pairingName(p.Key, true), ID: fmt.Sprintf("pairing-%d", i+1)}

@@ -26,7 +26,7 @@ import (
 // harness history, and ends with a win/draw/loss table: the everyday way to
 // measure a bot against another.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("match", "--white BOT --black BOT [--games N] [--clock 900+5] [--seed S] [--out DIR] [--concurrency K] [--alternate] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--shard K/N] [--resume=false] [--archive] [--html FILE] [--index=false]\n       blindfish match --merge [--sprt ELO0,ELO1[,ALPHA,BETA]] [--archive] [--html FILE] DIR...\n       blindfish match --archive DIR...", stderr)
+	fs := newFlagSet("match", "--white BOT --black BOT [--games N] [--clock 900+5] [--seed S] [--out DIR] [--concurrency K] [--alternate] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--shard K/N] [--resume=false] [--archive] [--html FILE] [--index=false]\n       blindfish match --merge [--sprt ELO0,ELO1[,ALPHA,BETA]] [--archive] [--html FILE] DIR...\n       blindfish match --merge --ratings [--anchor BOT] [--prior N] [--html FILE] DIR...\n       blindfish match --archive DIR...", stderr)
 	var names []string
 	for _, b := range engine.Bots() {
 		names = append(names, b.Name)
@@ -52,8 +52,21 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	game := fs.String("game", "rbc", "the game: rbc, or kriegspiel (bots: "+strings.Join(bots.Names(), ", ")+"; sampling takes samples=, depth=, eval=, belief=, size=, limit=, recover=; mcts takes boards=, c=, depth= and the belief settings)")
 	ruleset := fs.String("ruleset", "wild16", "Kriegspiel's rules: "+strings.Join(kriegspiel.RulesetNames(), ", ")+" (optionally +chessdraws)")
 	archive := fs.Bool("archive", false, "at the end, pack the records the run saved in --out into one new compressed archive there (games.tar.gz, a shard's games.shard-K-of-N.tar.gz; -2, -3, ... when the name is taken) that every command reads as it reads loose records; with --merge, or with folders and no bots, pack the loose records of the folders given")
+	ratings := fs.Bool("ratings", false, "with --merge, print the rating list instead of the table: one Elo scale fitted to every game of the folders by maximum likelihood, with 95% intervals (docs/matches.md)")
+	anchor := fs.String("anchor", match.DefaultAnchor, "with --ratings, the bot rated 0 (when no game names it, the mean is 0)")
+	prior := fs.Float64("prior", 1, "with --ratings, virtual draws of each bot against its group's mean, so that a bot that won or lost every game gets a finite rating (0: none)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	var rate *match.RatingOptions
+	if *ratings {
+		if !*merge {
+			return usageError{"--ratings rates the games of folders: add --merge"}
+		}
+		if *prior < 0 {
+			return usageError{"--prior must be 0 or more"}
+		}
+		rate = &match.RatingOptions{Anchor: *anchor, Prior: *prior}
 	}
 	var sprt *match.SPRT
 	if *sprtFlag != "" {
@@ -64,7 +77,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		sprt = &s
 	}
 	if *merge {
-		return runMerge(fs.Args(), stdout, sprt, *htmlOut, *archive)
+		return runMerge(fs.Args(), stdout, sprt, rate, *htmlOut, *archive)
 	}
 	if *htmlOut != "" && fs.NArg() > 0 {
 		return usageError{"--html without --merge writes the page of the match played (to see folders, add --merge)"}
@@ -263,7 +276,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *htmlOut != "" {
 		lines := []string{fmt.Sprintf("%s, clock %s s, seed %d%s", count, cfg.Clock(), cfg.Seed, saved)}
-		if perr := writeMatchPage(*htmlOut, cfg.Bot+" vs "+cfg.Opponent, lines, rep.Results, cfg.SPRT, false); perr != nil {
+		if perr := writeMatchPage(*htmlOut, cfg.Bot+" vs "+cfg.Opponent, lines, rep.Results, cfg.SPRT, false, nil); perr != nil {
 			err = errors.Join(err, perr)
 		} else {
 			fmt.Fprintf(stdout, "page: %s\n", *htmlOut)

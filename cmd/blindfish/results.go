@@ -15,7 +15,10 @@ import (
 // archive, it then packs the folders' loose records (archiveFolders); with
 // page set, it writes their page there too, last, so that its record links
 // lead to where the records are once archived.
-func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT, page string, archive bool) error {
+//
+// With rate set it prints the rating list of the games instead of the table
+// (printRatings), and the page shows it too.
+func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT, rate *match.RatingOptions, page string, archive bool) error {
 	if len(dirs) == 0 {
 		return usageError{"--merge needs at least one folder"}
 	}
@@ -37,7 +40,15 @@ func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT, page string, ar
 	head := fmt.Sprintf("merged %d games from %d %s%s", len(results), len(dirs), folders, note)
 	fmt.Fprintln(stdout, head)
 	pairings := match.GroupPairings(results)
-	if err := printTable(stdout, match.ResultsTable(pairings, true)); err != nil {
+	var list *match.RatingList
+	if rate != nil {
+		if list, err = match.Ratings(results, *rate); err != nil {
+			return err
+		}
+		if err := printRatings(stdout, list); err != nil {
+			return err
+		}
+	} else if err := printTable(stdout, match.ResultsTable(pairings, true)); err != nil {
 		return err
 	}
 	if sprt != nil {
@@ -56,7 +67,7 @@ func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT, page string, ar
 		return nil
 	}
 	lines := []string{head + ": " + strings.Join(dirs, ", ")}
-	if err := writeMatchPage(page, "Matches merged", lines, results, sprt, true); err != nil {
+	if err := writeMatchPage(page, "Matches merged", lines, results, sprt, true, list); err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(stdout, "page: %s\n", page)
@@ -68,9 +79,10 @@ const indexName = "index.html"
 
 // writeMatchPage writes the page of games (report.Match); singles tests a
 // pairing without colour-swapped pairs game by game, as merges do.
-func writeMatchPage(path, title string, lines []string, results []*match.Result, sprt *match.SPRT, singles bool) error {
+// ratings, when set, adds the rating list.
+func writeMatchPage(path, title string, lines []string, results []*match.Result, sprt *match.SPRT, singles bool, ratings *match.RatingList) error {
 	page, err := report.Match(results, report.NewRecords(), report.MatchOptions{
-		Title: title, Lines: lines, SPRT: sprt, Singles: singles, Page: path})
+		Title: title, Lines: lines, SPRT: sprt, Singles: singles, Page: path, Ratings: ratings})
 	if err != nil {
 		return err
 	}
@@ -89,7 +101,37 @@ func writeFolderIndex(dir, path string, sprt *match.SPRT) error {
 	}
 	lines := []string{line, "Every match into this folder makes this page again; so does: blindfish match --merge --html " +
 		filepath.Join(dir, indexName) + " " + dir}
-	return writeMatchPage(path, "Matches in "+filepath.Base(dir), lines, results, sprt, true)
+	// The folder's rating list, when its games rate at least three bots
+	// (with two the table's Elo difference says the same); a list that
+	// cannot be fitted only costs the page its section.
+	var list *match.RatingList
+	if l, err := match.Ratings(results, match.RatingOptions{Anchor: match.DefaultAnchor, Prior: 1}); err == nil && l.Bots() > 2 {
+		list = l
+	}
+	return writeMatchPage(path, "Matches in "+filepath.Base(dir), lines, results, sprt, true, list)
+}
+
+// printRatings prints a rating list: its main group, then the groups apart,
+// each under its heading, and what was left out.
+func printRatings(w io.Writer, l *match.RatingList) error {
+	groups := []*match.RatingGroup{&l.Main}
+	for i := range l.Apart {
+		groups = append(groups, &l.Apart[i])
+	}
+	for i, g := range groups {
+		sep := ""
+		if i > 0 {
+			sep = "\n"
+		}
+		if _, err := fmt.Fprintf(w, "%s%s\n", sep, l.Heading(g)); err != nil {
+			return err
+		}
+		if err := printTable(w, match.RatingTable(*g)); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, l.Notes())
+	return err
 }
 
 // printTable prints a results table in aligned columns.

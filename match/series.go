@@ -1,0 +1,122 @@
+package match
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// Harness series folders.
+//
+// scripts/harness/series.sh plays Blindfish against a Python bot under the
+// reference harness and writes OUT/summary.txt (a line per game: "g07
+// bf=black B(reply=50)  ...") and OUT/gNN/, each with the game's history.
+// A folder read as a match folder takes those histories too (they are in
+// subfolders, which a match folder's records never are), and in an A/B
+// series, where BLINDFISH_OPTIONS and BLINDFISH_OPTIONS_B alternate, names
+// Blindfish's side by the options it played with ("Blindfish:reply=50"),
+// as a match names a bot by its spec: the history itself calls both sides
+// of the comparison "Blindfish".
+
+// SeriesSummary is the summary file of a harness series.
+const SeriesSummary = "summary.txt"
+
+// seriesLine matches a game's line of a summary: its number, Blindfish's
+// colour and, in an A/B series, the side and its options.
+var seriesLine = regexp.MustCompile(`^g(\d+) bf=(white|black)(?: [AB]\(([^)]*)\))?`)
+
+// seriesGameDir matches a game's folder in a record's name: "OUT/g07/x.json"
+// or "OUT/games.tar.gz:./g07/x.json".
+var seriesGameDir = regexp.MustCompile(`(?:^|[/:])g(\d+)/[^/]*$`)
+
+// seriesGameName matches the name of a game's folder.
+var seriesGameName = regexp.MustCompile(`^g\d+$`)
+
+// seriesGame is what a summary says about one game.
+type seriesGame struct {
+	color   rbc.Color
+	options string // "" outside an A/B series
+}
+
+// readSeriesSummary reads dir's summary.txt: nil without one.
+func readSeriesSummary(dir string) (map[int]seriesGame, error) {
+	f, err := os.Open(filepath.Join(dir, SeriesSummary))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("series summary: %w", err)
+	}
+	defer f.Close()
+	games := map[int]seriesGame{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		m := seriesLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		n, err := strconv.Atoi(m[1])
+		if err != nil {
+			continue
+		}
+		c := rbc.White
+		if m[2] == "black" {
+			c = rbc.Black
+		}
+		games[n] = seriesGame{color: c, options: m[3]}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("series summary %s: %w", f.Name(), err)
+	}
+	return games, nil
+}
+
+// seriesGameDirs returns the game folders (gNN) of a series folder, by name.
+func seriesGameDirs(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("series folder: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() && seriesGameName.MatchString(e.Name()) {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// nameSeriesSide renames Blindfish's side of a record read from a series
+// folder after the options it played with in an A/B series ("default" keeps
+// the name).
+func nameSeriesSide(r *Result, games map[int]seriesGame) {
+	m := seriesGameDir.FindStringSubmatch(filepath.ToSlash(r.Record))
+	if m == nil {
+		return
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return
+	}
+	g, ok := games[n]
+	if !ok || g.options == "" || g.options == "default" {
+		return
+	}
+	name := &r.White
+	if g.color == rbc.Black {
+		name = &r.Black
+	}
+	if !strings.Contains(*name, ":") {
+		*name += ":" + g.options
+	}
+}
