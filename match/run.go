@@ -53,6 +53,10 @@ type Config struct {
 	// OnProgress, when set, is called once before the first game and after
 	// every finished game, one call at a time: a progress bar's feed.
 	OnProgress func(Progress)
+	// Notice, when set, gets what the user must hear whatever Logger's
+	// level, one call at a time: a results-log line set aside or skipped.
+	// nil sends it to Logger at warn level.
+	Notice func(msg string)
 }
 
 // Progress is the state of a match as OnProgress sees it.
@@ -135,6 +139,10 @@ func (r *Report) Finished() int {
 // updates the LLR, and once it crosses a bound the match stops: no game
 // starts, and the games in play are abandoned, so that the verdict is not
 // held up by a game that cannot change it much. Report.Stopped says so.
+//
+// A last line of the results log cut short (a full disk) is set aside
+// first (Log.Repair), and log lines that cannot be read are skipped; both
+// are told through cfg.Notice.
 func Play(ctx context.Context, cfg Config) (Report, error) {
 	switch {
 	case cfg.Games < 1 || cfg.Concurrency < 1:
@@ -147,6 +155,10 @@ func Play(ctx context.Context, cfg Config) (Report, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Notice == nil {
+		logger := cfg.Logger
+		cfg.Notice = func(msg string) { logger.Warn(msg) }
 	}
 	sprt := cfg.SPRT
 	if !cfg.Shard.Whole() {
@@ -161,6 +173,13 @@ func Play(ctx context.Context, cfg Config) (Report, error) {
 			return Report{}, fmt.Errorf("match: %w", err)
 		}
 		log = NewLog(cfg.Out, cfg.Shard)
+		torn, err := log.Repair()
+		if err != nil {
+			return Report{}, fmt.Errorf("match: %w", err)
+		}
+		if torn != nil {
+			cfg.Notice(torn.Error() + "; the game it held is played again")
+		}
 		if cfg.Resume {
 			n, err := resume(&cfg, dir, rep.Results)
 			if err != nil {
@@ -267,13 +286,17 @@ feed:
 // of its folder (dir, absolute) hold, and returns how many. A logged game
 // counts only if it is the game the schedule has under its number: same
 // seed, same bots on the same colours, same clock (a folder may hold other
-// sessions). A game logged twice counts once. A line of a bot against
+// sessions). A game logged twice counts once. A line that cannot be read is
+// told through cfg.Notice and skipped. A line of a bot against
 // itself written before the log said the bot's colour matches on the specs
 // alone (the colours were not logged).
 func resume(cfg *Config, dir string, results []*Result) (int, error) {
-	logged, err := readFolderLogs(cfg.Out, dir)
+	logged, bad, err := readFolderLogs(cfg.Out, dir)
 	if err != nil {
 		return 0, err
+	}
+	for _, e := range bad {
+		cfg.Notice(e.Error() + ": skipped")
 	}
 	n := 0
 	for _, r := range logged {

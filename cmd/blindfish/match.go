@@ -64,7 +64,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		sprt = &s
 	}
 	if *merge {
-		return runMerge(fs.Args(), stdout, sprt, *htmlOut, *archive)
+		return runMerge(fs.Args(), stdout, stderr, sprt, *htmlOut, *archive)
 	}
 	if *htmlOut != "" && fs.NArg() > 0 {
 		return usageError{"--html without --merge writes the page of the match played (to see folders, add --merge)"}
@@ -184,6 +184,10 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	bar := newProgressBar(stderr, shard.Count(cfg.Games))
 	cfg.OnProgress = func(p match.Progress) { bar.update(p.Done, progressStatus(cfg, p)) }
+	cfg.Notice = func(msg string) {
+		bar.clear() // the next update draws it again, below the message
+		fmt.Fprintf(stderr, "blindfish match: %s\n", msg)
+	}
 	rep, err := match.Play(ctx, cfg)
 	bar.finish()
 

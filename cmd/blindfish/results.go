@@ -10,19 +10,24 @@ import (
 	"github.com/blindfish-rbc/blindfish/report"
 )
 
-// runMerge prints the merged table of match folders (match.ReadFolders) and,
+// runMerge prints the merged table of match folders (match.ReadMatchFolders:
+// the results-log lines it could not read are told on stderr and left out) and,
 // with an SPRT, its line for each pairing of two different bots; with
 // archive, it then packs the folders' loose records (archiveFolders); with
 // page set, it writes their page there too, last, so that its record links
 // lead to where the records are once archived.
-func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT, page string, archive bool) error {
+func runMerge(dirs []string, stdout, stderr io.Writer, sprt *match.SPRT, page string, archive bool) error {
 	if len(dirs) == 0 {
 		return usageError{"--merge needs at least one folder"}
 	}
-	results, bare, err := match.ReadFolders(dirs)
+	folders, err := match.ReadMatchFolders(dirs)
 	if err != nil {
 		return err
 	}
+	for _, e := range folders.Skipped {
+		fmt.Fprintf(stderr, "blindfish match: %v: skipped\n", e)
+	}
+	results, bare := folders.Results, folders.Bare
 	if len(results) == 0 {
 		return fmt.Errorf("no games in %s (no %s, no *.json histories, no *.tar.gz archives of them)", strings.Join(dirs, ", "), match.LogName)
 	}
@@ -30,11 +35,11 @@ func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT, page string, ar
 	if bare > 0 {
 		note = fmt.Sprintf(" (%d from records without a results log: no times, clock ?)", bare)
 	}
-	folders := "folders"
+	noun := "folders"
 	if len(dirs) == 1 {
-		folders = "folder"
+		noun = "folder"
 	}
-	head := fmt.Sprintf("merged %d games from %d %s%s", len(results), len(dirs), folders, note)
+	head := fmt.Sprintf("merged %d games from %d %s%s", len(results), len(dirs), noun, note)
 	fmt.Fprintln(stdout, head)
 	pairings := match.GroupPairings(results)
 	if err := printTable(stdout, match.ResultsTable(pairings, true)); err != nil {
