@@ -58,15 +58,18 @@ type LogLine struct {
 	// specs alone cannot tell it when a bot plays itself (Bot, White and
 	// Black all the same spec), and then a log without it (one written
 	// before it) reads as the bot playing White in every game.
-	BotColor string     `json:"bot_color,omitempty"`
-	Opponent string     `json:"opponent"`
-	White    string     `json:"white"`
-	Black    string     `json:"black"`
-	Winner   string     `json:"winner"` // "white", "black" or "" for a draw
-	Reason   string     `json:"reason"` // the harness's win reason, "" if none
-	Detail   string     `json:"detail,omitempty"`
-	Turns    [2]int     `json:"turns"`  // turns played by White, Black
-	UsedS    [2]float64 `json:"used_s"` // clock seconds used by White, Black
+	BotColor string `json:"bot_color,omitempty"`
+	Opponent string `json:"opponent"`
+	White    string `json:"white"`
+	Black    string `json:"black"`
+	Winner   string `json:"winner"` // "white", "black" or "" for a draw
+	Reason   string `json:"reason"` // the harness's win reason, "" if none
+	Detail   string `json:"detail,omitempty"`
+	// Failed is the side whose failure voided the game (reason "ERROR",
+	// winner ""): the game counts for neither side.
+	Failed string     `json:"failed,omitempty"`
+	Turns  [2]int     `json:"turns"`  // turns played by White, Black
+	UsedS  [2]float64 `json:"used_s"` // clock seconds used by White, Black
 	// TurnS holds the clock seconds charged at each turn, White's turns
 	// then Black's (three significant digits: built-in bots take
 	// microseconds, engines seconds); absent in logs written before it.
@@ -162,6 +165,9 @@ func (r *Result) Line(now time.Time) LogLine {
 	if r.Outcome.HasWinner {
 		l.Winner = r.Outcome.Winner.String()
 	}
+	if r.Outcome.Void() {
+		l.Failed = r.Outcome.Failed.String()
+	}
 	l.Reason = r.Outcome.Reason
 	return l
 }
@@ -210,6 +216,16 @@ func FromLine(l LogLine) (*Result, error) {
 		r.Outcome.Winner, r.Outcome.HasWinner = c, true
 	}
 	r.Outcome.Reason = l.Reason
+	if r.Outcome.Void() {
+		c, err := rbc.ParseColor(l.Failed)
+		if err != nil {
+			return nil, fmt.Errorf("failed: %w", err)
+		}
+		if r.Outcome.HasWinner {
+			return nil, fmt.Errorf("a void game (reason %s) with a winner", ReasonError)
+		}
+		r.Outcome.Failed = c
+	}
 	return r, nil
 }
 
@@ -491,13 +507,28 @@ func recordResult(rec *rbc.Record) (*Result, error) {
 
 // Folders is what ReadMatchFolders found in match folders.
 type Folders struct {
-	// Results holds the games: every results-log line, and every record
-	// no line mentions (a bare game).
+	// Results holds the games that count: every results-log line but the
+	// void ones, and every record no line mentions (a bare game).
 	Results []*Result
 	Bare    int // of Results, the bare games
+	// Void holds the games a bot's failure voided (Outcome.Void) that were
+	// not played again later into the same folder: they count for neither
+	// side, only in the table's errors column.
+	Void []*Result
 	// Skipped holds the results-log lines that could not be read (a line
 	// cut short, a damaged one), which are left out.
 	Skipped []*LineError
+}
+
+// voidKey is a game of a session in a folder, as resume finds it.
+type voidKey struct {
+	dir, white, black, clock, variant string
+	seed                              int64
+	game                              int
+}
+
+func voidKeyOf(r *Result) voidKey {
+	return voidKey{r.Dir, r.White, r.Black, r.Clock, r.Variant, r.Seed, r.Game}
 }
 
 // ReadMatchFolders reads the games of match folders: every results-log
@@ -532,12 +563,21 @@ func ReadMatchFolders(dirs []string) (*Folders, error) {
 		}
 		out.Skipped = append(out.Skipped, bad...)
 		logged := map[string]bool{}
+		played := map[voidKey]bool{}
 		for _, r := range lines {
 			if r.Record != "" {
 				logged[filepath.Base(r.Record)] = true
 			}
+			if !r.Outcome.Void() {
+				played[voidKeyOf(r)] = true
+				out.Results = append(out.Results, r)
+			}
 		}
-		out.Results = append(out.Results, lines...)
+		for _, r := range lines {
+			if r.Outcome.Void() && !played[voidKeyOf(r)] {
+				out.Void = append(out.Void, r)
+			}
+		}
 		for rec, err := range rbc.FolderRecords(dir) {
 			if err != nil {
 				return nil, err
@@ -556,8 +596,8 @@ func ReadMatchFolders(dirs []string) (*Folders, error) {
 	return out, nil
 }
 
-// ReadFolders reads the games of match folders (see ReadMatchFolders):
-// unreadable log lines are left out.
+// ReadFolders reads the games that count in match folders (see
+// ReadMatchFolders): void games and unreadable log lines are left out.
 func ReadFolders(dirs []string) (results []*Result, bare int, err error) {
 	f, err := ReadMatchFolders(dirs)
 	if err != nil {

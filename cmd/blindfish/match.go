@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -191,14 +192,17 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rep, err := match.Play(ctx, cfg)
 	bar.finish()
 
-	finished := rep.Finished()
+	finished, void := rep.Finished(), len(rep.Void)
 	var notes []string
 	count := fmt.Sprintf("%d games", finished)
 	switch {
 	case rep.Stopped:
 		notes = append(notes, fmt.Sprintf("of at most %d: stopped by the SPRT", rep.Scheduled))
-	case finished < rep.Scheduled:
+	case finished+void < rep.Scheduled:
 		count = fmt.Sprintf("%d of %d games finished", finished, rep.Scheduled)
+	}
+	if void > 0 {
+		notes = append(notes, fmt.Sprintf("and %d void: a bot failed, see errors", void))
 	}
 	if !shard.Whole() {
 		notes = append(notes, fmt.Sprintf("shard %s of %d games", shard, cfg.Games))
@@ -218,7 +222,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		variant = referee.Variant() + ", "
 	}
 	fmt.Fprintf(stdout, "%s vs %s: %s, %sclock %s s, seed %d%s\n", cfg.Bot, cfg.Opponent, count, variant, cfg.Clock(), cfg.Seed, saved)
-	if werr := printTable(stdout, match.MatchTable(cfg.Bot, cfg.Opponent, rep.Results)); werr != nil {
+	table := match.MatchTable(cfg.Bot, cfg.Opponent, append(slices.Clone(rep.Results), rep.Void...))
+	if werr := printTable(stdout, table); werr != nil {
 		return werr
 	}
 	if cfg.SPRT != nil {
@@ -276,8 +281,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if finished < rep.Scheduled && !rep.Stopped {
-		return fmt.Errorf("interrupted after %d of %d games", finished, rep.Scheduled)
+	if finished+void < rep.Scheduled && !rep.Stopped {
+		return fmt.Errorf("interrupted after %d of %d games", finished+void, rep.Scheduled)
 	}
 	return nil
 }
@@ -285,11 +290,18 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // progressStatus is the text after the progress bar: the bot's +W =D -L and
 // score, and the running LLR of an SPRT.
 func progressStatus(cfg match.Config, p match.Progress) string {
-	if p.Done == 0 {
+	counted := p.Wins + p.Draws + p.Losses
+	if counted == 0 && p.Void == 0 {
 		return ""
 	}
-	pts := float64(p.Wins) + float64(p.Draws)/2
-	s := fmt.Sprintf("%s: +%d =%d -%d (%.1f%%)", cfg.Bot, p.Wins, p.Draws, p.Losses, 100*pts/float64(p.Done))
+	s := fmt.Sprintf("%s: +%d =%d -%d", cfg.Bot, p.Wins, p.Draws, p.Losses)
+	if counted > 0 {
+		pts := float64(p.Wins) + float64(p.Draws)/2
+		s += fmt.Sprintf(" (%.1f%%)", 100*pts/float64(counted))
+	}
+	if p.Void > 0 {
+		s += fmt.Sprintf(" void %d", p.Void)
+	}
 	if p.HasLLR {
 		lo, hi := cfg.SPRT.Bounds()
 		s += fmt.Sprintf("  LLR %.2f (%.2f, %.2f)", p.LLR, lo, hi)

@@ -5,11 +5,61 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/match"
 )
+
+// checkVoidTable fails unless the match's table counts no game for either
+// side and shows errors, the bot's and the opponent's, as want.
+func checkVoidTable(t *testing.T, out, errors string) {
+	t.Helper()
+	both := tableRow(t, out, "both")
+	// bot opponent as games wins draws losses score elo interval turns
+	// time/turn bot, opp, time losses, errors, reasons
+	if both[3] != "0" || both[4] != "0" || both[6] != "0" || both[14] != errors || strings.Join(both[15:], " ") != "ERROR 2" {
+		t.Errorf("both row %v: want no game counted, errors %s, ERROR 2\n%s", both, errors, out)
+	}
+}
+
+// TestMatchEngineThatCannotStartFails: games against an external engine
+// that does not start are void, not won by resignation; the failure is
+// told once on stderr and the match exits 1 naming the bot.
+func TestMatchEngineThatCannotStartFails(t *testing.T) {
+	const spec = "cmd:/nonexistent/engine"
+	code, out, errs := runBlindfish(t, context.Background(), "match", "--white", "random", "--black", spec,
+		"--games", "2", "--clock", "10+0.1", "--out", t.TempDir())
+	if code != 1 {
+		t.Errorf("exit %d, want 1\n%s%s", code, out, errs)
+	}
+	if n := strings.Count(errs, "failed in game"); n != 1 || !strings.Contains(errs, `"`+spec+`"`) ||
+		!strings.Contains(errs, "/nonexistent/engine: no such file") || !strings.Contains(lastLine(errs), spec) {
+		t.Errorf("stderr (want the failure told once, then the error naming %s):\n%s", spec, errs)
+	}
+	checkVoidTable(t, out, "0/2")
+}
+
+// TestMatchTroutWithBrokenStockfishFails: Trout whose Stockfish cannot start
+// forfeits nothing: the games are void and the match exits 1 naming it.
+func TestMatchTroutWithBrokenStockfishFails(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake Stockfish is a shell script")
+	}
+	sf := filepath.Join(t.TempDir(), "stockfish")
+	if err := os.WriteFile(sf, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("STOCKFISH_EXECUTABLE", sf)
+	code, out, errs := runBlindfish(t, context.Background(), "match", "--white", "trout", "--black", "random",
+		"--games", "2", "--clock", "10+0.1", "--out", t.TempDir())
+	if code != 1 || !strings.Contains(errs, `bot "trout" failed in game`) || !strings.Contains(lastLine(errs), `"trout"`) ||
+		!strings.Contains(errs, "Stockfish") {
+		t.Errorf("exit %d, want 1 with trout's failure on stderr\n%s%s", code, out, errs)
+	}
+	checkVoidTable(t, out, "2/0")
+}
 
 // tearLog cuts the last line of dir's results log in half, without its
 // newline, as a full disk leaves it.

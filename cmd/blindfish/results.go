@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/match"
@@ -28,7 +29,7 @@ func runMerge(dirs []string, stdout, stderr io.Writer, sprt *match.SPRT, page st
 		fmt.Fprintf(stderr, "blindfish match: %v: skipped\n", e)
 	}
 	results, bare := folders.Results, folders.Bare
-	if len(results) == 0 {
+	if len(results) == 0 && len(folders.Void) == 0 {
 		return fmt.Errorf("no games in %s (no %s, no *.json histories, no *.tar.gz archives of them)", strings.Join(dirs, ", "), match.LogName)
 	}
 	note := ""
@@ -39,9 +40,12 @@ func runMerge(dirs []string, stdout, stderr io.Writer, sprt *match.SPRT, page st
 	if len(dirs) == 1 {
 		noun = "folder"
 	}
+	if n := len(folders.Void); n > 0 {
+		note += fmt.Sprintf(" (and %d void: a bot failed, see errors)", n)
+	}
 	head := fmt.Sprintf("merged %d games from %d %s%s", len(results), len(dirs), noun, note)
 	fmt.Fprintln(stdout, head)
-	pairings := match.GroupPairings(results)
+	pairings := match.GroupPairings(append(slices.Clone(results), folders.Void...))
 	if err := printTable(stdout, match.ResultsTable(pairings, true)); err != nil {
 		return err
 	}
