@@ -50,7 +50,8 @@ func (k KriegspielReferee) Play(ctx context.Context, cfg *Config, g Game) (Playe
 	opts.TurnLimit = cfg.TurnLimit
 	opts.WhiteName, opts.BlackName = g.White, g.Black
 	opts.Logger = cfg.Logger
-	res, err := kriegspiel.PlayGame(ctx, wp, bp, opts)
+	w, b := &watchedKriegspiel{p: wp}, &watchedKriegspiel{p: bp}
+	res, err := kriegspiel.PlayGame(ctx, w, b, opts)
 	if errors.Is(err, kriegspiel.ErrAborted) {
 		return Played{}, fmt.Errorf("%w: %w", rbc.ErrAborted, err)
 	}
@@ -59,8 +60,8 @@ func (k KriegspielReferee) Play(ctx context.Context, cfg *Config, g Game) (Playe
 	}
 	rec := res.Record
 	out := Played{
-		Outcome: Outcome{Winner: rec.Result.Winner, HasWinner: rec.Result.HasWinner,
-			Reason: rec.Result.ReasonName(), Detail: rec.Result.Detail},
+		Outcome: voidIfFailed(Outcome{Winner: rec.Result.Winner, HasWinner: rec.Result.HasWinner,
+			Reason: rec.Result.ReasonName(), Detail: rec.Result.Detail}, [2]bool{w.failed.Load(), b.failed.Load()}),
 		Used: res.Used,
 		Save: func(path string) error { return saveKriegspielRecord(path, rec) },
 	}

@@ -1,7 +1,6 @@
 package match
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -60,15 +58,18 @@ type LogLine struct {
 	// specs alone cannot tell it when a bot plays itself (Bot, White and
 	// Black all the same spec), and then a log without it (one written
 	// before it) reads as the bot playing White in every game.
-	BotColor string     `json:"bot_color,omitempty"`
-	Opponent string     `json:"opponent"`
-	White    string     `json:"white"`
-	Black    string     `json:"black"`
-	Winner   string     `json:"winner"` // "white", "black" or "" for a draw
-	Reason   string     `json:"reason"` // the harness's win reason, "" if none
-	Detail   string     `json:"detail,omitempty"`
-	Turns    [2]int     `json:"turns"`  // turns played by White, Black
-	UsedS    [2]float64 `json:"used_s"` // clock seconds used by White, Black
+	BotColor string `json:"bot_color,omitempty"`
+	Opponent string `json:"opponent"`
+	White    string `json:"white"`
+	Black    string `json:"black"`
+	Winner   string `json:"winner"` // "white", "black" or "" for a draw
+	Reason   string `json:"reason"` // the harness's win reason, "" if none
+	Detail   string `json:"detail,omitempty"`
+	// Failed is the side whose failure voided the game (reason "ERROR",
+	// winner ""): the game counts for neither side.
+	Failed string     `json:"failed,omitempty"`
+	Turns  [2]int     `json:"turns"`  // turns played by White, Black
+	UsedS  [2]float64 `json:"used_s"` // clock seconds used by White, Black
 	// TurnS holds the clock seconds charged at each turn, White's turns
 	// then Black's (three significant digits: built-in bots take
 	// microseconds, engines seconds); absent in logs written before it.
@@ -164,6 +165,9 @@ func (r *Result) Line(now time.Time) LogLine {
 	if r.Outcome.HasWinner {
 		l.Winner = r.Outcome.Winner.String()
 	}
+	if r.Outcome.Void() {
+		l.Failed = r.Outcome.Failed.String()
+	}
 	l.Reason = r.Outcome.Reason
 	return l
 }
@@ -212,6 +216,16 @@ func FromLine(l LogLine) (*Result, error) {
 		r.Outcome.Winner, r.Outcome.HasWinner = c, true
 	}
 	r.Outcome.Reason = l.Reason
+	if r.Outcome.Void() {
+		c, err := rbc.ParseColor(l.Failed)
+		if err != nil {
+			return nil, fmt.Errorf("failed: %w", err)
+		}
+		if r.Outcome.HasWinner {
+			return nil, fmt.Errorf("a void game (reason %s) with a winner", ReasonError)
+		}
+		r.Outcome.Failed = c
+	}
 	return r, nil
 }
 
@@ -231,6 +245,12 @@ func secondsDuration(s float64) time.Duration {
 
 // Log appends lines to a results log; it is safe for a match's concurrent
 // games.
+//
+// A log must survive a full disk or a killed machine with at most its last
+// line cut short, and a line cut short must cost only its own game: every
+// line is written whole in one write (and synced), a write that fails half
+// way is cut off again, an append never starts on a line left without its
+// newline, and Repair sets a torn last line aside before a match appends.
 type Log struct {
 	mu   sync.Mutex
 	path string
@@ -245,6 +265,10 @@ func NewLog(dir string, s Shard) *Log {
 // Path returns the log's file.
 func (l *Log) Path() string { return l.path }
 
+// TornSuffix is added to a log's name for the file that keeps the torn lines
+// Repair set aside (results.jsonl.torn): evidence, never read as results.
+const TornSuffix = ".torn"
+
 // Append writes one line, opening and closing the file each time so that a
 // killed match loses nothing already played.
 func (l *Log) Append(line LogLine) (err error) {
@@ -255,7 +279,7 @@ func (l *Log) Append(line LogLine) (err error) {
 	data = append(data, '\n')
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("results log: %w", err)
 	}
@@ -264,42 +288,154 @@ func (l *Log) Append(line LogLine) (err error) {
 			err = fmt.Errorf("results log: %w", cerr)
 		}
 	}()
-	if _, err := f.Write(data); err != nil {
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("results log: %w", err)
+	}
+	size := fi.Size()
+	if size > 0 {
+		// Another writer may have left a line without its newline since
+		// Repair: never glue onto it.
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], size-1); err != nil {
+			return fmt.Errorf("results log: %w", err)
+		}
+		if last[0] != '\n' {
+			data = append([]byte{'\n'}, data...)
+		}
+	}
+	if n, err := f.Write(data); err != nil {
+		// Part of the line may be on disk (a full disk): cut it off again,
+		// unless someone else appended meanwhile.
+		if fi, serr := f.Stat(); n > 0 && serr == nil && fi.Size() == size+int64(n) {
+			f.Truncate(size)
+		}
+		return fmt.Errorf("results log: %w", err)
+	}
+	if err := f.Sync(); err != nil {
 		return fmt.Errorf("results log: %w", err)
 	}
 	return nil
 }
 
-// ReadLog reads one results log. Its results have Record as the log names it
-// (a file name) and no Dir.
+// Repair makes the log end on a whole line before a match appends to it. A
+// last line that does not decode (cut short by a full disk or a killed
+// machine: it has no newline, or a later session glued a line onto it) is
+// appended to the log's name + TornSuffix and the log truncated back to the
+// line before it, so that its game counts as not played (a resumed match
+// plays it again) and no later line is glued onto it. A last line that is
+// whole but lacks its newline gets one. Repair returns the line it set
+// aside, naming file and line number, or nil.
+func (l *Log) Repair() (*LineError, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	data, err := os.ReadFile(l.path)
+	if errors.Is(err, fs.ErrNotExist) || len(data) == 0 {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("results log: %w", err)
+	}
+	endsLine := data[len(data)-1] == '\n'
+	body := data
+	if endsLine {
+		body = data[:len(data)-1]
+	}
+	start := bytes.LastIndexByte(body, '\n') + 1
+	last := bytes.TrimSpace(body[start:])
+	_, derr := parseLine(last)
+	if len(last) == 0 || derr == nil {
+		if endsLine {
+			return nil, nil
+		}
+		return nil, appendBytes(l.path, []byte{'\n'})
+	}
+	torn := l.path + TornSuffix
+	if err := appendBytes(torn, append(bytes.Clone(body[start:]), '\n')); err != nil {
+		return nil, fmt.Errorf("results log: setting a torn line aside: %w", err)
+	}
+	if err := os.Truncate(l.path, int64(start)); err != nil {
+		return nil, fmt.Errorf("results log: %w", err)
+	}
+	n := bytes.Count(data[:start], []byte{'\n'}) + 1
+	return &LineError{Path: l.path, Line: n,
+		Err: fmt.Errorf("torn last line (%d bytes: %w) moved to %s", len(data)-start, derr, filepath.Base(torn))}, nil
+}
+
+// appendBytes appends data to the file at path in one write and syncs it.
+func appendBytes(path string, data []byte) (err error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// LineError is a results-log line that cannot be read, named by file and
+// line number. Readers leave such a line out and go on: one bad line must
+// not cost the games of all the others.
+type LineError struct {
+	Path string
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err) }
+
+func (e *LineError) Unwrap() error { return e.Err }
+
+// parseLine reads one line of a results log.
+func parseLine(text []byte) (*Result, error) {
+	var l LogLine
+	if err := json.Unmarshal(text, &l); err != nil {
+		return nil, err
+	}
+	return FromLine(l)
+}
+
+// ReadLog reads one results log; a line it cannot read is an error (a
+// *LineError). Its results have Record as the log names it (a file name)
+// and no Dir.
 func ReadLog(path string) ([]*Result, error) {
-	f, err := os.Open(path)
+	out, bad, err := readLog(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var out []*Result
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
+	if len(bad) > 0 {
+		return nil, bad[0]
+	}
+	return out, nil
+}
+
+// readLog reads one results log, leaving out (and returning) the lines it
+// cannot read: a line in the middle that does not decode, or a last line cut
+// short.
+func readLog(path string) (out []*Result, bad []*LineError, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	for n, text := range bytes.Split(data, []byte{'\n'}) {
+		text = bytes.TrimSpace(text)
+		if len(text) == 0 {
 			continue
 		}
-		var l LogLine
-		if err := json.Unmarshal([]byte(text), &l); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		r, err := FromLine(l)
+		r, err := parseLine(text)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+			bad = append(bad, &LineError{Path: path, Line: n + 1, Err: err})
+			continue
 		}
 		out = append(out, r)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return out, nil
+	return out, bad, nil
 }
 
 // folderLogs returns the results logs of a folder: results.jsonl first,
@@ -314,20 +450,20 @@ func folderLogs(dir string) ([]string, error) {
 }
 
 // readFolderLogs reads every results log of dir (none is no error), with
-// Dir set to abs and Record to the history's path.
-func readFolderLogs(dir, abs string) ([]*Result, error) {
+// Dir set to abs and Record to the history's path; the lines it cannot read
+// are left out and returned.
+func readFolderLogs(dir, abs string) (out []*Result, bad []*LineError, err error) {
 	logs, err := folderLogs(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []*Result
 	for _, path := range logs {
-		lines, err := ReadLog(path)
+		lines, skipped, err := readLog(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, r := range lines {
 			r.Dir = abs
@@ -336,8 +472,9 @@ func readFolderLogs(dir, abs string) ([]*Result, error) {
 			}
 		}
 		out = append(out, lines...)
+		bad = append(bad, skipped...)
 	}
-	return out, nil
+	return out, bad, nil
 }
 
 // recordResult is the result of a game read from its record alone (no
@@ -368,19 +505,47 @@ func recordResult(rec *rbc.Record) (*Result, error) {
 	}, nil
 }
 
-// ReadFolders reads the games of match folders: every results-log line, and
-// every record no line mentions (an RBC history or a Kriegspiel record;
-// loose, *.json or *.json.gz, or in the folder's archives, see
+// Folders is what ReadMatchFolders found in match folders.
+type Folders struct {
+	// Results holds the games that count: every results-log line but the
+	// void ones, and every record no line mentions (a bare game).
+	Results []*Result
+	Bare    int // of Results, the bare games
+	// Void holds the games a bot's failure voided (Outcome.Void) that were
+	// not played again later into the same folder: they count for neither
+	// side, only in the table's errors column.
+	Void []*Result
+	// Skipped holds the results-log lines that could not be read (a line
+	// cut short, a damaged one), which are left out.
+	Skipped []*LineError
+}
+
+// voidKey is a game of a session in a folder, as resume finds it.
+type voidKey struct {
+	dir, white, black, clock, variant string
+	seed                              int64
+	game                              int
+}
+
+func voidKeyOf(r *Result) voidKey {
+	return voidKey{r.Dir, r.White, r.Black, r.Clock, r.Variant, r.Seed, r.Game}
+}
+
+// ReadMatchFolders reads the games of match folders: every results-log
+// line, and every record no line mentions (an RBC history or a Kriegspiel
+// record; loose, *.json or *.json.gz, or in the folder's archives, see
 // rbc.FolderRecords), which counts as a bare game (no times, clock "?"). A
 // folder named twice counts once. A harness series folder (one with a
-// summary.txt, see series.go) adds the histories of its gNN subfolders. Unreadable lines, records and archives are
-// errors that name the file.
-func ReadFolders(dirs []string) (results []*Result, bare int, err error) {
+// summary.txt, see series.go) adds the histories of its gNN subfolders. A
+// log line that cannot be read is left out and listed in Skipped;
+// unreadable records and archives are errors that name the file.
+func ReadMatchFolders(dirs []string) (*Folders, error) {
+	out := &Folders{}
 	seen := map[string]bool{}
 	for _, dir := range dirs {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
-			return nil, 0, fmt.Errorf("match folder %s: %w", dir, err)
+			return nil, fmt.Errorf("match folder %s: %w", dir, err)
 		}
 		if seen[abs] {
 			continue
@@ -388,53 +553,73 @@ func ReadFolders(dirs []string) (results []*Result, bare int, err error) {
 		seen[abs] = true
 		fi, err := os.Stat(dir)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		if !fi.IsDir() {
-			return nil, 0, fmt.Errorf("%s is not a folder", dir)
+			return nil, fmt.Errorf("%s is not a folder", dir)
 		}
-		lines, err := readFolderLogs(dir, abs)
+		lines, bad, err := readFolderLogs(dir, abs)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
+		out.Skipped = append(out.Skipped, bad...)
 		logged := map[string]bool{}
+		played := map[voidKey]bool{}
 		for _, r := range lines {
 			if r.Record != "" {
 				logged[filepath.Base(r.Record)] = true
 			}
+			if !r.Outcome.Void() {
+				played[voidKeyOf(r)] = true
+				out.Results = append(out.Results, r)
+			}
 		}
-		results = append(results, lines...)
+		for _, r := range lines {
+			if r.Outcome.Void() && !played[voidKeyOf(r)] {
+				out.Void = append(out.Void, r)
+			}
+		}
 		series, err := readSeriesSummary(dir)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		recordDirs := []string{dir}
 		if series != nil {
 			games, err := seriesGameDirs(dir)
 			if err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 			recordDirs = append(recordDirs, games...)
 		}
 		for _, rd := range recordDirs {
 			for rec, err := range rbc.FolderRecords(rd) {
 				if err != nil {
-					return nil, 0, err
+					return nil, err
 				}
 				if logged[rec.Base()] {
 					continue
 				}
 				r, err := recordResult(rec)
 				if err != nil {
-					return nil, 0, err
+					return nil, err
 				}
 				if series != nil {
 					nameSeriesSide(r, series)
 				}
-				results = append(results, r)
-				bare++
+				out.Results = append(out.Results, r)
+				out.Bare++
 			}
 		}
 	}
-	return results, bare, nil
+	return out, nil
+}
+
+// ReadFolders reads the games that count in match folders (see
+// ReadMatchFolders): void games and unreadable log lines are left out.
+func ReadFolders(dirs []string) (results []*Result, bare int, err error) {
+	f, err := ReadMatchFolders(dirs)
+	if err != nil {
+		return nil, 0, err
+	}
+	return f.Results, f.Bare, nil
 }

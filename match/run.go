@@ -53,11 +53,17 @@ type Config struct {
 	// OnProgress, when set, is called once before the first game and after
 	// every finished game, one call at a time: a progress bar's feed.
 	OnProgress func(Progress)
+	// Notice, when set, gets what the user must hear whatever Logger's
+	// level, one call at a time: a results-log line set aside or skipped,
+	// and each distinct failure of a bot that voided a game (once, not
+	// once per game). nil sends them to Logger at warn level.
+	Notice func(msg string)
 }
 
 // Progress is the state of a match as OnProgress sees it.
 type Progress struct {
-	Done, Total         int     // games finished, games to play
+	Done, Total         int     // games finished (void ones too), games to play
+	Void                int     // of Done, games a bot's failure voided
 	Wins, Draws, Losses int     // of the bot, over the finished games
 	HasLLR              bool    // an SPRT is running
 	LLR                 float64 // its log-likelihood ratio
@@ -102,6 +108,10 @@ type Report struct {
 	// ones included; nil for a game of another shard or not finished (the
 	// match was stopped or interrupted).
 	Results []*Result
+	// Void holds the games a bot's failure voided (Outcome.Void), in the
+	// order they ended: played, but counted for neither side (their
+	// Results entry stays nil, and a resumed match plays them again).
+	Void []*Result
 	// Scheduled counts the games of the shard (all games of a whole match),
 	// Resumed those of them taken from the folder's logs.
 	Scheduled, Resumed int
@@ -109,7 +119,7 @@ type Report struct {
 	Stopped bool
 }
 
-// Finished counts the finished games.
+// Finished counts the finished games that count (not the void ones).
 func (r *Report) Finished() int {
 	n := 0
 	for _, g := range r.Results {
@@ -135,6 +145,15 @@ func (r *Report) Finished() int {
 // updates the LLR, and once it crosses a bound the match stops: no game
 // starts, and the games in play are abandoned, so that the verdict is not
 // held up by a game that cannot change it much. Report.Stopped says so.
+//
+// A game that ends because a bot failed (its engine did not start, a
+// callback returned an error or panicked) is void (ReasonError): logged,
+// put in Report.Void, told once per distinct error through cfg.Notice, and
+// counted for neither side. When every game a bot played in this call was
+// voided by its own failure, Play returns an error wrapping ErrBotFailed
+// that names the bot and its first error. A last line of the results log
+// cut short (a full disk) is set aside first (Log.Repair), and log lines
+// that cannot be read are skipped; both are told through cfg.Notice.
 func Play(ctx context.Context, cfg Config) (Report, error) {
 	switch {
 	case cfg.Games < 1 || cfg.Concurrency < 1:
@@ -147,6 +166,10 @@ func Play(ctx context.Context, cfg Config) (Report, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Notice == nil {
+		logger := cfg.Logger
+		cfg.Notice = func(msg string) { logger.Warn(msg) }
 	}
 	sprt := cfg.SPRT
 	if !cfg.Shard.Whole() {
@@ -161,6 +184,13 @@ func Play(ctx context.Context, cfg Config) (Report, error) {
 			return Report{}, fmt.Errorf("match: %w", err)
 		}
 		log = NewLog(cfg.Out, cfg.Shard)
+		torn, err := log.Repair()
+		if err != nil {
+			return Report{}, fmt.Errorf("match: %w", err)
+		}
+		if torn != nil {
+			cfg.Notice(torn.Error() + "; the game it held is played again")
+		}
 		if cfg.Resume {
 			n, err := resume(&cfg, dir, rep.Results)
 			if err != nil {
@@ -179,6 +209,7 @@ func Play(ctx context.Context, cfg Config) (Report, error) {
 		firstErr error
 		wg       sync.WaitGroup
 		todo     []int
+		failures = newFailures(cfg.Bot, cfg.Opponent)
 	)
 	// count adds game i, finished, to the progress and the SPRT's pairs, and
 	// reports whether the SPRT decided. A pair counts once its second game
@@ -235,7 +266,18 @@ func Play(ctx context.Context, cfg Config) (Report, error) {
 						firstErr = err
 					}
 					cancel()
+				case r.Outcome.Void():
+					rep.Void = append(rep.Void, r)
+					prog.Done++
+					prog.Void++
+					if msg := failures.add(r); msg != "" {
+						cfg.Notice(msg)
+					}
+					if cfg.OnProgress != nil {
+						cfg.OnProgress(prog)
+					}
 				default:
+					failures.add(r)
 					rep.Results[i] = r
 					if count(i, r, false) && !rep.Stopped {
 						rep.Stopped = true
@@ -260,24 +302,102 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
+	if firstErr == nil {
+		firstErr = failures.err()
+	}
 	return rep, firstErr
+}
+
+// ErrBotFailed is wrapped by Play's error when every game a bot played
+// was voided by its own failure: the match measured nothing.
+var ErrBotFailed = errors.New("failed in every game it played")
+
+// failures tracks, per bot spec, the games it played and those voided by
+// its failure, and the distinct failures already told.
+type failures struct {
+	specs  []string
+	played map[string]int
+	failed map[string]int
+	first  map[string]string // the first failure of each spec
+	told   map[string]bool   // spec + "\x00" + failure
+}
+
+func newFailures(bot, opponent string) *failures {
+	f := &failures{played: map[string]int{}, failed: map[string]int{}, first: map[string]string{}, told: map[string]bool{}}
+	f.specs = []string{bot}
+	if opponent != bot {
+		f.specs = append(f.specs, opponent)
+	}
+	return f
+}
+
+// add counts a game played to its end and returns the message that tells
+// its failure, if it is void by one not told before ("" otherwise).
+func (f *failures) add(r *Result) string {
+	f.played[r.White]++
+	if r.Black != r.White {
+		f.played[r.Black]++
+	}
+	if !r.Outcome.Void() {
+		return ""
+	}
+	spec := [2]string{r.White, r.Black}[r.Outcome.Failed]
+	f.failed[spec]++
+	why := failureText(r.Outcome)
+	if _, ok := f.first[spec]; !ok {
+		f.first[spec] = why
+	}
+	key := spec + "\x00" + why
+	if f.told[key] {
+		return ""
+	}
+	f.told[key] = true
+	return fmt.Sprintf("bot %q failed in game %d, which is void (not counted; this failure is told once): %s", spec, r.Game, why)
+}
+
+// err is the error of a bot all of whose games failed, or nil.
+func (f *failures) err() error {
+	for _, spec := range f.specs {
+		if n := f.played[spec]; n > 0 && f.failed[spec] == n {
+			return fmt.Errorf("match: bot %q %w (%d): %s", spec, ErrBotFailed, n, f.first[spec])
+		}
+	}
+	return nil
+}
+
+// failureText is a void game's failure without the colour the referee puts
+// first ("black's HandleGameStart failed: …" is "HandleGameStart failed:
+// …"), so that one failure in both colours is told once.
+func failureText(o Outcome) string {
+	text := strings.TrimPrefix(o.Detail, o.Failed.String()+"'s ")
+	if text == "" {
+		text = "no detail"
+	}
+	return text
 }
 
 // resume fills results with the games of cfg's shard that the results logs
 // of its folder (dir, absolute) hold, and returns how many. A logged game
 // counts only if it is the game the schedule has under its number: same
 // seed, same bots on the same colours, same clock (a folder may hold other
-// sessions). A game logged twice counts once. A line of a bot against
-// itself written before the log said the bot's colour matches on the specs
-// alone (the colours were not logged).
+// sessions). A game logged twice counts once; a void game is played again.
+// A line that cannot be read is told through cfg.Notice and skipped. A line
+// of a bot against itself written before the log said the bot's colour
+// matches on the specs alone (the colours were not logged).
 func resume(cfg *Config, dir string, results []*Result) (int, error) {
-	logged, err := readFolderLogs(cfg.Out, dir)
+	logged, bad, err := readFolderLogs(cfg.Out, dir)
 	if err != nil {
 		return 0, err
+	}
+	for _, e := range bad {
+		cfg.Notice(e.Error() + ": skipped")
 	}
 	n := 0
 	for _, r := range logged {
 		i := r.Game
+		if r.Outcome.Void() {
+			continue // played again
+		}
 		if r.Seed != cfg.Seed || i < 0 || i >= cfg.Games || !cfg.Shard.Has(i) || results[i] != nil {
 			continue
 		}
@@ -374,13 +494,15 @@ func (rbcReferee) Play(ctx context.Context, cfg *Config, g Game) (Played, error)
 	opts.MoveLimit, opts.TurnLimit = cfg.MoveLimit, cfg.TurnLimit
 	opts.WhiteName, opts.BlackName = g.White, g.Black
 	opts.Logger = cfg.Logger
-	res, err := rbc.PlayLocalGame(ctx, wp, bp, opts)
+	w, b := &watchedPlayer{p: wp}, &watchedPlayer{p: bp}
+	res, err := rbc.PlayLocalGame(ctx, w, b, opts)
 	if err != nil {
 		return Played{}, err
 	}
 	h := res.History
 	return Played{
-		Outcome: RBCOutcome(h.Outcome), Used: res.Used, TurnTimes: res.TurnTimes,
+		Outcome: voidIfFailed(RBCOutcome(h.Outcome), [2]bool{w.failed.Load(), b.failed.Load()}),
+		Used:    res.Used, TurnTimes: res.TurnTimes,
 		Turns: [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])},
 		Save:  func(path string) error { return rbc.SaveHistoryFile(path, h) },
 	}, nil

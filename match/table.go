@@ -25,7 +25,8 @@ type Pairing struct {
 }
 
 // GroupPairings sorts games into pairings in order of first appearance (nil
-// results are skipped). A game whose bot and opponent are the other way round
+// results are skipped). Void games (Outcome.Void) count only in the Stats'
+// Void and Errors, never in Games. A game whose bot and opponent are the other way round
 // from an existing pairing joins it with colours swapped, so that folders
 // written with the bots given in either order (or bare harness histories,
 // which only know White and Black) merge into one row.
@@ -52,7 +53,9 @@ func GroupPairings(results []*Result) []*Pairing {
 		}
 		p.ByColor[r.BotColor].Add(r)
 		p.Both.Add(r)
-		p.Games = append(p.Games, r)
+		if !r.Outcome.Void() {
+			p.Games = append(p.Games, r)
+		}
 	}
 	return out
 }
@@ -60,16 +63,35 @@ func GroupPairings(results []*Result) []*Pairing {
 // Stats sums the games of one row of the table, seen from the bot.
 type Stats struct {
 	Games, Wins, Draws, Losses int
-	Reasons                    map[string]int // games by how they ended ("" for no reason given)
-	Turns                      int            // both sides' turns
-	TimeLosses                 [2]int         // the bot's, the opponent's
-	Errors                     [2]int         // losses by an illegal action or a failed callback (resignation)
-	BotTurns, OppTurns         int            // of timed games
-	BotTime, OppTime           time.Duration  // of timed games
+	// Void counts the games a bot's failure voided, which are not in Games
+	// or anything else below but Reasons (ERROR) and Errors.
+	Void       int
+	Reasons    map[string]int // games by how they ended ("" for no reason given)
+	Turns      int            // both sides' turns
+	TimeLosses [2]int         // the bot's, the opponent's
+	// Errors counts, of the bot and of the opponent, the games lost by an
+	// illegal action or a failed callback (resignation: logs written
+	// before void games) and the games voided by the side's failure.
+	Errors             [2]int
+	BotTurns, OppTurns int           // of timed games
+	BotTime, OppTime   time.Duration // of timed games
 }
 
 // Add counts one game.
 func (s *Stats) Add(r *Result) {
+	if s.Reasons == nil {
+		s.Reasons = map[string]int{}
+	}
+	if r.Outcome.Void() {
+		s.Void++
+		s.Reasons[r.Outcome.Reason]++
+		side := 0 // the bot failed
+		if r.Outcome.Failed != r.BotColor {
+			side = 1
+		}
+		s.Errors[side]++
+		return
+	}
 	s.Games++
 	switch r.score() {
 	case 0:
@@ -78,9 +100,6 @@ func (s *Stats) Add(r *Result) {
 		s.Draws++
 	default:
 		s.Losses++
-	}
-	if s.Reasons == nil {
-		s.Reasons = map[string]int{}
 	}
 	s.Reasons[r.Outcome.Reason]++
 	if r.Outcome.HasWinner {
@@ -125,8 +144,9 @@ type Table struct {
 // Columns: W/D/L and the score of the bot; its Elo difference to the
 // opponent with a 95% interval (EstimateElo); mean turns per game (both
 // sides' turns); mean clock time per turn of each side; losses on time and
-// losses by an error (an illegal request, or a callback that failed and so
-// resigned) as bot/opponent; how the games ended.
+// errors (losses by an illegal request, games void because a side failed)
+// as bot/opponent; how the games ended (void games as ERROR). The games
+// column and everything computed from it leave void games out.
 func ResultsTable(pairings []*Pairing, withClock bool) Table {
 	header := []string{"bot", "opponent", "as", "games", "wins", "draws", "losses", "score", "elo", "elo 95%",
 		"turns/game", "time/turn bot", "time/turn opp", "time losses", "errors", "end reasons"}
@@ -156,12 +176,13 @@ func ResultsTable(pairings []*Pairing, withClock bool) Table {
 				reasonsText(s))
 			t.Rows = append(t.Rows, cells)
 		}
+		played := func(c rbc.Color) bool { return p.ByColor[c].Games+p.ByColor[c].Void > 0 }
 		for c := rbc.White; c <= rbc.Black; c++ {
-			if p.ByColor[c].Games > 0 {
+			if played(c) {
 				row(c.String(), &p.ByColor[c])
 			}
 		}
-		if p.ByColor[rbc.White].Games > 0 && p.ByColor[rbc.Black].Games > 0 {
+		if played(rbc.White) && played(rbc.Black) {
 			row("both", &p.Both)
 		}
 	}
@@ -170,7 +191,8 @@ func ResultsTable(pairings []*Pairing, withClock bool) Table {
 
 // MatchTable is the table of one match of bot against opponent: the bot's
 // rows for the colours it played (and both); a match without a finished game
-// shows an empty row rather than no table.
+// shows an empty row rather than no table. Void games may be among results
+// (they show as errors).
 func MatchTable(bot, opponent string, results []*Result) Table {
 	t := ResultsTable(GroupPairings(results), false)
 	if len(t.Rows) == 0 {

@@ -32,7 +32,7 @@ func PentaOf(games []*Result) (p Penta, unpaired int) {
 	var numbered []*Result
 	for _, r := range games {
 		switch {
-		case r == nil:
+		case r == nil || r.Outcome.Void():
 		case !r.Numbered:
 			unpaired++
 		default:
@@ -88,7 +88,7 @@ func pairUp(games []*Result, dir func(*Result) string, p *Penta, unpaired *int) 
 // TrinomialOf counts games by the bot's result: losses, draws, wins.
 func TrinomialOf(games []*Result) (t Trinomial) {
 	for _, r := range games {
-		if r != nil {
+		if r != nil && !r.Outcome.Void() {
 			t[r.Points()]++
 		}
 	}

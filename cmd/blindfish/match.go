@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,7 +78,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		sprt = &s
 	}
 	if *merge {
-		return runMerge(fs.Args(), stdout, sprt, rate, *htmlOut, *archive)
+		return runMerge(fs.Args(), stdout, stderr, sprt, rate, *htmlOut, *archive)
 	}
 	if *htmlOut != "" && fs.NArg() > 0 {
 		return usageError{"--html without --merge writes the page of the match played (to see folders, add --merge)"}
@@ -197,17 +198,24 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	bar := newProgressBar(stderr, shard.Count(cfg.Games))
 	cfg.OnProgress = func(p match.Progress) { bar.update(p.Done, progressStatus(cfg, p)) }
+	cfg.Notice = func(msg string) {
+		bar.clear() // the next update draws it again, below the message
+		fmt.Fprintf(stderr, "blindfish match: %s\n", msg)
+	}
 	rep, err := match.Play(ctx, cfg)
 	bar.finish()
 
-	finished := rep.Finished()
+	finished, void := rep.Finished(), len(rep.Void)
 	var notes []string
 	count := fmt.Sprintf("%d games", finished)
 	switch {
 	case rep.Stopped:
 		notes = append(notes, fmt.Sprintf("of at most %d: stopped by the SPRT", rep.Scheduled))
-	case finished < rep.Scheduled:
+	case finished+void < rep.Scheduled:
 		count = fmt.Sprintf("%d of %d games finished", finished, rep.Scheduled)
+	}
+	if void > 0 {
+		notes = append(notes, fmt.Sprintf("and %d void: a bot failed, see errors", void))
 	}
 	if !shard.Whole() {
 		notes = append(notes, fmt.Sprintf("shard %s of %d games", shard, cfg.Games))
@@ -227,7 +235,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		variant = referee.Variant() + ", "
 	}
 	fmt.Fprintf(stdout, "%s vs %s: %s, %sclock %s s, seed %d%s\n", cfg.Bot, cfg.Opponent, count, variant, cfg.Clock(), cfg.Seed, saved)
-	if werr := printTable(stdout, match.MatchTable(cfg.Bot, cfg.Opponent, rep.Results)); werr != nil {
+	table := match.MatchTable(cfg.Bot, cfg.Opponent, append(slices.Clone(rep.Results), rep.Void...))
+	if werr := printTable(stdout, table); werr != nil {
 		return werr
 	}
 	if cfg.SPRT != nil {
@@ -285,8 +294,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if finished < rep.Scheduled && !rep.Stopped {
-		return fmt.Errorf("interrupted after %d of %d games", finished, rep.Scheduled)
+	if finished+void < rep.Scheduled && !rep.Stopped {
+		return fmt.Errorf("interrupted after %d of %d games", finished+void, rep.Scheduled)
 	}
 	return nil
 }
@@ -294,11 +303,18 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // progressStatus is the text after the progress bar: the bot's +W =D -L and
 // score, and the running LLR of an SPRT.
 func progressStatus(cfg match.Config, p match.Progress) string {
-	if p.Done == 0 {
+	counted := p.Wins + p.Draws + p.Losses
+	if counted == 0 && p.Void == 0 {
 		return ""
 	}
-	pts := float64(p.Wins) + float64(p.Draws)/2
-	s := fmt.Sprintf("%s: +%d =%d -%d (%.1f%%)", cfg.Bot, p.Wins, p.Draws, p.Losses, 100*pts/float64(p.Done))
+	s := fmt.Sprintf("%s: +%d =%d -%d", cfg.Bot, p.Wins, p.Draws, p.Losses)
+	if counted > 0 {
+		pts := float64(p.Wins) + float64(p.Draws)/2
+		s += fmt.Sprintf(" (%.1f%%)", 100*pts/float64(counted))
+	}
+	if p.Void > 0 {
+		s += fmt.Sprintf(" void %d", p.Void)
+	}
 	if p.HasLLR {
 		lo, hi := cfg.SPRT.Bounds()
 		s += fmt.Sprintf("  LLR %.2f (%.2f, %.2f)", p.LLR, lo, hi)

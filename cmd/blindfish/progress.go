@@ -64,12 +64,17 @@ func (p *progressBar) draw(line string) {
 }
 
 // finish clears the bar so that what follows starts on a clean line.
-func (p *progressBar) finish() {
+func (p *progressBar) finish() { p.clear() }
+
+// clear blanks the bar's line, so that a message can be written on it; the
+// next update draws the bar again.
+func (p *progressBar) clear() {
 	if p == nil {
 		return
 	}
 	p.draw("")
 	fmt.Fprint(p.w, "\r")
+	p.drawn = time.Time{}
 }
 
 // progressLine renders "[#####.....] 5/10  12s  status", with an estimate of

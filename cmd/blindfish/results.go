@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/report"
 )
 
-// runMerge prints the merged table of match folders (match.ReadFolders) and,
+// runMerge prints the merged table of match folders (match.ReadMatchFolders:
+// the results-log lines it could not read are told on stderr and left out) and,
 // with an SPRT, its line for each pairing of two different bots; with
 // archive, it then packs the folders' loose records (archiveFolders); with
 // page set, it writes their page there too, last, so that its record links
@@ -18,28 +20,35 @@ import (
 //
 // With rate set it prints the rating list of the games instead of the table
 // (printRatings), and the page shows it too.
-func runMerge(dirs []string, stdout io.Writer, sprt *match.SPRT, rate *match.RatingOptions, page string, archive bool) error {
+func runMerge(dirs []string, stdout, stderr io.Writer, sprt *match.SPRT, rate *match.RatingOptions, page string, archive bool) error {
 	if len(dirs) == 0 {
 		return usageError{"--merge needs at least one folder"}
 	}
-	results, bare, err := match.ReadFolders(dirs)
+	folders, err := match.ReadMatchFolders(dirs)
 	if err != nil {
 		return err
 	}
-	if len(results) == 0 {
+	for _, e := range folders.Skipped {
+		fmt.Fprintf(stderr, "blindfish match: %v: skipped\n", e)
+	}
+	results, bare := folders.Results, folders.Bare
+	if len(results) == 0 && len(folders.Void) == 0 {
 		return fmt.Errorf("no games in %s (no %s, no *.json histories, no *.tar.gz archives of them)", strings.Join(dirs, ", "), match.LogName)
 	}
 	note := ""
 	if bare > 0 {
 		note = fmt.Sprintf(" (%d from records without a results log: no times, clock ?)", bare)
 	}
-	folders := "folders"
+	noun := "folders"
 	if len(dirs) == 1 {
-		folders = "folder"
+		noun = "folder"
 	}
-	head := fmt.Sprintf("merged %d games from %d %s%s", len(results), len(dirs), folders, note)
+	if n := len(folders.Void); n > 0 {
+		note += fmt.Sprintf(" (and %d void: a bot failed, see errors)", n)
+	}
+	head := fmt.Sprintf("merged %d games from %d %s%s", len(results), len(dirs), noun, note)
 	fmt.Fprintln(stdout, head)
-	pairings := match.GroupPairings(results)
+	pairings := match.GroupPairings(append(slices.Clone(results), folders.Void...))
 	var list *match.RatingList
 	if rate != nil {
 		if list, err = match.Ratings(results, *rate); err != nil {
