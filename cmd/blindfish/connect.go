@@ -226,7 +226,12 @@ func (t *connectTally) summary() {
 	fmt.Fprintln(t.stdout)
 }
 
-// safeName keeps a name fit for a file name.
+// maxSafeName bounds a name in a file name: names come from servers and
+// their clients, and a file name longer than 255 bytes cannot be made.
+const maxSafeName = 40
+
+// safeName keeps a name fit for a file name: letters, digits, '-', '_'
+// and '.' (any other character becomes '_'), at most maxSafeName of them.
 func safeName(s string) string {
 	s = strings.Map(func(r rune) rune {
 		switch {
@@ -237,6 +242,9 @@ func safeName(s string) string {
 	}, s)
 	if s == "" {
 		return "_"
+	}
+	if len(s) > maxSafeName { // every byte is ASCII now
+		s = s[:maxSafeName]
 	}
 	return s
 }

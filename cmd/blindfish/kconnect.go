@@ -213,7 +213,11 @@ func saveKriegspielRecord(path string, rec *kriegspiel.Record) error {
 		os.Remove(f.Name())
 		return err
 	}
-	return os.Rename(f.Name(), path)
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name()) // no temporary file outlives an error
+		return err
+	}
+	return nil
 }
 
 func (t *kTally) summary() {

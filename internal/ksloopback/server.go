@@ -7,10 +7,15 @@
 package ksloopback
 
 import (
+	"bytes"
+	"cmp"
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -33,15 +38,34 @@ type Config struct {
 	// TurnLimit draws a game when the player to move reaches this full move
 	// (0: no limit), so that tests can play short games; the site has none.
 	TurnLimit int
-	// OnGameEnd, when set, receives each game's true record as it ends
-	// (called with the server's lock held: it must not call the server).
+	// OnGameEnd, when set, receives each game's true record as it ends,
+	// before the answer to the call that ended it is sent. It is called
+	// without the server's lock (so that a slow disk stalls no other
+	// call), from the goroutines of several calls at once.
 	OnGameEnd func(id string, rec *kriegspiel.Record)
+	// LastID is the number of the last game of an earlier run: game ids
+	// continue after it (g0001 when 0), so that records kept by id are
+	// never named twice.
+	LastID int
+	// MaxBodyBytes bounds a request's body (default DefaultMaxBodyBytes);
+	// a longer one gets 413 before it is read whole.
+	MaxBodyBytes int64
 	// Faults are injected into the answers. Every call may be processed
 	// and its answer lost: the client must find out from the game's state.
 	Faults faults.Faults
 }
 
-// Server is the loopback server; it is an http.Handler.
+// DefaultMaxBodyBytes bounds a request's body: the API's bodies (a bot's
+// profile, a lobby request, a move) are a few hundred bytes.
+const DefaultMaxBodyBytes = 16 << 10
+
+// MaxUsernameLen is the longest username a bot may register.
+const MaxUsernameLen = 32
+
+// Server is the loopback server; it is an http.Handler. No call does I/O
+// while it holds the server's lock: bodies are read before it is taken
+// and answers written after it is let go, so that a slow client delays
+// only itself.
 type Server struct {
 	cfg    Config
 	faults *faults.Injector
@@ -51,6 +75,12 @@ type Server struct {
 	games  map[string]*game  // id → game
 	codes  map[string]string // code → id
 	nextID int
+	ended  []endedGame // games ended by the call in progress, for OnGameEnd
+}
+
+type endedGame struct {
+	id  string
+	rec *kriegspiel.Record
 }
 
 // New returns a server with no bots and no games.
@@ -61,8 +91,11 @@ func New(cfg Config) *Server {
 	if cfg.Increment <= 0 {
 		cfg.Increment = 10 * time.Second
 	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
 	return &Server{cfg: cfg, faults: faults.New(cfg.Faults), tokens: map[string]string{},
-		games: map[string]*game{}, codes: map[string]string{}}
+		games: map[string]*game{}, codes: map[string]string{}, nextID: max(cfg.LastID, 0)}
 }
 
 // FaultCounts returns how many faults of each kind were injected.
@@ -118,7 +151,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	path := strings.Trim(r.URL.Path, "/")
 	if r.Method == http.MethodPost && path == "auth/bots/register" {
-		s.register(w, r)
+		key := r.Header.Get("X-Bot-Registration-Key")
+		if s.cfg.RegistrationKey == "" || subtle.ConstantTimeCompare([]byte(key), []byte(s.cfg.RegistrationKey)) != 1 {
+			fail(w, http.StatusUnauthorized, "INVALID_REGISTRATION_KEY", "bad registration key")
+			return
+		}
+		body, ok := s.readBody(w, r)
+		if !ok {
+			return
+		}
+		s.locked(w, func(w http.ResponseWriter) { s.register(w, body) })
 		return
 	}
 	user, ok := s.user(r)
@@ -126,36 +168,113 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusUnauthorized, "UNAUTHORIZED", "missing or unknown bearer token")
 		return
 	}
+	var body []byte
+	if r.Method == http.MethodPost {
+		if body, ok = s.readBody(w, r); !ok {
+			return
+		}
+	}
 	parts := strings.Split(path, "/")
 	if r.Method == http.MethodGet && len(parts) == 2 && parts[0] == "user" {
-		s.profile(w, parts[1])
+		s.locked(w, func(w http.ResponseWriter) { s.profile(w, parts[1]) })
 		return
 	}
 	if r.Method == http.MethodPost && len(parts) == 2 && parts[0] == "bots" {
 		// The bots' profile and availability reports: taken and echoed.
-		var body map[string]any
-		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-			body = map[string]any{}
+		var v map[string]any
+		if err := json.Unmarshal(body, &v); err != nil || v == nil {
+			v = map[string]any{}
 		}
-		reply(w, http.StatusOK, body)
+		reply(w, http.StatusOK, v)
 		return
 	}
 	if len(parts) < 2 || parts[0] != "game" {
 		fail(w, http.StatusNotFound, "NOT_FOUND", "no such endpoint")
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.locked(w, func(w http.ResponseWriter) { s.gameCall(w, r.Method, path, parts, body, user) })
+}
+
+// readBody reads the request's body whole, before any lock is taken; a
+// body over the limit gets 413 as soon as that is known (at once when its
+// Content-Length says so), and is not read further.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	limit := s.cfg.MaxBodyBytes
+	tooLarge := func() {
+		w.Header().Set("Connection", "close")
+		fail(w, http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE",
+			fmt.Sprintf("the request body is over %d bytes", limit))
+	}
+	if r.ContentLength > limit {
+		tooLarge()
+		return nil, false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var mbe *http.MaxBytesError
 	switch {
-	case r.Method == http.MethodGet && path == "game/mine/active":
+	case errors.As(err, &mbe):
+		tooLarge()
+		return nil, false
+	case err != nil:
+		fail(w, http.StatusBadRequest, "BAD_REQUEST", "could not read the request body")
+		return nil, false
+	}
+	return body, true
+}
+
+// locked runs f under the server's lock with its answer held back; once
+// the lock is let go, it reports the games f ended to OnGameEnd and then
+// sends the answer.
+func (s *Server) locked(w http.ResponseWriter, f func(http.ResponseWriter)) {
+	d := &heldAnswer{header: w.Header()}
+	s.mu.Lock()
+	f(d)
+	ended := s.ended
+	s.ended = nil
+	s.mu.Unlock()
+	for _, e := range ended {
+		s.cfg.OnGameEnd(e.id, e.rec)
+	}
+	d.send(w)
+}
+
+// heldAnswer is an http.ResponseWriter that keeps the answer in memory.
+type heldAnswer struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
+}
+
+func (h *heldAnswer) Header() http.Header { return h.header }
+
+func (h *heldAnswer) WriteHeader(code int) {
+	if h.code == 0 {
+		h.code = code
+	}
+}
+
+func (h *heldAnswer) Write(p []byte) (int, error) {
+	h.WriteHeader(http.StatusOK)
+	return h.body.Write(p)
+}
+
+func (h *heldAnswer) send(w http.ResponseWriter) {
+	w.WriteHeader(cmp.Or(h.code, http.StatusOK))
+	w.Write(h.body.Bytes())
+}
+
+// gameCall answers the calls on games and the lobby (with the lock held).
+func (s *Server) gameCall(w http.ResponseWriter, method, path string, parts []string, body []byte, user string) {
+	switch {
+	case method == http.MethodGet && path == "game/mine/active":
 		s.mine(w, user)
-	case r.Method == http.MethodGet && path == "game/open":
+	case method == http.MethodGet && path == "game/open":
 		s.open(w)
-	case r.Method == http.MethodPost && path == "game/create":
-		s.create(w, r, user)
-	case r.Method == http.MethodPost && len(parts) == 3 && parts[1] == "join":
+	case method == http.MethodPost && path == "game/create":
+		s.create(w, body, user)
+	case method == http.MethodPost && len(parts) == 3 && parts[1] == "join":
 		s.join(w, user, parts[2])
-	case len(parts) >= 2:
+	default:
 		g, ok := s.games[parts[1]]
 		if !ok {
 			fail(w, http.StatusNotFound, "GAME_NOT_FOUND", "no such game")
@@ -168,30 +287,30 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		}
 		s.checkTime(g)
 		switch action := strings.Join(parts[2:], "/"); {
-		case r.Method == http.MethodGet && action == "":
+		case method == http.MethodGet && action == "":
 			reply(w, http.StatusOK, map[string]any{"game_id": g.id, "state": g.state,
 				"white": map[string]string{"username": g.players[0]}, "black": map[string]string{"username": g.players[1]}})
-		case r.Method == http.MethodGet && action == "state":
+		case method == http.MethodGet && action == "state":
 			reply(w, http.StatusOK, g.view(me))
-		case r.Method == http.MethodGet && action == "moves":
+		case method == http.MethodGet && action == "moves":
 			s.transcript(w, g)
-		case r.Method == http.MethodPost && action == "move":
-			var body struct {
+		case method == http.MethodPost && action == "move":
+			var req struct {
 				UCI string `json:"uci"`
 			}
-			if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			if err := json.Unmarshal(body, &req); err != nil {
 				fail(w, http.StatusUnprocessableEntity, "VALIDATION", "want {\"uci\": ...}")
 				return
 			}
-			q, err := kriegspiel.ParseQuestion(body.UCI)
+			q, err := kriegspiel.ParseQuestion(req.UCI)
 			if err != nil || q.AskAny {
 				reply(w, http.StatusOK, map[string]any{"move_done": false, "announcement": "INVALID_UCI", "game_over": false})
 				return
 			}
 			s.ask(w, g, me, q)
-		case r.Method == http.MethodPost && action == "ask-any":
+		case method == http.MethodPost && action == "ask-any":
 			s.ask(w, g, me, kriegspiel.Any())
-		case r.Method == http.MethodPost && action == "resign":
+		case method == http.MethodPost && action == "resign":
 			if g.state != "active" {
 				fail(w, http.StatusConflict, "GAME_NOT_ACTIVE", "the game is not being played")
 				return
@@ -223,8 +342,6 @@ func (s *Server) addBotLocked(username string) string {
 // profile is a user's public page: every account here is a bot (the
 // public bots join only games that bots opened).
 func (s *Server) profile(w http.ResponseWriter, name string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, u := range s.tokens {
 		if u == name {
 			reply(w, http.StatusOK, map[string]any{"username": u, "role": "bot", "is_bot": true})
@@ -232,6 +349,23 @@ func (s *Server) profile(w http.ResponseWriter, name string) {
 		}
 	}
 	fail(w, http.StatusNotFound, "USER_NOT_FOUND", "no such user")
+}
+
+// CheckUsername says why a username cannot be registered (nil when it
+// can): 1 to MaxUsernameLen letters, digits, '_' or '-', so that it is fit
+// for a file name and a terminal as it is.
+func CheckUsername(name string) error {
+	if len(name) < 1 || len(name) > MaxUsernameLen {
+		return fmt.Errorf("the username must be 1 to %d characters long", MaxUsernameLen)
+	}
+	for _, c := range []byte(name) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-':
+		default:
+			return errors.New("the username may hold only letters A-Z and a-z, digits, '_' and '-'")
+		}
+	}
+	return nil
 }
 
 func (s *Server) user(r *http.Request) (string, bool) {
@@ -245,18 +379,17 @@ func (s *Server) user(r *http.Request) (string, bool) {
 	return u, ok
 }
 
-func (s *Server) register(w http.ResponseWriter, r *http.Request) {
-	if s.cfg.RegistrationKey == "" || r.Header.Get("X-Bot-Registration-Key") != s.cfg.RegistrationKey {
-		fail(w, http.StatusUnauthorized, "INVALID_REGISTRATION_KEY", "bad registration key")
-		return
-	}
+// register registers a bot (with the lock held).
+func (s *Server) register(w http.ResponseWriter, body []byte) {
 	var p kriegspielorg.BotProfile
-	if err := json.NewDecoder(r.Body).Decode(&p); err != nil || p.Username == "" || p.OwnerEmail == "" {
+	if err := json.Unmarshal(body, &p); err != nil || p.Username == "" || p.OwnerEmail == "" {
 		fail(w, http.StatusUnprocessableEntity, "VALIDATION", "username and owner_email are required")
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	if err := CheckUsername(p.Username); err != nil {
+		fail(w, http.StatusBadRequest, "INVALID_USERNAME", err.Error())
+		return
+	}
 	for _, u := range s.tokens {
 		if u == p.Username {
 			fail(w, http.StatusConflict, "USERNAME_TAKEN", "username already taken")
@@ -298,9 +431,9 @@ func (s *Server) sortedIDs() []string {
 	return ids
 }
 
-func (s *Server) create(w http.ResponseWriter, r *http.Request, user string) {
+func (s *Server) create(w http.ResponseWriter, body []byte, user string) {
 	var req kriegspielorg.CreateRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+	if err := json.Unmarshal(body, &req); err != nil {
 		fail(w, http.StatusUnprocessableEntity, "VALIDATION", "bad request body")
 		return
 	}
@@ -406,7 +539,7 @@ func (s *Server) ask(w http.ResponseWriter, g *game, me rbc.Color, q kriegspiel.
 func (s *Server) finish(g *game, r kriegspiel.Result) {
 	g.state, g.result = "completed", r
 	if s.cfg.OnGameEnd != nil && g.g != nil {
-		s.cfg.OnGameEnd(g.id, g.record())
+		s.ended = append(s.ended, endedGame{g.id, g.record()})
 	}
 }
 

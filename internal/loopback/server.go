@@ -11,8 +11,10 @@
 package loopback
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -44,7 +46,14 @@ type Config struct {
 	Faults Faults
 	// Logger receives the server's diagnostics; nil discards them.
 	Logger *slog.Logger
+	// MaxBodyBytes bounds a request's body (default DefaultMaxBodyBytes);
+	// a longer one gets 413 before it is read whole.
+	MaxBodyBytes int64
 }
+
+// DefaultMaxBodyBytes bounds a request's body: the API's bodies (a
+// square, a move, a setting) are a few dozen bytes.
+const DefaultMaxBodyBytes = 16 << 10
 
 // Server is the loopback tournament server; it is an http.Handler.
 type Server struct {
@@ -102,6 +111,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Game.InitialTime <= 0 {
 		cfg.Game = rbc.DefaultOptions()
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
 	log := cfg.Logger
 	if log == nil {
@@ -312,6 +324,14 @@ func writeJSON(w http.ResponseWriter, v any) {
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request, user string) {
+	// The body is read whole here, before any lock is taken, so that a
+	// client sending it slowly delays only itself.
+	body, aerr := s.readBody(w, r)
+	if aerr != nil {
+		http.Error(w, aerr.msg, aerr.code)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
 	out, aerr := s.dispatch(r, user)
 	if aerr != nil {
 		http.Error(w, aerr.msg, aerr.code)
@@ -350,8 +370,29 @@ func (s *Server) dispatch(r *http.Request, user string) (any, *apiError) {
 	return nil, &apiError{http.StatusNotFound, "no such endpoint"}
 }
 
+// readBody reads the request's body, up to MaxBodyBytes: a longer one
+// gets 413 as soon as that is known (at once when its Content-Length says
+// so), and is not read further.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
+	limit := s.cfg.MaxBodyBytes
+	tooLarge := &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is over %d bytes", limit)}
+	if r.ContentLength > limit {
+		w.Header().Set("Connection", "close")
+		return nil, tooLarge
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if errors.As(err, new(*http.MaxBytesError)) {
+		return nil, tooLarge
+	}
+	if err != nil {
+		return nil, badRequest("reading the body: %v", err)
+	}
+	return data, nil
+}
+
+// decodeBody decodes the body route has read.
 func decodeBody(r *http.Request, v any) *apiError {
-	data, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	data, err := io.ReadAll(r.Body)
 	if err != nil {
 		return badRequest("reading the body: %v", err)
 	}

@@ -1,0 +1,312 @@
+package ksloopback
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+)
+
+const testKey = "registration-key-for-tests"
+
+// do makes one API call and returns its status and body.
+func do(base, method, path string, header map[string]string, body string) (int, []byte, error) {
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, data, err
+}
+
+// call is do for the test's goroutine: an error fails the test.
+func call(t *testing.T, base, method, path string, header map[string]string, body string) (int, []byte) {
+	t.Helper()
+	code, data, err := do(base, method, path, header, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code, data
+}
+
+func bearer(tok string) map[string]string { return map[string]string{"Authorization": "Bearer " + tok} }
+
+// startGame has white create a wild16 game and black join it; it returns
+// the game's id.
+func startGame(t *testing.T, base, white, black string) string {
+	t.Helper()
+	code, data := call(t, base, http.MethodPost, "/game/create", bearer(white), `{"rule_variant": "wild16", "play_as": "white"}`)
+	if code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, data)
+	}
+	var c struct {
+		GameID   string `json:"game_id"`
+		GameCode string `json:"game_code"`
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	if code, data := call(t, base, http.MethodPost, "/game/join/"+c.GameCode, bearer(black), ""); code != http.StatusOK {
+		t.Fatalf("join: %d %s", code, data)
+	}
+	return c.GameID
+}
+
+// A bot that sends its move's body slowly holds up only itself: every
+// other call (another bot's, an unauthenticated one) is answered while
+// that body is still being sent.
+func TestSlowBodyDelaysNoOtherCall(t *testing.T) {
+	srv := New(Config{RegistrationKey: testKey})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	alpha, beta := srv.AddBot("alpha"), srv.AddBot("beta")
+	id := startGame(t, ts.URL, alpha, beta)
+
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// One byte per 100 ms; the JSON value is whole only at the last byte,
+	// so that a server decoding as it reads waits for all of it. The last
+	// byte is held back until the other calls are answered (or 10 s have
+	// passed): they must not need it.
+	body := `{"uci"` + strings.Repeat(" ", 20) + `: "e2e4"}`
+	fmt.Fprintf(conn, "POST /game/%s/move HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"+
+		"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n", id, alpha, len(body))
+	started, othersDone, lastSent := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		for i := range len(body) - 1 {
+			if _, err := conn.Write([]byte{body[i]}); err != nil {
+				return
+			}
+			if i == 1 {
+				close(started) // the server is inside the call by now
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		select {
+		case <-othersDone:
+		case <-time.After(10 * time.Second):
+		}
+		close(lastSent)
+		conn.Write([]byte{body[len(body)-1]})
+	}()
+	<-started
+
+	if code, data := call(t, ts.URL, http.MethodGet, "/game/"+id+"/state", bearer(beta), ""); code != http.StatusOK {
+		t.Errorf("the other bot's state: %d %s", code, data)
+	}
+	if code, _ := call(t, ts.URL, http.MethodGet, "/game/mine/active", nil, ""); code != http.StatusUnauthorized {
+		t.Errorf("an unauthenticated call: %d, want 401", code)
+	}
+	if code, _ := call(t, ts.URL, http.MethodGet, "/game/mine/active", bearer(alpha), ""); code != http.StatusOK {
+		t.Errorf("the slow bot's own other call: %d", code)
+	}
+	select {
+	case <-lastSent:
+		t.Fatal("the other calls were answered only once the slow body was whole")
+	default:
+	}
+	close(othersDone)
+
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var mr struct {
+		MoveDone bool `json:"move_done"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&mr); err != nil || resp.StatusCode != http.StatusOK || !mr.MoveDone {
+		t.Fatalf("the slow move: %d, %+v, %v", resp.StatusCode, mr, err)
+	}
+}
+
+// countingWriter counts the bytes it passes on.
+type countingWriter struct {
+	w io.Writer
+	n atomic.Int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// A 50 MB body gets 413 before it is read whole, whether its length is
+// announced or it is sent in chunks, on an authenticated call and on a
+// registration.
+func TestHugeBodyGets413(t *testing.T) {
+	const size = 50 << 20
+	srv := New(Config{RegistrationKey: testKey})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	alpha := srv.AddBot("alpha")
+	for _, tc := range []struct {
+		name, path, header string
+		chunked            bool
+	}{
+		{"profile", "/bots/alpha", "Authorization: Bearer " + alpha, false},
+		{"profile chunked", "/bots/alpha", "Authorization: Bearer " + alpha, true},
+		{"registration", "/auth/bots/register", "X-Bot-Registration-Key: " + testKey, false},
+		{"registration chunked", "/auth/bots/register", "X-Bot-Registration-Key: " + testKey, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			length := fmt.Sprintf("Content-Length: %d", size)
+			if tc.chunked {
+				length = "Transfer-Encoding: chunked"
+			}
+			fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\n%s\r\nContent-Type: application/json\r\n%s\r\n\r\n",
+				tc.path, tc.header, length)
+			cw := &countingWriter{w: conn}
+			var w io.Writer = cw
+			if tc.chunked {
+				w = httputil.NewChunkedWriter(cw)
+			}
+			sent := make(chan struct{})
+			go func() {
+				defer close(sent)
+				// One JSON string that never ends, however far it is read.
+				prefix := []byte(`{"username": "`)
+				if _, err := w.Write(prefix); err != nil {
+					return
+				}
+				chunk := bytes.Repeat([]byte("a"), 64<<10)
+				for n := len(prefix); n < size; n += len(chunk) {
+					if _, err := w.Write(chunk); err != nil {
+						return // the server hung up: expected
+					}
+				}
+				if c, ok := w.(io.Closer); ok {
+					c.Close() // the last chunk
+				}
+			}()
+			conn.SetReadDeadline(time.Now().Add(time.Minute))
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			written := cw.n.Load()
+			conn.Close()
+			<-sent
+			if resp.StatusCode != http.StatusRequestEntityTooLarge {
+				t.Fatalf("status %d, want 413", resp.StatusCode)
+			}
+			if written >= size {
+				t.Fatalf("the answer came after the whole body (%d bytes) was sent", written)
+			}
+		})
+	}
+}
+
+func TestRegistrationChecksTheUsername(t *testing.T) {
+	srv := New(Config{RegistrationKey: testKey})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	hdr := map[string]string{"X-Bot-Registration-Key": testKey}
+	for _, tc := range []struct {
+		name string
+		want int
+	}{
+		{strings.Repeat("a", 300), http.StatusBadRequest},
+		{strings.Repeat("a", MaxUsernameLen+1), http.StatusBadRequest},
+		{"evil\x1b[2J\rbot", http.StatusBadRequest},
+		{"new\nline", http.StatusBadRequest},
+		{"sp ace", http.StatusBadRequest},
+		{"../up", http.StatusBadRequest},
+		{"ünï", http.StatusBadRequest},
+		{strings.Repeat("a", MaxUsernameLen), http.StatusCreated},
+		{"Good_bot-2", http.StatusCreated},
+	} {
+		body, _ := json.Marshal(map[string]string{"username": tc.name, "display_name": "D", "owner_email": "a@b.c"})
+		code, data := call(t, ts.URL, http.MethodPost, "/auth/bots/register", hdr, string(body))
+		if code != tc.want {
+			t.Errorf("username %q: %d %s, want %d", tc.name, code, data, tc.want)
+		}
+		if code == http.StatusBadRequest && !strings.Contains(string(data), "INVALID_USERNAME") {
+			t.Errorf("username %q: the refusal does not say why: %s", tc.name, data)
+		}
+	}
+}
+
+// A game's end is reported outside the server's lock: a slow OnGameEnd
+// (a slow disk) holds up no other call, and the answer to the call that
+// ended the game comes after it.
+func TestOnGameEndRunsOutsideTheLock(t *testing.T) {
+	entered, release := make(chan string, 1), make(chan struct{})
+	srv := New(Config{RegistrationKey: testKey, OnGameEnd: func(id string, rec *kriegspiel.Record) {
+		entered <- id
+		<-release
+	}})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	alpha, beta := srv.AddBot("alpha"), srv.AddBot("beta")
+	id := startGame(t, ts.URL, alpha, beta)
+	resigned := make(chan int, 1)
+	go func() {
+		code, _, _ := do(ts.URL, http.MethodPost, "/game/"+id+"/resign", bearer(alpha), "")
+		resigned <- code
+	}()
+	if got := <-entered; got != id {
+		t.Fatalf("OnGameEnd for %q, want %q", got, id)
+	}
+	other := make(chan int, 1)
+	go func() {
+		code, _, _ := do(ts.URL, http.MethodGet, "/game/mine/active", bearer(beta), "")
+		other <- code
+	}()
+	select {
+	case code := <-other:
+		if code != http.StatusOK {
+			t.Errorf("the other call: %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		close(release)
+		t.Fatal("a call waited for OnGameEnd")
+	}
+	select {
+	case <-resigned:
+		t.Fatal("the resignation was answered before OnGameEnd returned")
+	default:
+	}
+	close(release)
+	if code := <-resigned; code != http.StatusOK {
+		t.Fatalf("resign: %d", code)
+	}
+}
+
+func TestGameIDsContinueAfterLastID(t *testing.T) {
+	srv := New(Config{RegistrationKey: testKey, LastID: 41})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	if id := startGame(t, ts.URL, srv.AddBot("alpha"), srv.AddBot("beta")); id != "g0042" {
+		t.Fatalf("the first game is %q, want g0042", id)
+	}
+}
