@@ -35,6 +35,7 @@ left running.
 
 import importlib
 import inspect
+import operator
 import os
 import random
 import re
@@ -411,9 +412,13 @@ class Host:
         square = self.call('choose_sense', senses, moves, seconds)
         if square is None:
             return 'sense pass'
-        if not isinstance(square, int) or not 0 <= square < 64:
+        try:
+            index = operator.index(square)  # numpy's integers too, as the harness takes them
+        except TypeError:
+            index = -1
+        if not 0 <= index < 64:
             raise PlayerError('choose_sense returned {!r}, not a square'.format(square))
-        return 'sense ' + _SQUARE_NAMES[square]
+        return 'sense ' + _SQUARE_NAMES[index]
 
     def req_senseresult(self, f):
         result = []

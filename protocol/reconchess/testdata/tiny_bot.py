@@ -1,6 +1,7 @@
 """A tiny reconchess bot for rbcp_host.py's tests, written for them.
 
-It senses the centre and plays the first move it is offered, and prints to
+It senses the centre (as an integer that is not an int, as numpy's are) and
+plays the first move it is offered, and prints to
 standard output in every callback, lines that look like rbcp replies among
 them, to show that a bot's prints never reach the protocol. It runs with the
 harness (a reconchess Player) or on the host's stand-in types without it.
@@ -12,6 +13,16 @@ except ImportError:  # the host on the standard library alone
     Player = object
 
 D4 = 27
+
+
+class SquareNumber:
+    """An integer that is not an int, as numpy's are: the harness takes it."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __index__(self):
+        return self.n
 
 
 class TinyBot(Player):
@@ -31,7 +42,7 @@ class TinyBot(Player):
         print('sense a1')
         if not isinstance(seconds_left, float) or len(sense_actions) != 64:
             raise AssertionError('choose_sense got {!r}, {} squares'.format(seconds_left, len(sense_actions)))
-        return D4
+        return SquareNumber(D4)
 
     def handle_sense_result(self, sense_result):
         print('tiny bot: sensed', [(s, p.symbol() if p else None) for s, p in sense_result])
