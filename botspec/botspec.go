@@ -1,7 +1,8 @@
 // Package botspec turns bot specs into players for every tool that takes
 // them (match, play, connect, analyze): a built-in bot of the engine
 // registry ("trout", "blindfish:king=2.8"), an external engine that speaks
-// the rbcp line protocol ("cmd:PROGRAM ARGS"), or Blindfish as it was at a
+// the rbcp line protocol ("cmd:PROGRAM ARGS"), a reconchess bot in Python
+// ("py:BOT.py" or "py:module.name", pyhost.go), or Blindfish as it was at a
 // commit ("build:REV[:BOTSPEC]", pinned builds, build.go).
 //
 // It is the one place that depends on both the engine and the line protocol,
@@ -35,10 +36,10 @@ const BuildPrefix = "build:"
 // and the one `blindfish engine` serves: the strongest we have.
 const DefaultBot = "blindfish"
 
-// IsExternal reports whether spec runs another process (cmd: or build:),
-// which an engine serving the line protocol cannot do itself.
+// IsExternal reports whether spec runs another process (cmd:, py: or
+// build:), which an engine serving the line protocol cannot do itself.
 func IsExternal(spec string) bool {
-	return strings.HasPrefix(spec, CmdPrefix) || strings.HasPrefix(spec, BuildPrefix)
+	return strings.HasPrefix(spec, CmdPrefix) || strings.HasPrefix(spec, PyPrefix) || strings.HasPrefix(spec, BuildPrefix)
 }
 
 // Resolver builds players from bot specs. It keeps the pinned builds it has
@@ -46,6 +47,7 @@ func IsExternal(spec string) bool {
 // only look the binary up; make one per command with NewResolver.
 type Resolver struct {
 	builds   buildCache
+	host     hostFile
 	stderr   io.Writer
 	cacheDir string
 }
@@ -63,16 +65,23 @@ func NewResolver(stderr io.Writer, cacheDir string) *Resolver {
 
 // NewPlayer builds the player a bot spec names, with seed for its random
 // choices; an external engine gets the seed through its "seed" option if it
-// announces one. The player of a cmd: or build: spec is an io.Closer: close
-// it when done. A build: spec is built here if Canonical did not already
-// resolve it.
+// announces one. The player of a cmd:, py: or build: spec is an io.Closer:
+// close it when done. A build: spec is built here if Canonical did not
+// already resolve it.
 func (r *Resolver) NewPlayer(spec string, seed int64) (rbc.Player, error) {
 	if strings.HasPrefix(spec, BuildPrefix) {
 		argv, err := r.buildCommand(context.Background(), spec)
 		if err != nil {
 			return nil, err
 		}
-		return r.external(spec, argv, seed)
+		return r.external(spec, argv, seed, 0)
+	}
+	if strings.HasPrefix(spec, PyPrefix) {
+		argv, err := r.pyCommand(spec)
+		if err != nil {
+			return nil, err
+		}
+		return r.external(spec, argv, seed, pyStartTimeout)
 	}
 	cmdline, ok := strings.CutPrefix(spec, CmdPrefix)
 	if !ok {
@@ -82,15 +91,17 @@ func (r *Resolver) NewPlayer(spec string, seed int64) (rbc.Player, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bot %q: %w", spec, err)
 	}
-	return r.external(spec, argv, seed)
+	return r.external(spec, argv, seed, 0)
 }
 
-// external returns a client for the rbcp engine argv runs.
-func (r *Resolver) external(spec string, argv []string, seed int64) (rbc.Player, error) {
+// external returns a client for the rbcp engine argv runs; startTimeout
+// bounds its start and handshake (0: the client's default).
+func (r *Resolver) external(spec string, argv []string, seed int64, startTimeout time.Duration) (rbc.Player, error) {
 	c, err := line.NewClient(line.ClientConfig{
-		Command:   argv,
-		Announced: []line.SetOption{{Name: "seed", Value: strconv.FormatInt(seed&(1<<31-1), 10)}},
-		Stderr:    r.stderr,
+		Command:      argv,
+		Announced:    []line.SetOption{{Name: "seed", Value: strconv.FormatInt(seed&(1<<31-1), 10)}},
+		Stderr:       r.stderr,
+		StartTimeout: startTimeout,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("bot %q: %w", spec, err)
@@ -101,7 +112,7 @@ func (r *Resolver) external(spec string, argv []string, seed int64) (rbc.Player,
 // Probe builds the bot a spec names and, for an external engine, starts it
 // once and stops it again, so that a command can refuse a bad spec (a missing
 // program, an option the engine rejects, a BOTSPEC the pinned build does not
-// know) before it plays a game with it.
+// know, a Python bot that does not load) before it plays a game with it.
 func (r *Resolver) Probe(ctx context.Context, spec string) error {
 	p, err := r.NewPlayer(spec, 0)
 	if err != nil {

@@ -66,7 +66,7 @@ func splitBuildSpec(spec string) (rev, bot string, ok bool, err error) {
 	if !hasBot {
 		bot = DefaultBot
 	}
-	if bot == "" || strings.HasPrefix(bot, CmdPrefix) || strings.HasPrefix(bot, BuildPrefix) {
+	if bot == "" || IsExternal(bot) {
 		return "", "", true, fmt.Errorf("bot %q: BOTSPEC must be a bot of that build, like blindfish:samples=300", spec)
 	}
 	return rev, bot, true, nil

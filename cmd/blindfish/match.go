@@ -33,7 +33,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		names = append(names, b.Name)
 	}
 	white := fs.String("white", "", "the bot playing White: a bot spec, name[:key=value,...] (bots: "+strings.Join(names, ", ")+
-		`), "cmd:PROGRAM ARGS" for an rbcp engine, or build:REV[:BOTSPEC] for Blindfish built at a git commit`)
+		`), "cmd:PROGRAM ARGS" for an rbcp engine, py:BOT.py or py:module.name for a reconchess bot in Python ($PYTHON, default python3), or build:REV[:BOTSPEC] for Blindfish built at a git commit`)
 	black := fs.String("black", "", "the bot playing Black (a bot spec)")
 	games := fs.Int("games", 1, "number of games (with --sprt, the most)")
 	clock := fs.String("clock", "900+5", "each clock as INITIAL+INCREMENT in seconds (or Go durations: 2s+100ms)")
@@ -167,9 +167,10 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if referee != nil {
 			break // checked above
 		}
-		if strings.HasPrefix(spec, botspec.BuildPrefix) {
-			// Start the build's engine once: a BOTSPEC that build does not
-			// know fails here, not in every game.
+		if strings.HasPrefix(spec, botspec.BuildPrefix) || strings.HasPrefix(spec, botspec.PyPrefix) {
+			// Start the build's engine or the Python bot once: a BOTSPEC
+			// that build does not know, or a bot that does not load, fails
+			// here, not in every game.
 			if err := resolver.Probe(ctx, spec); err != nil {
 				return usageError{err.Error()}
 			}

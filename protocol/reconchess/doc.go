@@ -1,9 +1,21 @@
-// Package reconchess holds the bridge that lets the reference harness
-// (the reconchess Python package) play Blindfish: blindfish_player.py is a
-// reconchess bot that starts `blindfish engine` and relays the harness's
-// Player callbacks to it over the rbcp line protocol (docs/protocol.md).
+// Package reconchess joins Blindfish and the reference harness (the
+// reconchess Python package) in both directions, over the rbcp line protocol
+// (docs/protocol.md):
 //
-// The Go side is only tests, of two kinds.
+//   - blindfish_player.py is a reconchess bot that starts `blindfish engine`
+//     and relays the harness's Player callbacks to it, so the harness plays
+//     Blindfish;
+//   - rbcp_host.py is an rbcp engine that loads a reconchess bot and turns
+//     each request into the Player call the harness would make, so that
+//     Blindfish's tools play any reconchess bot (the py: bot spec, which runs
+//     the copy HostScript returns).
+//
+// The host's tests (host_test.go) play tiny bots written for them
+// (testdata/tiny_bot.py, testdata/raising_bot.py) through the host on the
+// standard library alone, wherever python3 runs (under CI=true a missing
+// python3 fails them), and through python-chess too where it is importable.
+//
+// The rest of the Go side tests the bridge, in two kinds of tests.
 //
 // The stand-in tests (standin_test.go) run wherever python3 runs, CI
 // included (under CI=true a missing python3 fails them): testdata/standin
