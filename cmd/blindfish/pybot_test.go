@@ -44,8 +44,8 @@ func TestMatchPythonBot(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games")
 	code, stdout, stderr := runCmd(t, "match", "--white", "py:"+filepath.Join(bots, "tiny_bot.py"), "--black", "attacker",
 		"--games", "2", "--clock", "10+0.1", "--turn-limit", "60", "--out", out)
-	if code != 0 || !strings.Contains(stdout, "2 games") {
-		t.Fatalf("match: exit %d\n%s\n%s", code, stdout, stderr)
+	if code != 1 || !strings.Contains(stdout, "2 void") || !strings.Contains(stderr, "KeyError") {
+		t.Fatalf("match: exit %d (want 1: every game of the bot failed)\n%s\n%s", code, stdout, stderr)
 	}
 	log, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
 	if err != nil {
@@ -63,16 +63,17 @@ func TestMatchPythonBot(t *testing.T) {
 	}
 }
 
-// TestMatchPythonBotRaises: a py: bot that raises in choose_move loses that
-// game by its failure (the table's errors column), the results log names
-// the exception, and the match goes on to its end.
+// TestMatchPythonBotRaises: a py: bot that raises in choose_move voids that
+// game (never a win for its opponent; the table's errors column counts it),
+// the results log names the exception, the match goes on to its end, and
+// it exits non-zero since every game of the bot failed.
 func TestMatchPythonBotRaises(t *testing.T) {
 	bots := pyBots(t)
 	out := filepath.Join(t.TempDir(), "games")
 	code, stdout, stderr := runCmd(t, "match", "--white", "py:"+filepath.Join(bots, "raising_bot.py"), "--black", "random",
 		"--games", "2", "--clock", "10+0.1", "--out", out)
-	if code != 0 || !strings.Contains(stdout, "2 games") {
-		t.Fatalf("match: exit %d\n%s\n%s", code, stdout, stderr)
+	if code != 1 || !strings.Contains(stdout, "2 void") || !strings.Contains(stderr, "KeyError") {
+		t.Fatalf("match: exit %d (want 1: every game of the bot failed)\n%s\n%s", code, stdout, stderr)
 	}
 	log, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
 	if err != nil {
@@ -83,7 +84,7 @@ func TestMatchPythonBotRaises(t *testing.T) {
 		t.Fatalf("results log:\n%s", log)
 	}
 	for _, l := range lines {
-		if !strings.Contains(l, `"reason":"RESIGN"`) || !strings.Contains(l, "choose_move: KeyError") {
+		if !strings.Contains(l, `"reason":"ERROR"`) || !strings.Contains(l, "choose_move: KeyError") {
 			t.Errorf("a game of the raising bot: %s", l)
 		}
 	}
