@@ -44,8 +44,8 @@ func TestMatchPythonBot(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games")
 	code, stdout, stderr := runCmd(t, "match", "--white", "py:"+filepath.Join(bots, "tiny_bot.py"), "--black", "attacker",
 		"--games", "2", "--clock", "10+0.1", "--turn-limit", "60", "--out", out)
-	if code != 1 || !strings.Contains(stdout, "2 void") || !strings.Contains(stderr, "KeyError") {
-		t.Fatalf("match: exit %d (want 1: every game of the bot failed)\n%s\n%s", code, stdout, stderr)
+	if code != 0 || !strings.Contains(stdout, "2 games") {
+		t.Fatalf("match: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	log, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
 	if err != nil {
