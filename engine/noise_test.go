@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -140,6 +141,9 @@ func TestRoutineDegradationIsCountedNotWarned(t *testing.T) {
 	if st.LateUpdates < failoverStreak || st.Failovers != 1 {
 		t.Errorf("late updates %d, failovers %d: want at least %d and 1", st.LateUpdates, st.Failovers, failoverStreak)
 	}
+	if d := p.Degradations(); d["late_updates"] != st.LateUpdates || d["failovers"] != 1 || d["held_updates"] != st.HeldUpdates {
+		t.Errorf("degradations %v: want the game's %d late updates, %d held and 1 failover", d, st.LateUpdates, st.HeldUpdates)
+	}
 	checkNoWarnings(t, logs)
 	var late, end bool
 	for _, r := range logs.all() {
@@ -158,5 +162,24 @@ func TestRoutineDegradationIsCountedNotWarned(t *testing.T) {
 	}
 	if !late || !end {
 		t.Errorf("late-update record logged: %v, game-end line: %v", late, end)
+	}
+}
+
+// TestDegradationsCountEachEventOnce: a match sums a player's degradation
+// counts, so a cut-off (which the stats count as a fallback too) counts
+// once, zero counts are left out, and a player that never degraded reports
+// an empty map (known: none), not nil.
+func TestDegradationsCountEachEventOnce(t *testing.T) {
+	p, err := NewBlindfish(DefaultConfig(), Options{Seed: 1, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := p.Degradations(); d == nil || len(d) != 0 {
+		t.Errorf("a fresh player's degradations %v: want an empty map", d)
+	}
+	p.stats = PlayerStats{Turns: 40, FastTurns: 7, Panics: 1, Emergencies: 2, Cutoffs: 3, Fallbacks: 5, LateUpdates: 4, HeldUpdates: 1}
+	want := map[string]int{"emergencies": 2, "cutoffs": 3, "fallbacks": 2, "late_updates": 4, "held_updates": 1}
+	if d := p.Degradations(); !maps.Equal(d, want) {
+		t.Errorf("degradations %v, want %v", d, want)
 	}
 }

@@ -210,6 +210,34 @@ func (p *Player) Stats() PlayerStats {
 	return s
 }
 
+// Degradations counts, by kind, how often the player answered a loaded
+// machine or a short clock in a cheaper way in its game: emergency turns,
+// decisions cut off at their hard deadline ("cutoffs"), other fallbacks to
+// a safe choice ("fallbacks", cut-offs not included, so that the counts add
+// up to the events), late and held belief updates, and failovers to a
+// cheaper belief; zero counts are left out. These are the routine costs the
+// game-end line counts (logged at Debug as they happen, never as a warning
+// per turn); a match records them in its results log and table
+// (match.DegradationReporter). A Player plays one game, so they are that
+// game's. Call it once the game's callbacks have returned.
+func (p *Player) Degradations() map[string]int {
+	s := p.stats
+	counts := map[string]int{
+		"emergencies":  s.Emergencies,
+		"cutoffs":      s.Cutoffs,
+		"fallbacks":    s.Fallbacks - s.Cutoffs,
+		"late_updates": s.LateUpdates,
+		"held_updates": s.HeldUpdates,
+		"failovers":    s.Failovers,
+	}
+	for k, n := range counts {
+		if n == 0 {
+			delete(counts, k)
+		}
+	}
+	return counts
+}
+
 // recoverTo turns a panic in a callback into a logged, counted fallback.
 func (p *Player) recoverTo(name string, fallback func()) {
 	if v := recover(); v != nil {

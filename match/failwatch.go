@@ -32,10 +32,12 @@ func (w *failWatch) note(err *error) {
 	}
 }
 
-// watchedPlayer is an RBC player whose failures a failWatch sees.
+// watchedPlayer is an RBC player whose failures a failWatch sees, and whose
+// degradation counts an endWatch takes at the end of its game.
 type watchedPlayer struct {
 	p rbc.Player
 	failWatch
+	endWatch
 }
 
 func (w *watchedPlayer) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.Board, opponentName string) (err error) {
@@ -69,13 +71,16 @@ func (w *watchedPlayer) HandleMoveResult(ctx context.Context, requested, taken r
 }
 
 func (w *watchedPlayer) HandleGameEnd(ctx context.Context, o rbc.Outcome, h *rbc.History) error {
+	defer w.take(w.p)
 	return w.p.HandleGameEnd(ctx, o, h)
 }
 
-// watchedKriegspiel is a Kriegspiel player whose failures a failWatch sees.
+// watchedKriegspiel is a Kriegspiel player whose failures a failWatch sees,
+// and whose degradation counts an endWatch takes at the end of its game.
 type watchedKriegspiel struct {
 	p kriegspiel.Player
 	failWatch
+	endWatch
 }
 
 func (w *watchedKriegspiel) HandleGameStart(ctx context.Context, color rbc.Color, rules kriegspiel.Ruleset, start rbc.Board, pawnTries int, opponent string) (err error) {
@@ -99,5 +104,6 @@ func (w *watchedKriegspiel) HandleAnswer(ctx context.Context, q kriegspiel.Quest
 }
 
 func (w *watchedKriegspiel) HandleGameEnd(ctx context.Context, r kriegspiel.Result, rec *kriegspiel.Record) error {
+	defer w.take(w.p)
 	return w.p.HandleGameEnd(ctx, r, rec)
 }

@@ -62,8 +62,9 @@ func (k KriegspielReferee) Play(ctx context.Context, cfg *Config, g Game) (Playe
 	out := Played{
 		Outcome: voidIfFailed(Outcome{Winner: rec.Result.Winner, HasWinner: rec.Result.HasWinner,
 			Reason: rec.Result.ReasonName(), Detail: rec.Result.Detail}, [2]bool{w.failed.Load(), b.failed.Load()}),
-		Used: res.Used,
-		Save: func(path string) error { return saveKriegspielRecord(path, rec) },
+		Used:     res.Used,
+		Degraded: [2]map[string]int{w.degraded(), b.degraded()},
+		Save:     func(path string) error { return saveKriegspielRecord(path, rec) },
 	}
 	for _, t := range rec.Turns {
 		out.Turns[t.Color]++

@@ -74,7 +74,11 @@ type LogLine struct {
 	// then Black's (three significant digits: built-in bots take
 	// microseconds, engines seconds); absent in logs written before it.
 	TurnS [][]float64 `json:"turn_s,omitempty"`
-	Clock string      `json:"clock"` // INITIAL+INCREMENT in seconds
+	// Degraded holds White's then Black's degradation counts by kind
+	// (DegradationReporter; zero counts left out), null for a side that
+	// reports none; absent when neither does, and in logs written before it.
+	Degraded []map[string]int `json:"degraded,omitempty"`
+	Clock    string           `json:"clock"` // INITIAL+INCREMENT in seconds
 	// Variant names the game when it is not RBC ("kriegspiel/wild16").
 	Variant  string `json:"variant,omitempty"`
 	Seed     int64  `json:"seed"`
@@ -93,7 +97,10 @@ type Result struct {
 	// TurnTimes is the time charged at each turn of White, of Black (nil
 	// when not known: bare histories, logs written before it).
 	TurnTimes [2][]time.Duration
-	Clock     string // "60+1"; "?" for games read from a bare history
+	// Degraded is the degradation counts of White, of Black, by kind (see
+	// DegradationReporter); nil for a side that reports none.
+	Degraded [2]map[string]int
+	Clock    string // "60+1"; "?" for games read from a bare history
 	// colorGuessed is set for a line read from a log written before
 	// bot_color whose bot played itself: BotColor (White) is a guess.
 	colorGuessed bool
@@ -162,6 +169,9 @@ func (r *Result) Line(now time.Time) LogLine {
 			}
 		}
 	}
+	if r.Degraded[0] != nil || r.Degraded[1] != nil {
+		l.Degraded = r.Degraded[:]
+	}
 	if r.Outcome.HasWinner {
 		l.Winner = r.Outcome.Winner.String()
 	}
@@ -207,6 +217,13 @@ func FromLine(l LogLine) (*Result, error) {
 		}
 	default:
 		return nil, fmt.Errorf("turn_s: %d lists, want White's and Black's", len(l.TurnS))
+	}
+	switch len(l.Degraded) {
+	case 0:
+	case 2:
+		r.Degraded = [2]map[string]int(l.Degraded)
+	default:
+		return nil, fmt.Errorf("degraded: %d entries, want White's and Black's", len(l.Degraded))
 	}
 	if l.Winner != "" {
 		c, err := rbc.ParseColor(l.Winner)

@@ -434,7 +434,7 @@ func playGame(ctx context.Context, cfg *Config, log *Log, dir string, i int) (*R
 	if err != nil {
 		return nil, fmt.Errorf("game %d: %w", i, err)
 	}
-	r.Outcome, r.Used, r.TurnTimes, r.Turns = played.Outcome, played.Used, played.TurnTimes, played.Turns
+	r.Outcome, r.Used, r.TurnTimes, r.Turns, r.Degraded = played.Outcome, played.Used, played.TurnTimes, played.Turns, played.Degraded
 	cfg.Logger.Debug("game over", "game", i, "white", g.White, "black", g.Black, "outcome", r.Outcome.String())
 	if log != nil {
 		if err := played.Save(filepath.Join(cfg.Out, g.Record)); err != nil {
@@ -466,6 +466,9 @@ type Played struct {
 	Turns     [2]int             // turns played by White, Black
 	Used      [2]time.Duration   // clock time charged to White, Black
 	TurnTimes [2][]time.Duration // charged at each turn of White, of Black
+	// Degraded holds White's and Black's degradation counts of the game
+	// (DegradationReporter), nil for a side that reports none.
+	Degraded [2]map[string]int
 	// Save writes the game's record to path.
 	Save func(path string) error
 }
@@ -503,8 +506,9 @@ func (rbcReferee) Play(ctx context.Context, cfg *Config, g Game) (Played, error)
 	return Played{
 		Outcome: voidIfFailed(RBCOutcome(h.Outcome), [2]bool{w.failed.Load(), b.failed.Load()}),
 		Used:    res.Used, TurnTimes: res.TurnTimes,
-		Turns: [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])},
-		Save:  func(path string) error { return rbc.SaveHistoryFile(path, h) },
+		Degraded: [2]map[string]int{w.degraded(), b.degraded()},
+		Turns:    [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])},
+		Save:     func(path string) error { return rbc.SaveHistoryFile(path, h) },
 	}, nil
 }
 

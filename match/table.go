@@ -72,15 +72,25 @@ type Stats struct {
 	// Errors counts, of the bot and of the opponent, the games lost by an
 	// illegal action or a failed callback (resignation: logs written
 	// before void games) and the games voided by the side's failure.
-	Errors             [2]int
-	BotTurns, OppTurns int           // of timed games
-	BotTime, OppTime   time.Duration // of timed games
+	Errors [2]int
+	// Degraded sums the degradation counts (DegradationReporter) of the bot
+	// and of the opponent over their games, void ones too, that report
+	// them; DegradedGames counts those games (0: unknown, not none).
+	Degraded, DegradedGames [2]int
+	BotTurns, OppTurns      int           // of timed games
+	BotTime, OppTime        time.Duration // of timed games
 }
 
 // Add counts one game.
 func (s *Stats) Add(r *Result) {
 	if s.Reasons == nil {
 		s.Reasons = map[string]int{}
+	}
+	for side, c := range [2]rbc.Color{r.BotColor, r.BotColor.Other()} {
+		if d := r.Degraded[c]; d != nil {
+			s.Degraded[side] += sum(d)
+			s.DegradedGames[side]++
+		}
 	}
 	if r.Outcome.Void() {
 		s.Void++
@@ -145,12 +155,14 @@ type Table struct {
 // opponent with a 95% interval (EstimateElo); mean turns per game (both
 // sides' turns); mean clock time per turn of each side; losses on time and
 // errors (losses by an illegal request, games void because a side failed)
-// as bot/opponent; how the games ended (void games as ERROR). The games
-// column and everything computed from it leave void games out.
+// as bot/opponent; degradations as bot/opponent (Stats.Degraded; "-" for a
+// side none of whose games reported them); how the games ended (void games
+// as ERROR). The games column and everything computed from it leave void
+// games out.
 func ResultsTable(pairings []*Pairing, withClock bool) Table {
 	header := []string{"bot", "opponent", "as", "games", "wins", "draws", "losses", "score", "elo", "elo 95%",
-		"turns/game", "time/turn bot", "time/turn opp", "time losses", "errors", "end reasons"}
-	right := []int{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}
+		"turns/game", "time/turn bot", "time/turn opp", "time losses", "errors", "degraded", "end reasons"}
+	right := []int{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
 	if withClock {
 		header = append(header[:3], append([]string{"clock"}, header[3:]...)...)
 		for i := range right {
@@ -173,7 +185,7 @@ func ResultsTable(pairings []*Pairing, withClock bool) Table {
 				strconv.Itoa(s.Losses), pct(s), FormatElo(e.Elo), e.Interval(), ratio(float64(s.Turns), s.Games),
 				FormatPerTurn(s.BotTime, s.BotTurns), FormatPerTurn(s.OppTime, s.OppTurns),
 				fmt.Sprintf("%d/%d", s.TimeLosses[0], s.TimeLosses[1]), fmt.Sprintf("%d/%d", s.Errors[0], s.Errors[1]),
-				reasonsText(s))
+				degradedText(s), reasonsText(s))
 			t.Rows = append(t.Rows, cells)
 		}
 		played := func(c rbc.Color) bool { return p.ByColor[c].Games+p.ByColor[c].Void > 0 }
@@ -196,7 +208,7 @@ func ResultsTable(pairings []*Pairing, withClock bool) Table {
 func MatchTable(bot, opponent string, results []*Result) Table {
 	t := ResultsTable(GroupPairings(results), false)
 	if len(t.Rows) == 0 {
-		t.Rows = append(t.Rows, []string{bot, opponent, "white", "0", "0", "0", "0", "-", "-", "-", "-", "-", "-", "0/0", "0/0", "-"})
+		t.Rows = append(t.Rows, []string{bot, opponent, "white", "0", "0", "0", "0", "-", "-", "-", "-", "-", "-", "0/0", "0/0", "-/-", "-"})
 	}
 	return t
 }
@@ -233,6 +245,18 @@ func FormatPerTurn(d time.Duration, turns int) string {
 		return strconv.FormatFloat(float64(m)/1e6, 'f', 1, 64) + "ms"
 	}
 	return strconv.FormatFloat(m.Seconds(), 'f', 2, 64) + "s"
+}
+
+// degradedText shows the degradation counts as bot/opponent, "-" for a side
+// whose count is unknown.
+func degradedText(s *Stats) string {
+	side := func(i int) string {
+		if s.DegradedGames[i] == 0 {
+			return "-"
+		}
+		return strconv.Itoa(s.Degraded[i])
+	}
+	return side(0) + "/" + side(1)
 }
 
 // reasonsText lists how the games ended: "KING_CAPTURE 9, MOVE_LIMIT 1".

@@ -38,9 +38,9 @@ func checkVoid(t *testing.T, cfg Config, rep Report, failed string) {
 	table := cellsWithoutTimes(MatchTable(cfg.Bot, cfg.Opponent, append(rep.Results, rep.Void...)))
 	both := table[len(table)-1]
 	// bot, opponent, as, games, wins, draws, losses, score, elo, interval,
-	// turns, time losses, errors, reasons
+	// turns, time losses, errors, degraded, reasons
 	if both[2] != "both" || both[3] != "0" || both[4] != "0" || both[6] != "0" ||
-		both[12] != fmt.Sprintf("%d/%d", errs[0], errs[1]) || both[13] != fmt.Sprintf("ERROR %d", cfg.Games) {
+		both[12] != fmt.Sprintf("%d/%d", errs[0], errs[1]) || both[14] != fmt.Sprintf("ERROR %d", cfg.Games) {
 		t.Errorf("table row %v: want no game counted, %d errors of %s", both, cfg.Games, failed)
 	}
 	if cfg.Out == "" {

@@ -18,8 +18,8 @@ func checkVoidTable(t *testing.T, out, errors string) {
 	t.Helper()
 	both := tableRow(t, out, "both")
 	// bot opponent as games wins draws losses score elo interval turns
-	// time/turn bot, opp, time losses, errors, reasons
-	if both[3] != "0" || both[4] != "0" || both[6] != "0" || both[14] != errors || strings.Join(both[15:], " ") != "ERROR 2" {
+	// time/turn bot, opp, time losses, errors, degraded, reasons
+	if both[3] != "0" || both[4] != "0" || both[6] != "0" || both[14] != errors || strings.Join(both[16:], " ") != "ERROR 2" {
 		t.Errorf("both row %v: want no game counted, errors %s, ERROR 2\n%s", both, errors, out)
 	}
 }

@@ -85,8 +85,11 @@ func TestMatchRandomVsAttackerTable(t *testing.T) {
 			rs = append(rs, r+" "+strconv.Itoa(reasons[r]))
 		}
 	}
-	if got := strings.Join(row[15:], " "); got != strings.Join(rs, ", ") {
+	if got := strings.Join(row[16:], " "); got != strings.Join(rs, ", ") {
 		t.Errorf("reasons %q, want %q", got, strings.Join(rs, ", "))
+	}
+	if row[15] != "-/-" {
+		t.Errorf("degraded %q, want -/- (the baselines report none)", row[15])
 	}
 	if strings.Contains(out, "both") {
 		t.Errorf("a 'both' row without --alternate")
