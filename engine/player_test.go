@@ -10,6 +10,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/engine/baseline"
 	"github.com/blindfish-rbc/blindfish/evaluator"
+	"github.com/blindfish-rbc/blindfish/internal/stall"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
@@ -86,28 +87,50 @@ func TestPlayerPassesTheSenseWhenTheBoardIsKnown(t *testing.T) {
 }
 
 // TestPlayerRespectsItsBudget: with 3 s on the clock, a decision returns
-// within its budget (plus a little) even with a large sample to score.
+// within its budget (plus a little) even with a large sample to score. The
+// margin grows by the time the process waited for a CPU meanwhile (package
+// stall): on a starved machine the hard deadline's timer and the answer
+// come late by that much. A pass is a fallback (no boards to play the
+// static move on): it is allowed only where the process waited for a CPU
+// and the move was cut off, fell back, or found the clock low (a starved
+// sense can leave the move a fraction of the 3 s).
 func TestPlayerRespectsItsBudget(t *testing.T) {
 	f := newFixed(t, knightBoards...)
 	cfg := DefaultConfig()
 	cfg.EmbeddedDepth = 6 // slow enough that the deadline matters
 	p := testPlayer(t, f, cfg)
-	start := time.Now()
-	s, err := p.ChooseSense(context.Background(), allSquares(), f.boards[0].MoveActions(), 3*time.Second)
-	took := time.Since(start)
+	// timed runs a decision and checks that it took at most 500 ms plus the
+	// stall allowance, and returns how long it took and how long the
+	// process waited for a CPU.
+	timed := func(what string, decide func()) (took, stalled time.Duration) {
+		t.Helper()
+		probe := stall.Start()
+		start := time.Now()
+		decide()
+		took, stalled = time.Since(start), probe.Stop()
+		t.Logf("the %s took %v, %v waiting for a CPU", what, took, stalled)
+		if took > 500*time.Millisecond+stall.Allowance(stalled) {
+			t.Errorf("the %s took %v on a 3 s clock, having waited only %v for a CPU", what, took, stalled)
+		}
+		return took, stalled
+	}
+	var s rbc.Square
+	var err error
+	took, senseStalled := timed("sense", func() {
+		s, err = p.ChooseSense(context.Background(), allSquares(), f.boards[0].MoveActions(), 3*time.Second)
+	})
 	if err != nil || !s.Valid() {
 		t.Errorf("sense %v %v", s, err)
 	}
-	if took > 500*time.Millisecond {
-		t.Errorf("the sense took %v on a 3 s clock", took)
-	}
-	start = time.Now()
-	m, err := p.ChooseMove(context.Background(), f.boards[0].MoveActions(), 3*time.Second-took)
-	if took := time.Since(start); took > 500*time.Millisecond {
-		t.Errorf("the move took %v on a 3 s clock", took)
-	}
-	if err != nil || m.IsNull() {
-		t.Errorf("move %v %v", m, err)
+	var m rbc.Move
+	fallbacks := p.Stats().Fallbacks
+	_, moveStalled := timed("move", func() {
+		m, err = p.ChooseMove(context.Background(), f.boards[0].MoveActions(), 3*time.Second-took)
+	})
+	fellBack := p.Stats().Fallbacks > fallbacks || p.mode != Normal
+	stalled := senseStalled + moveStalled
+	if err != nil || m.IsNull() && (!fellBack || stalled < 50*time.Millisecond) {
+		t.Errorf("move %v %v (fell back or low clock %v, mode %v, %v waiting for a CPU)", m, err, fellBack, p.mode, stalled)
 	}
 }
 
@@ -141,12 +164,13 @@ func TestPlayerOutrunsASlowBeliefUpdate(t *testing.T) {
 	p.clock.StartSense(30 * time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
+	probe := stall.Start()
 	start := time.Now()
 	if err := p.HandleSenseResult(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(start); took > 150*time.Millisecond {
-		t.Errorf("the handler took %v", took)
+	if took, stalled := time.Since(start), probe.Stop(); took > 150*time.Millisecond+stall.Allowance(stalled) {
+		t.Errorf("the handler took %v, having waited only %v for a CPU", took, stalled)
 	}
 	if len(p.pending) != 1 || p.inflight == nil || p.Stats().LateUpdates != 1 {
 		t.Fatalf("pending %d, in flight %v, late %d", len(p.pending), p.inflight != nil, p.Stats().LateUpdates)

@@ -48,7 +48,9 @@ type PoolConfig struct {
 	// Options are further engine options, set after Threads and Hash.
 	Options []uci.Option
 	// CommandTimeout, StopGrace and QuitGrace are passed to each
-	// uci.Client (zero: the uci defaults).
+	// uci.Client (zero: the uci defaults). NewPool waits for its engines to
+	// start the longer of CommandTimeout and 30 s (within its context), so
+	// that a CommandTimeout raised for a slow machine raises both.
 	CommandTimeout, StopGrace, QuitGrace time.Duration
 	// DrainGrace is passed to each uci.Client: an engine that answers
 	// "stop" late is given this long in the background before it is
@@ -170,7 +172,7 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 		p.engines = append(p.engines, e)
 		p.idle = append(p.idle, e)
 	}
-	sctx, scancel := context.WithTimeout(ctx, defaultPoolStartupTimeout)
+	sctx, scancel := context.WithTimeout(ctx, max(defaultPoolStartupTimeout, cfg.CommandTimeout))
 	defer scancel()
 	g, gctx := errgroup.WithContext(sctx)
 	for _, e := range p.engines {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/evaluator/uci"
+	"github.com/blindfish-rbc/blindfish/internal/stall"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -327,9 +328,12 @@ func TestUnguardedBoardsCrashStockfish(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	// The context and CommandTimeout guard a hang: Stockfish restarts after
+	// each crash, and a loaded machine starts it slowly.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*stall.StartTimeout)
 	defer cancel()
-	pool, err := NewPool(ctx, PoolConfig{Path: path, Size: 1, Logger: quietLogger(), RestartBackoff: time.Millisecond})
+	pool, err := NewPool(ctx, PoolConfig{Path: path, Size: 1, Logger: quietLogger(), RestartBackoff: time.Millisecond,
+		CommandTimeout: stall.StartTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}

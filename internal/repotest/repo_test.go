@@ -1,6 +1,7 @@
 package repotest
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,17 +78,39 @@ func TestGamesIgnored(t *testing.T) {
 }
 
 // fakeGo writes a stand-in for the go command that logs its arguments to
-// log and answers `go env CGO_ENABLED` with cgo, and returns its folder.
-func fakeGo(t *testing.T, cgo, log string) string {
+// log, answers `go env CGO_ENABLED` with cgo, and fails the test pass named
+// by fail ("plain", "race" or "" for neither), and returns its folder.
+func fakeGo(t *testing.T, cgo, fail, log string) string {
 	t.Helper()
 	dir := t.TempDir()
 	script := "#!/bin/sh\n" +
 		"if [ \"$1\" = env ] && [ \"$2\" = CGO_ENABLED ]; then echo " + cgo + "; exit 0; fi\n" +
-		"echo \"$*\" >> '" + log + "'\n"
+		"echo \"$*\" >> '" + log + "'\n" +
+		"case \"$*\" in *-race*) pass=race ;; *) pass=plain ;; esac\n" +
+		"if [ \"$pass\" = '" + fail + "' ]; then echo \"fake go: $pass pass FAIL\"; exit 1; fi\n"
 	if err := os.WriteFile(filepath.Join(dir, "go"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// runCITest runs .ci/test with fakeGo(cgo, fail) first on the PATH and
+// returns its output, the go calls it made and its error.
+func runCITest(t *testing.T, cgo, fail string) (out, ran string, err error) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the .ci scripts are bash scripts for Linux")
+	}
+	bash, lerr := exec.LookPath("bash")
+	if lerr != nil {
+		t.Skip("no bash")
+	}
+	log := filepath.Join(t.TempDir(), "go.log")
+	cmd := exec.Command(bash, filepath.Join(root, ".ci", "test"))
+	cmd.Env = append(os.Environ(), "PATH="+fakeGo(t, cgo, fail, log)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	b, err := cmd.CombinedOutput()
+	data, _ := os.ReadFile(log)
+	return string(b), string(data), err
 }
 
 // ranSuite reports whether the go calls logged in ran include the whole
@@ -107,33 +130,59 @@ func ranSuite(ran string) bool {
 // it runs the suite and the race pass; without it the suite only, and says
 // why the race pass was skipped.
 func TestRacePassNeedsCgo(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("the .ci scripts are bash scripts for Linux")
-	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash")
-	}
 	for _, cgo := range []string{"1", "0"} {
-		log := filepath.Join(t.TempDir(), "go.log")
-		cmd := exec.Command(bash, filepath.Join(root, ".ci", "test"))
-		cmd.Env = append(os.Environ(), "PATH="+fakeGo(t, cgo, log)+string(os.PathListSeparator)+os.Getenv("PATH"))
-		out, err := cmd.CombinedOutput()
+		out, ran, err := runCITest(t, cgo, "")
 		if err != nil {
 			t.Fatalf("CGO_ENABLED=%s: .ci/test: %v\n%s", cgo, err, out)
 		}
-		data, _ := os.ReadFile(log)
-		ran := string(data)
 		if !ranSuite(ran) {
 			t.Errorf("CGO_ENABLED=%s: the suite did not run; go was called with:\n%s", cgo, ran)
 		}
 		raced := strings.Contains(ran, "-race")
-		said := strings.Contains(string(out), "SKIPPED the race pass") && strings.Contains(string(out), "cgo")
+		said := strings.Contains(out, "SKIPPED the race pass") && strings.Contains(out, "cgo")
 		if cgo == "1" && (!raced || said) {
 			t.Errorf("with cgo: race pass run %v, skip message %v; want it run\n%s", raced, said, out)
 		}
 		if cgo == "0" && (raced || !said) {
 			t.Errorf("without cgo: race pass run %v, skip message %v; want it skipped, saying why\n%s", raced, said, out)
+		}
+	}
+}
+
+// TestCITestRunsBothPasses: a failing pass does not keep .ci/test from
+// running the other (a failure under load in one says nothing of the
+// other); the script exits non-zero and names each pass that failed, and
+// without cgo it still says why the race pass was skipped.
+func TestCITestRunsBothPasses(t *testing.T) {
+	for _, tc := range []struct {
+		cgo, fail string
+	}{
+		{"1", "plain"}, {"1", "race"}, {"0", "plain"},
+	} {
+		out, ran, err := runCITest(t, tc.cgo, tc.fail)
+		name := "CGO_ENABLED=" + tc.cgo + ", " + tc.fail + " pass failing"
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			t.Errorf("%s: .ci/test: %v, want a non-zero exit\n%s", name, err, out)
+		}
+		if !ranSuite(ran) {
+			t.Errorf("%s: the suite did not run; go was called with:\n%s", name, ran)
+		}
+		raced := strings.Contains(ran, "-race")
+		if tc.cgo == "1" && !raced {
+			t.Errorf("%s: the race pass did not run; go was called with:\n%s", name, ran)
+		}
+		if tc.cgo == "0" && (raced || !strings.Contains(out, "SKIPPED the race pass")) {
+			t.Errorf("%s: race pass run %v; want it skipped, saying why\n%s", name, raced, out)
+		}
+		want := map[string]string{"plain": "FAILED: the plain pass", "race": "FAILED: the race pass"}[tc.fail]
+		if !strings.Contains(out, want) {
+			t.Errorf("%s: the output does not say %q:\n%s", name, want, out)
+		}
+		for pass, msg := range map[string]string{"plain": "FAILED: the plain pass", "race": "FAILED: the race pass"} {
+			if pass != tc.fail && strings.Contains(out, msg) {
+				t.Errorf("%s: the output says %q, but that pass passed:\n%s", name, msg, out)
+			}
 		}
 	}
 }

@@ -1,0 +1,82 @@
+package stall
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestParseWait reads the second field of a schedstat line.
+func TestParseWait(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want time.Duration
+		ok   bool
+	}{
+		{"205771198 868039993 132\n", 868039993, true},
+		{"0 17437207 1", 17437207, true},
+		{"12", 0, false},
+		{"1 x 2", 0, false},
+		{"1 -5 2", 0, false},
+		{"", 0, false},
+	} {
+		got, ok := parseWait(tc.line)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("parseWait(%q) = %v, %v; want %v, %v", tc.line, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// busy spins for d of CPU time on n goroutines.
+func busy(n int, d time.Duration) {
+	done := make(chan struct{})
+	for range n {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for end := time.Now().Add(d); time.Now().Before(end); {
+			}
+		}()
+	}
+	for range n {
+		<-done
+	}
+}
+
+// TestProbeSeesAWaitForACPU pins this process to one CPU and runs two
+// spinning threads on it, so that each waits for the other about half the
+// time: the probe must count those waits.
+func TestProbeSeesAWaitForACPU(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the counts come from Linux's /proc")
+	}
+	if len(Start().start) == 0 {
+		t.Skip("no schedstat here")
+	}
+	taskset, err := exec.LookPath("taskset")
+	if err != nil {
+		t.Skip("no taskset")
+	}
+	pid := os.Getpid()
+	if out, err := exec.Command(taskset, "-a", "-p", "-c", "0", strconv.Itoa(pid)).CombinedOutput(); err != nil {
+		t.Skipf("taskset: %v\n%s", err, out)
+	}
+	defer func() {
+		all := "0-" + strconv.Itoa(runtime.NumCPU()-1)
+		if out, err := exec.Command(taskset, "-a", "-p", "-c", all, strconv.Itoa(pid)).CombinedOutput(); err != nil {
+			t.Errorf("taskset back to %s: %v\n%s", all, err, out)
+		}
+	}()
+	prev := runtime.GOMAXPROCS(2)
+	defer runtime.GOMAXPROCS(prev)
+	p := Start()
+	start := time.Now()
+	busy(2, 300*time.Millisecond)
+	took, stalled := time.Since(start), p.Stop()
+	t.Logf("two spinning threads on one CPU: %v of wall time, %v waiting for the CPU", took, stalled)
+	if stalled < 200*time.Millisecond {
+		t.Errorf("the probe counted %v of waits for the CPU; two threads shared one for %v", stalled, took)
+	}
+}
