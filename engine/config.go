@@ -106,9 +106,9 @@ type Config struct {
 }
 
 // DefaultConfig returns the composition and weights Blindfish plays with
-// unless a spec says otherwise. The weights follow field-notes §2 where the
-// strongest bots measured them (mean/min 0.7/0.3, depth 8, voi worst 0.2)
-// and are our own guesses elsewhere (seek, hide, plausibility temperature).
+// unless a spec says otherwise. Where the strongest RBC bots measured a
+// weight (mean/min 0.7/0.3, depth 8, voi worst 0.2) it is theirs; elsewhere
+// (seek, hide, the plausibility temperature) it is our own guess.
 func DefaultConfig() Config {
 	return Config{
 		Sampler:       "exact",
