@@ -102,34 +102,6 @@ const (
 	pressAhead           = 200.0
 )
 
-// huntAhead is the best request's score from which the hunt advisor counts:
-// far ahead, where every move wins on every board and the scores no longer
-// tell the moves apart.
-const huntAhead = 1500.0
-
-// huntShare is the belief share on which request j's taken move leaves the
-// opponent's king attacked by us (or takes it): a threat to take the king
-// next turn, which an opponent that does not sense it loses to.
-func huntShare(m *Matrix, weights []float64, j int) float64 {
-	p := 0.0
-	for i, row := range m.Out {
-		o := row[j]
-		if o.KingCapture {
-			p += weights[i]
-			continue
-		}
-		after := m.Boards[i]
-		us := after.Turn()
-		if !o.Taken.IsNull() {
-			after.Apply(o.Taken)
-		}
-		if k := after.KingSquare(us.Other()); k != rbc.NoSquare && after.Attacked(k, us) {
-			p += weights[i]
-		}
-	}
-	return p
-}
-
 // pressFactor is how strongly the draw clock presses for progress, from 0
 // to 1. The clock is the highest on the boards of m: the boards differ by the
 // opponent's hidden moves, and one where it pushed a pawn has a fresh clock

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -50,30 +51,13 @@ type Config struct {
 	// (0: off). Competent opponents defend their pieces; the uniform belief
 	// has them leave pieces hanging as often as not.
 	Hang float64
-	// HangBase is a constant part of the hang prior: a board on which the
-	// opponent left anything en prise has its weight multiplied by
-	// exp(−HangBase) on top of the temperature's factor (0: off). Measured on
-	// StrangeFish2's games the likelihood of a hanging piece falls less
-	// steeply with its value than one temperature says: a pawn left en prise
-	// is 0.40 times as likely as the belief says, a rook 0.14, which
-	// exp(−0.64 − value/375) fits and exp(−value/T) cannot.
-	HangBase float64
-	// King is the prior against boards on which the opponent left its own
-	// king en prise: such a board's weight is multiplied by exp(−King), in
-	// place of the hang factor (0: the king counts as hanging material, at
-	// most 600 cp). An opponent that sees our piece does not leave its king
-	// to it; the uniform belief has it do so on most boards after a check,
-	// which makes a move that "captures the king on most boards" a gamble
-	// that loses the piece (measured: StrangeFish2 left its king en prise
-	// 0.06 times as often as the belief said).
-	King float64
 	// Reply is the temperature (centipawns) of the engine-scored model of
 	// the opponent's last move (0: off): when at most 16 boards preceded
 	// that move, every option on each is scored from the opponent's side,
 	// and the board an option leads to is weighted by its softmax share
-	// over a share at random (replies.go). The static hang and king priors
-	// guess the same from a few attack look-ups; an engine sees the rook
-	// lift that attacks our queen.
+	// over a share at random (replies.go). The static hang prior guesses
+	// the same from a few attack look-ups; an engine also sees quiet
+	// moves, such as a rook lift that attacks our queen.
 	Reply float64
 	// Ponder (1, the default) builds the reply model while the opponent
 	// thinks; 0 builds it at our sense only. A tournament gives each bot its
@@ -94,15 +78,6 @@ type Config struct {
 	// its full value at 80. The engine sees every position with a fresh
 	// clock, so without it a won game can be shuffled into a draw.
 	Press float64
-	// Hunt is the value (centipawns) of attacking the opponent's king, times
-	// the belief share on which the taken move does so, when we are far
-	// ahead (the best request scores at least huntAhead) (0: off). With the
-	// game won on every board the engine's scores barely differ between
-	// moves, and a won position was shuffled (a bishop a3–f8–a3 at +5,600
-	// against StrangeFish2) while the king, hidden among hundreds of boards,
-	// was never threatened; in RBC an attack on the king is a capture next
-	// turn unless the opponent sees it.
-	Hunt float64
 	// Worst is the weight of the worst outcome in the voi sense score;
 	// Reduce the value (centipawns) of a window that splits the belief fully;
 	// Danger the value of a window that settles whether our king is in danger
@@ -113,26 +88,6 @@ type Config struct {
 	// opponent's attackers near our king stand (times the drop in their
 	// placement's Gini impurity).
 	Track float64
-	// DangerCover is how much of the Danger bonus is dropped for the share
-	// of an exact belief the engine scored (0: none, the bonus whole; 1: all
-	// of it when the whole belief was scored). The bonus is there for
-	// threats on boards the scored sample misses; on the boards it holds,
-	// the decision values already count an unanswered threat as the king
-	// lost, and the bonus counts it again (docs/player.md, "What the lost
-	// games show").
-	DangerCover float64
-	// VOIShrink tempers the voi's value of a window whose outcomes split
-	// the scored boards finely (0: off). Each outcome's best request is
-	// chosen on that outcome's boards alone, so on a group of one or two
-	// boards it fits them (a capture that exists on one board), which the
-	// move, facing the whole belief after the sense, cannot do: the
-	// optimizer's curse. With it, an outcome's gain over the no-sense
-	// request counts n/(n+VOIShrink) for a group of n boards.
-	VOIShrink float64
-	// Repeat is the cost (centipawns) charged to a window for each turn in
-	// a row, just before this one, on which we sensed it and then played the
-	// move we would have played without sensing (0: off).
-	Repeat float64
 	// Split is the share of a turn's time given to sensing.
 	Split float64
 	// Turns is the expected number of our turns in a game (time planning).
@@ -151,9 +106,9 @@ type Config struct {
 }
 
 // DefaultConfig returns the composition and weights Blindfish plays with
-// unless a spec says otherwise. The weights follow field-notes §2 where the
-// strongest bots measured them (mean/min 0.7/0.3, depth 8, voi worst 0.2)
-// and are our own guesses elsewhere (seek, hide, plausibility temperature).
+// unless a spec says otherwise. Where the strongest RBC bots measured a
+// weight (mean/min 0.7/0.3, depth 8, voi worst 0.2) it is theirs; elsewhere
+// (seek, hide, the plausibility temperature) it is our own guess.
 func DefaultConfig() Config {
 	return Config{
 		Sampler:       "exact",
@@ -171,7 +126,6 @@ func DefaultConfig() Config {
 		Threat:        0.7,
 		Check:         2,
 		Hang:          300,
-		King:          0,
 		Seek:          40,
 		Hide:          30,
 		Shelter:       6,
@@ -239,22 +193,16 @@ func configKeys() []configKey {
 		floatKey("threat", "strength of the prior for boards where the opponent bears on our king (0: off)", 0, 10, func(c *Config) *float64 { return &c.Threat }),
 		floatKey("check", "zone attackers an attack on our king counts as in the threat prior", 0, 20, func(c *Config) *float64 { return &c.Check }),
 		floatKey("hang", "prior against boards where the opponent left material en prise: temperature in centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Hang }),
-		floatKey("hangbase", "prior against boards where the opponent left material en prise: an exponent subtracted once anything hangs, on top of hang (0: off)", 0, 20, func(c *Config) *float64 { return &c.HangBase }),
-		floatKey("king", "prior against boards where the opponent left its own king en prise: the weight is multiplied by exp(-king) (0: counted as hanging material)", 0, 20, func(c *Config) *float64 { return &c.King }),
 		floatKey("reply", "temperature of the engine-scored model of the opponent's last move, used when at most 16 boards preceded it, centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Reply }),
 		intKey("ponder", "build the reply model while the opponent thinks (1) or at our sense only (0)", 0, 1, func(c *Config) *int { return &c.Ponder }),
 		floatKey("seek", "value of a move result that splits the belief fully, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Seek }),
 		floatKey("hide", "cost of announcing a capture, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Hide }),
 		floatKey("shelter", "cost of each square of a line opened to our king, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Shelter }),
-		floatKey("hunt", "value of attacking the opponent's king when far ahead, times the share of boards it does so, centipawns (0: off)", 0, 10000, func(c *Config) *float64 { return &c.Hunt }),
 		floatKey("press", "value of a pawn move or capture when ahead and the draw clock runs, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Press }),
 		floatKey("worst", "voi: weight of the worst sense outcome", 0, 10, func(c *Config) *float64 { return &c.Worst }),
 		floatKey("danger", "voi: value of settling whether our king is in danger (attacked or mated next move), centipawns", 0, 100000, func(c *Config) *float64 { return &c.Danger }),
 		floatKey("track", "voi: value of settling where attackers near our king stand, centipawns", 0, 100000, func(c *Config) *float64 { return &c.Track }),
 		floatKey("reduce", "voi: value of a window that splits the belief fully, centipawns", 0, 100000, func(c *Config) *float64 { return &c.Reduce }),
-		floatKey("dangercover", "voi: share of the danger bonus dropped for the share of an exact belief the engine scored (0: off)", 0, 1, func(c *Config) *float64 { return &c.DangerCover }),
-		floatKey("voishrink", "voi: boards' worth of shrinkage of an outcome's gain over the no-sense request, n/(n+K) for n boards (0: off)", 0, 1000, func(c *Config) *float64 { return &c.VOIShrink }),
-		floatKey("repeat", "voi: cost of a window per turn in a row it was sensed without changing the move, centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Repeat }),
 		floatKey("split", "share of a turn's time for sensing", 0.05, 0.95, func(c *Config) *float64 { return &c.Split }),
 		intKey("turns", "expected number of our turns in a game", 5, 500, func(c *Config) *int { return &c.Turns }),
 		durationKey("reserve", "clock time never planned for (0: auto)", func(c *Config) *time.Duration { return &c.Reserve }),
@@ -264,8 +212,21 @@ func configKeys() []configKey {
 	}
 }
 
+// ErrRemovedSetting is the error (wrapped) of a spec that names a setting
+// which was taken out of the player.
+var ErrRemovedSetting = errors.New(`removed (no measured gain; see docs/player.md, "Removed options")`)
+
+// removedKeys are the spec keys of options that were taken out because no
+// measurement ever showed them to gain. A spec that names one fails with
+// ErrRemovedSetting rather than as a typo, so that an old script stops
+// loudly instead of running the default player under another name.
+func removedKeys() []string {
+	return []string{"dangercover", "hangbase", "hunt", "king", "repeat", "voishrink"}
+}
+
 // ParseConfig applies a spec's settings to the defaults. Errors name the
-// bad key and list the valid keys, or the valid values of the key.
+// bad key and list the valid keys, or the valid values of the key; a removed
+// key's error wraps ErrRemovedSetting.
 func ParseConfig(p Params) (Config, error) {
 	c := DefaultConfig()
 	keys := configKeys()
@@ -281,6 +242,9 @@ func ParseConfig(p Params) (Config, error) {
 	for _, name := range given {
 		i := slices.IndexFunc(keys, func(k configKey) bool { return k.name == name })
 		if i < 0 {
+			if slices.Contains(removedKeys(), name) {
+				return Config{}, fmt.Errorf("engine: blindfish setting %s: %w", name, ErrRemovedSetting)
+			}
 			return Config{}, fmt.Errorf("engine: blindfish has no setting %q (valid: %s)", name, strings.Join(names, ", "))
 		}
 		if err := keys[i].set(&c, p[name]); err != nil {

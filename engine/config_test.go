@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +68,31 @@ func TestParseConfigErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), w) {
 				t.Errorf("%v: error %q lacks %q", c.p, err, w)
 			}
+		}
+	}
+}
+
+// TestParseConfigRemovedSettings: a spec naming a setting that was taken
+// out fails, through the registry too, with an error that says it was
+// removed and where to read why (ErrRemovedSetting), not as an unknown key;
+// no removed key is still a setting.
+func TestParseConfigRemovedSettings(t *testing.T) {
+	for _, key := range []string{"hunt", "king", "hangbase", "dangercover", "voishrink", "repeat"} {
+		_, err := ParseConfig(Params{key: "1", "depth": "6"})
+		if !errors.Is(err, ErrRemovedSetting) {
+			t.Errorf("%s: error %v, want ErrRemovedSetting", key, err)
+			continue
+		}
+		if want := key + ": removed (no measured gain; see docs/player.md"; !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %q lacks %q", key, err, want)
+		}
+		if _, err := NewPlayer("blindfish:"+key+"=1", 7); !errors.Is(err, ErrRemovedSetting) {
+			t.Errorf("blindfish:%s=1: error %v, want ErrRemovedSetting", key, err)
+		}
+	}
+	for _, k := range ConfigKeys() {
+		if slices.Contains(removedKeys(), k.Name) {
+			t.Errorf("removed key %s is still a setting", k.Name)
 		}
 	}
 }

@@ -18,9 +18,9 @@ import (
 // board the request is resolved as the harness would revise it and the taken
 // move is scored with the RBC terms (king capture, own king left capturable);
 // the scores are aggregated as Mean·(weighted mean) + (1 − Mean)·(minimum)
-// with boards weighted by plausibility, and the seek, hide, shelter, press
-// and hunt advisors are added. A king capture that is certain on every board is taken
-// at once.
+// with boards weighted by plausibility, and the seek, hide, shelter and
+// press advisors are added. A king capture that is certain on every board is
+// taken at once.
 type meanMin struct {
 	static bool // static scores only (no engine)
 }
@@ -178,11 +178,6 @@ func chooseRequest(m *Matrix, cfg *Config, ref *rbc.Board, ev *kingEvents) (int,
 	if f := pressFactor(m); cfg.Press > 0 && f > 0 && slices.Max(scores) >= pressAhead {
 		for j := range scores {
 			scores[j] += cfg.Press * f * resetShare(m, w, j)
-		}
-	}
-	if cfg.Hunt > 0 && slices.Max(scores) >= huntAhead {
-		for j := range scores {
-			scores[j] += cfg.Hunt * huntShare(m, w, j)
 		}
 	}
 	for j := range scores {

@@ -248,37 +248,3 @@ func TestDeepenOnAKnownBoard(t *testing.T) {
 		t.Error("deepened a sample that misses a board of the belief")
 	}
 }
-
-// TestHuntAttacksTheHiddenKing: far ahead, with the opponent's king in one
-// of two corners, the hunt makes the move that attacks it on the most boards
-// the choice; behind, it changes nothing.
-func TestHuntAttacksTheHiddenKing(t *testing.T) {
-	choose := func(fens []string, hunt float64) (*Matrix, int, []float64) {
-		var ws []sampler.Weighted
-		for _, f := range fens {
-			ws = append(ws, sampler.Weighted{Board: rbc.MustParseFEN(f), Weight: 1})
-		}
-		b := ws[0].Board
-		m := StaticMatrix(ws, Requests(b.MoveActions(), &b))
-		cfg := DefaultConfig()
-		cfg.Hunt = hunt
-		best, s := chooseRequest(m, &cfg, &b, nil)
-		return m, best, s
-	}
-	ahead := []string{"7k/8/8/8/8/8/8/KQRR4 w - - 0 40", "k7/8/8/8/8/8/8/KQRR4 w - - 0 40"}
-	m, best, _ := choose(ahead, 500)
-	w := []float64{0.5, 0.5}
-	top := 0.0
-	for j := range m.Requests {
-		top = max(top, huntShare(m, w, j))
-	}
-	if got := huntShare(m, w, best); top == 0 || got != top {
-		t.Errorf("chose %v attacking the king on %.2f of the boards, the best attack is %.2f", m.Requests[best], got, top)
-	}
-	behind := []string{"kqrr4/8/8/8/8/8/8/7K w - - 0 40", "kqrr4/8/8/8/8/8/8/K7 w - - 0 40"}
-	_, _, with := choose(behind, 500)
-	_, _, without := choose(behind, 0)
-	if !slices.Equal(with, without) {
-		t.Error("the hunt changed the scores of a lost position")
-	}
-}

@@ -76,11 +76,7 @@ type Player struct {
 	stopBG   context.CancelFunc
 	// history holds every observation of the game, so that a belief that
 	// falls behind can be replaced by a cheaper one fed the same game.
-	history []pendingObservation
-	// senses lists the game's senses for the repetition signal, sensed
-	// the one awaiting this turn's move.
-	senses     []SenseNote
-	sensed     *pendingSense
+	history    []pendingObservation
 	lateStreak int // consecutive belief updates that missed their deadline
 	closed     bool
 	// retired has an entry per belief that failover is closing in the
@@ -309,7 +305,6 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 	budget := p.clock.StartSense(secondsLeft)
 	defer func() { p.record(began, budget.Time, true) }()
 	defer p.recoverTo("ChooseSense", func() { sq, err = p.fallbackSense(senseActions), nil })
-	p.sensed = nil // a turn whose move fell back left its sense unjudged
 	p.countMode(budget.Mode)
 	// The reply model built while the opponent thought, if it is ready; a
 	// scoring still running is shared by the sense's own build and stopped
@@ -328,11 +323,6 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 		return rbc.NoSquare, nil // the board is known: nothing to learn
 	}
 	t := p.newTurnView(budget, senseActions, moveActions)
-	t.Recent = p.senses
-	// Written by the strategy's goroutine before it answers; read only
-	// when it answered in time.
-	var noSense *rbc.Move
-	t.noSense = func(m rbc.Move) { noSense = &m }
 	parents := p.parents
 	p.parents = nil
 	ans, ok := decide(ctx, p, "sense decision", start.Add(budget.Hard), func(keep func([]sampler.Weighted)) (rbc.Square, error) {
@@ -366,9 +356,6 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 		p.log.Error("sense strategy chose a square outside the sense actions", "square", sq)
 		p.stats.Fallbacks++
 		return p.fallbackSense(senseActions), nil
-	}
-	if sq != rbc.NoSquare {
-		p.sensed = &pendingSense{note: SenseNote{Square: sq}, noSense: noSense}
 	}
 	p.log.Debug("sensed", "turn", p.turn, "square", sq.String(), "mode", budget.Mode.String(),
 		"budget", budget.Time, "took", time.Since(start), "belief", p.belief.Size().Boards)
@@ -437,7 +424,6 @@ func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, seconds
 		p.stats.Fallbacks++
 		return p.safeMove(t.Prior, moveActions), nil
 	}
-	p.noteSense(mv)
 	took := time.Since(start)
 	p.adaptDepth(t.Scoring, budget, took)
 	p.log.Debug("moved", "turn", p.turn, "move", mv.String(), "mode", budget.Mode.String(),
@@ -454,26 +440,6 @@ func strategyFailureLevel(err error) slog.Level {
 		return slog.LevelDebug
 	}
 	return slog.LevelWarn
-}
-
-// pendingSense is this turn's sense until the move shows whether it changed
-// what we play.
-type pendingSense struct {
-	note    SenseNote
-	noSense *rbc.Move // nil when the strategy did not say
-}
-
-// noteSense adds this turn's sense, if one was decided by the strategy, to
-// the game's list with whether the move mv is the one the sense strategy
-// would have played without it.
-func (p *Player) noteSense(mv rbc.Move) {
-	if p.sensed == nil {
-		return
-	}
-	n := p.sensed.note
-	n.Unchanged = p.sensed.noSense != nil && *p.sensed.noSense == mv
-	p.senses = append(p.senses, n)
-	p.sensed = nil
 }
 
 // HandleMoveResult feeds our move result to the belief (which then expands

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/engine/baseline"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/internal/stall"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -281,63 +280,5 @@ func TestPlayerFailsOverToACheaperBelief(t *testing.T) {
 	m, err := p.ChooseMove(ctx, b.MoveActions(), 3*time.Second)
 	if err != nil || len(p.pending) != 0 || !slices.Contains(b.MoveActions(), m) {
 		t.Errorf("after the failover: move %v %v, pending %d", m, err, len(p.pending))
-	}
-}
-
-// TestPlayerNotesItsSenses: over a short game (the referee's virtual clock,
-// so a busy machine costs no game on time), the senses the voi strategy
-// decided are noted for the repetition signal in the record's order; and a
-// note is judged "unchanged" exactly when the move played is the one the
-// strategy reported it would play without sensing.
-func TestPlayerNotesItsSenses(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Eval = evaluator.KindEmbedded
-	clock := rbc.NewManualClock(time.Now().AddDate(1, 0, 0))
-	p, err := NewBlindfish(cfg, Options{Seed: 5, Logger: slog.New(slog.DiscardHandler), Now: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	opts := rbc.DefaultOptions()
-	opts.InitialTime, opts.Increment, opts.TurnLimit = 20*time.Second, 0, 8
-	opts.Logger, opts.Clock = slog.New(slog.DiscardHandler), clock
-	res, err := rbc.PlayLocalGame(context.Background(), p, baseline.NewRandom(NewRand(9)), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []rbc.Square
-	for _, tr := range res.History.Turns[rbc.White] {
-		if tr.Sense != rbc.NoSquare {
-			want = append(want, tr.Sense)
-		}
-	}
-	// A sense cut off by its deadline is not noted: the notes are the
-	// record's senses with at most those left out.
-	i := 0
-	for _, n := range p.senses {
-		for i < len(want) && want[i] != n.Square {
-			i++
-		}
-		if i == len(want) {
-			t.Fatalf("noted senses %v are not among the record's %v in order", p.senses, want)
-		}
-		i++
-	}
-	if len(p.senses) == 0 {
-		t.Errorf("no sense noted of the record's %v", want)
-	}
-
-	e2e4, d2d4 := rbc.Move{From: 12, To: 28}, rbc.Move{From: 11, To: 27}
-	p.senses = nil
-	for _, c := range []struct {
-		noSense   *rbc.Move
-		played    rbc.Move
-		unchanged bool
-	}{{&e2e4, e2e4, true}, {&e2e4, d2d4, false}, {nil, e2e4, false}} {
-		p.sensed = &pendingSense{note: SenseNote{Square: 20}, noSense: c.noSense}
-		p.noteSense(c.played)
-		if n := p.senses[len(p.senses)-1]; n.Unchanged != c.unchanged || n.Square != 20 || p.sensed != nil {
-			t.Errorf("no-sense %v, played %v: noted %+v", c.noSense, c.played, n)
-		}
 	}
 }

@@ -17,32 +17,27 @@ import (
 //   - it brings pieces toward our king (threat): exp(Threat·a), with a the
 //     opponent's pieces bearing on our king's zone, plus Check when the king
 //     itself is attacked;
-//   - it does not leave material en prise (hang): exp(−h/Hang), times
-//     exp(−HangBase) when h > 0, with h the
+//   - it does not leave material en prise (hang): exp(−h/Hang), with h the
 //     most we could win at once on the board (an undefended piece, or a
 //     piece attacked by a cheaper one of ours), capped at hangCap. A board on
 //     which our king is attacked is exempt (a forking check leaves a piece
 //     en prise on purpose), and so is the piece that has just captured ours
-//     (it traded; it did not blunder);
-//   - above all it does not leave its own king en prise (king): exp(−King)
-//     in place of the hang factor when King is set.
+//     (it traded; it did not blunder).
 //
 // Both are static: a few attack look-ups a board, so the whole belief can be
 // weighed within a decision (see scanPopulation), and the rare threatening
 // board is in the sample at its prior share. When the boards before the
 // opponent's move were few, the engine-scored reply model (replies.go)
-// replaces the hang and king factors on the boards it scored.
+// replaces the hang factor on the boards it scored.
 type prior struct {
 	us      rbc.Color
 	threat  float64
 	check   float64
 	hang    float64    // temperature in centipawns; 0: off
-	base    float64    // exponent once anything hangs; 0: off
-	king    float64    // exponent for their king en prise; 0: counted by hang
 	capture rbc.Square // where the opponent just captured, or NoSquare
 	// replies, if set, is the engine-scored model of the opponent's last
 	// move (replies.go): on the boards it knows, its factor takes the place
-	// of the hang and king factors, which guess the same thing statically.
+	// of the hang factor, which guesses the same thing statically.
 	replies *replyModel
 }
 
@@ -52,7 +47,7 @@ const hangCap = 600
 
 // newPrior returns the prior of a decision from the config.
 func newPrior(cfg *Config, us rbc.Color, capture rbc.Square) prior {
-	return prior{us: us, threat: cfg.Threat, check: cfg.Check, hang: cfg.Hang, base: cfg.HangBase, king: cfg.King, capture: capture}
+	return prior{us: us, threat: cfg.Threat, check: cfg.Check, hang: cfg.Hang, capture: capture}
 }
 
 // withReplies returns the prior with the reply model r (nil: none).
@@ -63,7 +58,7 @@ func (p prior) withReplies(r *replyModel) prior {
 
 // off reports whether every board gets weight 1.
 func (p prior) off() bool {
-	return p.threat <= 0 && p.hang <= 0 && p.base <= 0 && p.king <= 0 && p.replies == nil
+	return p.threat <= 0 && p.hang <= 0 && p.replies == nil
 }
 
 // weight returns the prior weight of b (1 when the prior is off).
@@ -81,29 +76,15 @@ func (p prior) weight(b *rbc.Board) float64 {
 	if f, ok := p.replies.weight(b); ok {
 		return math.Exp(x) * f
 	}
-	switch {
-	case checked:
-	case p.king > 0 && kingEnPrise(b, them):
-		x -= p.king
-	case p.hang > 0 || p.base > 0:
+	if p.hang > 0 && !checked {
 		if h := min(hangingValue(b, p.us, p.capture), hangCap); h > 0 {
-			x -= p.base
-			if p.hang > 0 {
-				x -= h / p.hang
-			}
+			x -= h / p.hang
 		}
 	}
 	if x == 0 {
 		return 1
 	}
 	return math.Exp(x)
-}
-
-// kingEnPrise reports whether the king of c can be captured on b (false
-// when c has no king).
-func kingEnPrise(b *rbc.Board, c rbc.Color) bool {
-	k := b.KingSquare(c)
-	return k != rbc.NoSquare && b.Attacked(k, c.Other())
 }
 
 // threatWeight is the threat part of the prior alone: exp(beta·a), a the

@@ -67,21 +67,7 @@ func TestPriorWeights(t *testing.T) {
 	if w := pr.weight(&check); w != 1 {
 		t.Errorf("checking knight: weight %v, want 1 (exempt)", w)
 	}
-	// HangBase charges any hanging material once, on top of the temperature;
-	// a board with nothing en prise is untouched.
-	cfg.HangBase = 0.64
-	pb := newPrior(&cfg, rbc.White, rbc.NoSquare)
-	if w, want := pb.weight(&hanging), math.Exp(-0.64-320/cfg.Hang); math.Abs(w-want) > 1e-12 {
-		t.Errorf("hangbase: hanging knight: weight %v, want %v", w, want)
-	}
-	if w := pb.weight(&defended); w != 1 {
-		t.Errorf("hangbase: defended knight: weight %v, want 1", w)
-	}
 	cfg.Hang = 0
-	if w, want := newPrior(&cfg, rbc.White, rbc.NoSquare).weight(&hanging), math.Exp(-0.64); math.Abs(w-want) > 1e-12 {
-		t.Errorf("hang=0, hangbase=0.64: weight %v, want %v", w, want)
-	}
-	cfg.HangBase = 0
 	if w := newPrior(&cfg, rbc.White, rbc.NoSquare).weight(&hanging); w != 1 {
 		t.Errorf("hang=0: weight %v, want 1", w)
 	}
@@ -90,12 +76,13 @@ func TestPriorWeights(t *testing.T) {
 	}
 }
 
-// TestPriorKing: with King set, a board where the opponent's king is en
-// prise gets exp(−King) whatever else hangs; without it the king counts as
-// hanging material; a board where our own king is attacked stays exempt.
-func TestPriorKing(t *testing.T) {
+// TestPriorKingEnPrise: a board where the opponent's king is en prise gets
+// the hang factor of hangCap, like a loose queen: weak opponents do leave
+// their king to a piece they have not seen. A board where our own king is
+// attacked stays exempt.
+func TestPriorKingEnPrise(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.Threat, cfg.King = 0, 3
+	cfg.Threat = 0
 	exposed := mustFEN(t, "q3k3/8/8/8/8/8/8/R3K3 w - - 0 1")  // the rook on a1 takes the loose queen
 	king := mustFEN(t, "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1")     // the rook on e1 takes the king
 	both := mustFEN(t, "4k3/8/8/8/8/8/8/1K2R3 b - - 0 1")     // with black to move: the side to move changes nothing
@@ -107,25 +94,13 @@ func TestPriorKing(t *testing.T) {
 		want float64
 	}{
 		{"loose queen", exposed, math.Exp(-600 / cfg.Hang)},
-		{"king en prise", king, math.Exp(-3)},
-		{"king en prise, other side to move", both, math.Exp(-3)},
+		{"king en prise", king, math.Exp(-hangCap / cfg.Hang)},
+		{"king en prise, other side to move", both, math.Exp(-hangCap / cfg.Hang)},
 		{"our king in check", checked, 1},
 	} {
 		if w := pr.weight(&c.b); math.Abs(w-c.want) > 1e-12 {
 			t.Errorf("%s: weight %v, want %v", c.name, w, c.want)
 		}
-	}
-	cfg.King = 0
-	if w, want := newPrior(&cfg, rbc.White, rbc.NoSquare).weight(&king), math.Exp(-hangCap/cfg.Hang); math.Abs(w-want) > 1e-12 {
-		t.Errorf("king=0: weight %v, want the hang factor %v", w, want)
-	}
-	cfg.Hang = 0
-	if !newPrior(&cfg, rbc.White, rbc.NoSquare).off() {
-		t.Error("threat, hang and king 0 should turn the prior off")
-	}
-	cfg.King = 3
-	if newPrior(&cfg, rbc.White, rbc.NoSquare).off() {
-		t.Error("king alone should keep the prior on")
 	}
 }
 

@@ -3,11 +3,9 @@ package engine
 import (
 	"context"
 	"math"
-	"slices"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
-	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
 // Three boards that differ only in where Black's knight stands: f6, g6 or
@@ -272,113 +270,5 @@ func TestTrackInfoLooksNearTheKing(t *testing.T) {
 	info := trackInfo(ws, innerSquares(allSquares()), rbc.Black)
 	if near, far := info[sq(t, "f6")], info[sq(t, "b2")]; !(near > far) || far != 0 {
 		t.Errorf("track info near %v, far %v", near, far)
-	}
-}
-
-// TestVOILooksElsewhereAfterRepeats: the window voi picks is charged Repeat
-// for each turn in a row it was sensed without changing the move, so with a
-// large cost and a streak on it voi picks another; a streak broken by a
-// sense that changed the move, or on another window, costs nothing. The
-// strategy says what it would play without sensing.
-func TestVOILooksElsewhereAfterRepeats(t *testing.T) {
-	f := newFixed(t,
-		"4k3/p7/8/8/3q4/5N2/8/4K3 w - - 0 1",
-		"4k3/p7/8/8/7q/5N2/8/4K3 w - - 0 1",
-		"4k3/8/p7/8/7q/5N2/8/4K3 w - - 0 1",
-	)
-	cfg := DefaultConfig()
-	cfg.Threat, cfg.Hang = 0, 0
-	turn := testTurn(t, f, cfg)
-	var noSense *rbc.Move
-	turn.noSense = func(m rbc.Move) { noSense = &m }
-	first, err := voiSense{}.ChooseSense(context.Background(), turn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if noSense == nil || !slices.Contains(Requests(turn.MoveActions, &f.boards[0]), *noSense) {
-		t.Fatalf("the no-sense move was not reported as a request: %v", noSense)
-	}
-	cfg.Repeat = 1e5
-	for _, recent := range [][]SenseNote{
-		{{Square: first, Unchanged: false}},
-		{{Square: first, Unchanged: true}, {Square: sq(t, "b2"), Unchanged: true}},
-	} {
-		turn = testTurn(t, f, cfg)
-		turn.Recent = recent
-		got, err := voiSense{}.ChooseSense(context.Background(), turn)
-		if err != nil || got != first {
-			t.Errorf("recent %v: sensed %v, want %v again (no streak on it): %v", recent, got, first, err)
-		}
-	}
-	turn = testTurn(t, f, cfg)
-	turn.Recent = []SenseNote{{Square: first, Unchanged: true}, {Square: first, Unchanged: true}}
-	got, err := voiSense{}.ChooseSense(context.Background(), turn)
-	if err != nil || got == first {
-		t.Errorf("after two unchanged senses on %v it sensed %v again: %v", first, got, err)
-	}
-	if n := repeatStreak(turn.Recent, first); n != 2 {
-		t.Errorf("streak %d, want 2", n)
-	}
-}
-
-// sizedBelief is a fixed belief that reports another size.
-type sizedBelief struct {
-	*fixedBelief
-	size sampler.Size
-}
-
-func (s sizedBelief) Size() sampler.Size { return s.size }
-
-// TestScoredShare: the share of an exact, up-to-date belief the scored
-// boards cover (at most 1), and none for a pool or a belief with a backlog,
-// whose counts do not say how much of the information set was scored.
-func TestScoredShare(t *testing.T) {
-	f := newFixed(t, knightBoards...)
-	for _, c := range []struct {
-		b    sampler.Sampler
-		n    int
-		want float64
-	}{
-		{f, 3, 1},
-		{f, 6, 1},
-		{sizedBelief{f, sampler.Size{Boards: 12, Exact: true}}, 3, 0.25},
-		{sizedBelief{f, sampler.Size{Boards: 12}}, 12, 0},
-		{sizedBelief{f, sampler.Size{Boards: 12, Exact: true, Deferred: 5}}, 12, 0},
-		{nil, 3, 0},
-	} {
-		if got := scoredShare(c.b, c.n); got != c.want {
-			t.Errorf("%+v, %d scored: share %v, want %v", c.b, c.n, got, c.want)
-		}
-	}
-}
-
-// TestVOIShrinkTempersAnOutcomeOfOneBoard: a request that pays on one board
-// only makes a window that isolates that board look worth sensing;
-// voishrink counts the gain of a one-board outcome at 1/(1+K).
-func TestVOIShrinkTempersAnOutcomeOfOneBoard(t *testing.T) {
-	m := &Matrix{Requests: []rbc.Move{{From: rbc.E2, To: rbc.E4}, {From: rbc.D1, To: rbc.H5}}, Weights: []float64{1. / 3, 1. / 3, 1. / 3}}
-	for i, fen := range knightBoards {
-		b, err := rbc.ParseFEN(fen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.Boards = append(m.Boards, b)
-		// The first request is worth 100 everywhere (the no-sense choice),
-		// the second 1,000 where the knight is on f6 and -500 elsewhere.
-		m.Out = append(m.Out, []Outcome{{Value: 100}, {Value: []float64{1000, -500, -500}[i]}})
-	}
-	e7 := sq(t, "e7") // its window sees f6, not g6 or h6: outcomes {f6} and {g6, h6}
-	cfg := DefaultConfig()
-	cfg.Mean, cfg.Worst, cfg.Plaus = 1, 0, 0
-	for _, c := range []struct{ shrink, want float64 }{
-		{0, 1000./3 + 2*100./3}, // the f6 outcome is worth its best request, 1,000
-		{1, 550./3 + 2*100./3},  // 100 + (1,000 - 100)/2
-		{9, 190./3 + 2*100./3},  // 100 + (1,000 - 100)/10
-	} {
-		cfg.VOIShrink = c.shrink
-		best, v0 := voiWindow(m, []rbc.Square{e7}, map[rbc.Square]float64{}, map[rbc.Square]float64{}, &cfg)
-		if best.sq != e7 || math.Abs(best.score-c.want) > 1e-9 || math.Abs(v0-100) > 1e-9 {
-			t.Errorf("voishrink=%g: window %v worth %.3f (no sense %.1f), want e7 worth %.3f", c.shrink, best.sq, best.score, v0, c.want)
-		}
 	}
 }

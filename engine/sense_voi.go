@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -91,16 +90,10 @@ func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error
 	if mat == nil {
 		mat = StaticMatrix(ws, reqs)
 	}
-	dangerValue := t.Config.Danger
-	if t.Config.DangerCover > 0 {
-		dangerValue *= 1 - t.Config.DangerCover*scoredShare(t.Belief, mat.Len())
-	}
 	bonus := make(map[rbc.Square]float64, len(squares))
 	for _, q := range squares {
-		bonus[q] = t.Config.Reduce*reduction[q] + dangerValue*danger[q] + t.Config.Track*track[q] -
-			t.Config.Repeat*float64(repeatStreak(t.Recent, q))
+		bonus[q] = t.Config.Reduce*reduction[q] + t.Config.Danger*danger[q] + t.Config.Track*track[q]
 	}
-	t.NoteNoSenseMove(noSenseRequest(mat, t.Config))
 	best, v0 := voiWindow(mat, squares, reduction, bonus, t.Config)
 	if best.sq == rbc.NoSquare {
 		return sizeBest.sq, nil
@@ -108,23 +101,8 @@ func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error
 	t.Log.Debug("sense", "strategy", "voi", "square", best.sq.String(), "value", math.Round(best.score),
 		"no-sense value", math.Round(v0), "boards", mat.Len(), "offered", mat.Offered, "evals", mat.Evals, "static", mat.Static,
 		"king in danger", math.Round(threat*1000)/1000, "danger info", math.Round(danger[best.sq]*1000)/1000,
-		"danger bonus", math.Round(dangerValue*danger[best.sq]))
+		"danger bonus", math.Round(t.Config.Danger*danger[best.sq]))
 	return best.sq, nil
-}
-
-// scoredShare is the share of the belief's boards that scored boards cover:
-// n over the belief's size when the belief is exact and up to date (at most
-// 1), else 0 (a pool or particle set is itself a sample, and a belief with a
-// backlog holds more than it counts).
-func scoredShare(b sampler.Sampler, n int) float64 {
-	if b == nil {
-		return 0
-	}
-	size := b.Size()
-	if !size.Exact || size.Deferred > 0 || size.Boards == 0 {
-		return 0
-	}
-	return min(1, float64(n)/float64(size.Boards))
 }
 
 // voiWindow returns the best non-dominated window of squares by value of
@@ -136,7 +114,6 @@ func voiWindow(m *Matrix, squares []rbc.Square, reduction, bonus map[rbc.Square]
 	w := plausibilityWeights(m, cfg.Plaus)
 	all := requestScores(m, nil, w, cfg.Mean)
 	v0 := maxOf(all)
-	j0 := slices.Index(all, v0) // the no-sense request (-1 without requests)
 	labels := make([][]int, len(squares))
 	for k, q := range squares {
 		labels[k] = windowLabels(m, q)
@@ -153,14 +130,7 @@ func voiWindow(m *Matrix, squares []rbc.Square, reduction, bonus map[rbc.Square]
 			for _, i := range rows {
 				p += w[i]
 			}
-			scores := requestScores(m, rows, w, cfg.Mean)
-			v := maxOf(scores)
-			if cfg.VOIShrink > 0 && j0 >= 0 {
-				// Shrink the outcome's gain over the no-sense request
-				// by its number of boards (Config.VOIShrink).
-				n := float64(len(rows))
-				v = scores[j0] + (v-scores[j0])*n/(n+cfg.VOIShrink)
-			}
+			v := maxOf(requestScores(m, rows, w, cfg.Mean))
 			exp += p * v
 			worst = min(worst, v)
 		}
@@ -386,22 +356,6 @@ func countLabels(l []int) int {
 		n = max(n, x+1)
 	}
 	return n
-}
-
-// noSenseRequest is the request the decision values favour on all of m's
-// boards: what we would play without sensing.
-func noSenseRequest(m *Matrix, cfg *Config) rbc.Move {
-	scores := requestScores(m, nil, plausibilityWeights(m, cfg.Plaus), cfg.Mean)
-	best := -1
-	for j, v := range scores {
-		if best < 0 || v > scores[best] {
-			best = j
-		}
-	}
-	if best < 0 {
-		return rbc.Move{}
-	}
-	return m.Requests[best]
 }
 
 func maxOf(xs []float64) float64 {

@@ -46,14 +46,6 @@ type TurnView struct {
 	// keep, if set, receives the boards a sense strategy scored, so that
 	// the move decision can reuse them (see Prior).
 	keep func([]sampler.Weighted)
-	// Recent lists our earlier senses this game, oldest first: the window
-	// and whether the move that followed was the one we would have played
-	// without sensing (Config.Repeat). Nil at a move decision.
-	Recent []SenseNote
-	// noSense, if set, receives the request a sense strategy would have
-	// played without sensing, so that the player can tell afterwards
-	// whether the sense changed the move.
-	noSense func(rbc.Move)
 	// Captured is where the opponent captured one of our pieces on its
 	// last move (NoSquare if it did not): the prior does not count the
 	// capturing piece as left en prise.
@@ -67,33 +59,6 @@ type TurnView struct {
 	// replies is the engine-scored model of the opponent's last move, if
 	// the turn has one (see replies.go).
 	replies *replyModel
-}
-
-// SenseNote is one sense of the game as the repetition signal sees it.
-type SenseNote struct {
-	Square rbc.Square
-	// Unchanged reports that the move played after the sense was the one
-	// the sense strategy would have played without it.
-	Unchanged bool
-}
-
-// NoteNoSenseMove tells the player which request the sense strategy would
-// play if it did not sense (its best on the boards it scored).
-func (t *TurnView) NoteNoSenseMove(m rbc.Move) {
-	if t.noSense != nil {
-		t.noSense(m)
-	}
-}
-
-// repeatStreak counts the latest senses, in a row, that were on sq and left
-// the move unchanged: a window sensed again and again without changing what
-// we do is a sign that the information is elsewhere.
-func repeatStreak(recent []SenseNote, sq rbc.Square) int {
-	n := 0
-	for i := len(recent) - 1; i >= 0 && recent[i].Square == sq && recent[i].Unchanged; i-- {
-		n++
-	}
-	return n
 }
 
 // Keep offers the boards a sense strategy scored to the move decision that

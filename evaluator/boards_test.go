@@ -13,8 +13,9 @@ import (
 )
 
 // Test boards for the guard: positions RBC games really reach, the belief
-// sets a player expands from them, and the classes that crash Stockfish
-// (field-notes §3). Everything is generated from a fixed seed.
+// sets a player expands from them, and the classes that crash Stockfish or
+// make it answer nonsense (see guard.go). Everything is generated from a
+// fixed seed.
 
 // boardClass labels where a test board came from.
 type boardClass string

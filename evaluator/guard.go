@@ -7,7 +7,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
-// Stockfish (15.1, measured in field-notes §3) segfaults when the side to move
+// Stockfish (measured on 15.1) segfaults when the side to move
 // can capture the enemy king, when a king is missing, and on castling rights
 // whose rook has left its home square; it answers nonsense with doubled kings
 // or impossible checks. All of these are ordinary RBC boards. The guard looks

@@ -24,7 +24,7 @@ import (
 //
 // Engine centipawns are clamped to ±MaxCP so that no material count can
 // outweigh these events. The defaults follow the values the strongest RBC
-// bots converged on (field-notes §2).
+// bots converged on.
 type MoveTerms struct {
 	// KingCapture is the value of a move that captures the enemy king (and
 	// minus it for a position where our king is already gone).

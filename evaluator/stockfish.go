@@ -20,8 +20,9 @@ type Searcher interface {
 }
 
 // DefaultEngineDepth is the Stockfish depth used when Limits are zero: depth
-// 8 costs about 3.6 ms on this project's machines (field-notes §3), the
-// budget the strongest bots used per evaluation.
+// 8 costs about 3.6 ms a position on this project's machines (see
+// BenchmarkEvalThroughput), the budget the strongest bots used per
+// evaluation, so a turn can score thousands of boards.
 const DefaultEngineDepth = 8
 
 // StockfishConfig configures a Stockfish evaluator.

@@ -212,9 +212,9 @@ func (c *checkingSearcher) bad(fen, move, why string) {
 var guardBoards = flag.Int("guard.boards", 12000, "boards to generate for TestGuardAgainstStockfish (at least)")
 
 // TestGuardAgainstStockfish sends at least 10,000 RBC boards, from recorded
-// games, belief expansions, random play and every crash class of
-// field-notes §3, through the guard to a real Stockfish pool, and requires
-// zero engine failures and only legal best moves.
+// games, belief expansions, random play and every class of board that
+// crashes Stockfish (guard.go), through the guard to a real Stockfish pool,
+// and requires zero engine failures and only legal best moves.
 func TestGuardAgainstStockfish(t *testing.T) {
 	path := stockfishtest.Path(t)
 	n := *guardBoards

@@ -1,6 +1,6 @@
 // Package server is a native client of the reconchess tournament server's
-// HTTP API (field-notes §1, the reference harness's RemoteGame and
-// rc-connect): typed calls with retries, a game loop that drives any
+// HTTP API (as the reference harness's RemoteGame and rc-connect use it,
+// docs/protocol.md): typed calls with retries, a game loop that drives any
 // rbc.Player, and a listener that accepts invitations and plays several games
 // at once. It lets Blindfish play ranked games without Python.
 //
