@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -23,9 +22,9 @@ import (
 // A folder read as a match folder takes those histories too (they are in
 // subfolders, which a match folder's records never are), and in an A/B
 // series, where BLINDFISH_OPTIONS and BLINDFISH_OPTIONS_B alternate, names
-// Blindfish's side by the options it played with ("Blindfish:reply=50"),
-// as a match names a bot by its spec: the history itself calls both sides
-// of the comparison "Blindfish".
+// Blindfish's side by the spec it played ("blindfish", "blindfish:reply=50"),
+// as a match names a bot: the history itself calls both sides of the
+// comparison "Blindfish".
 
 // SeriesSummary is the summary file of a harness series.
 const SeriesSummary = "summary.txt"
@@ -96,9 +95,12 @@ func seriesGameDirs(dir string) ([]string, error) {
 	return out, nil
 }
 
-// nameSeriesSide renames Blindfish's side of a record read from a series
-// folder after the options it played with in an A/B series ("default" keeps
-// the name).
+// nameSeriesSide names Blindfish's side of a record read from a series
+// folder by the spec it played, as a match names it: "blindfish", or in an
+// A/B series "blindfish:OPTIONS" for a side with options. The harness calls
+// the bridge "Blindfish" whatever it plays; naming it by its spec pools its
+// games with match games of the same player, which links the harness's
+// opponents to the rating list's scale (anchored at random).
 func nameSeriesSide(r *Result, games map[int]seriesGame) {
 	m := seriesGameDir.FindStringSubmatch(filepath.ToSlash(r.Record))
 	if m == nil {
@@ -109,14 +111,15 @@ func nameSeriesSide(r *Result, games map[int]seriesGame) {
 		return
 	}
 	g, ok := games[n]
-	if !ok || g.options == "" || g.options == "default" {
+	if !ok {
 		return
 	}
 	name := &r.White
 	if g.color == rbc.Black {
 		name = &r.Black
 	}
-	if !strings.Contains(*name, ":") {
+	*name = "blindfish"
+	if g.options != "" && g.options != "default" {
 		*name += ":" + g.options
 	}
 }

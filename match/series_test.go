@@ -48,7 +48,7 @@ func TestReadFoldersSeries(t *testing.T) {
 	if len(results) != 4 || bare != 4 {
 		t.Fatalf("%d results, %d bare; want 4, 4", len(results), bare)
 	}
-	want := [][2]string{{"Blindfish", "SF2"}, {"SF2", "Blindfish"}, {"Blindfish:reply=50", "SF2"}, {"SF2", "Blindfish:reply=50"}}
+	want := [][2]string{{"blindfish", "SF2"}, {"SF2", "blindfish"}, {"blindfish:reply=50", "SF2"}, {"SF2", "blindfish:reply=50"}}
 	for i, r := range results {
 		if [2]string{r.White, r.Black} != want[i] {
 			t.Errorf("game %d: %s vs %s, want %v", i+1, r.White, r.Black, want[i])
