@@ -59,12 +59,6 @@ type Config struct {
 	// the same from a few attack look-ups; an engine also sees quiet
 	// moves, such as a rook lift that attacks our queen.
 	Reply float64
-	// Ponder (1, the default) builds the reply model while the opponent
-	// thinks; 0 builds it at our sense only. A tournament gives each bot its
-	// own machine, so the opponent's turn costs nothing there; in self-play
-	// on one machine the pondering side takes CPU from the other, and a
-	// test of the model itself should turn it off.
-	Ponder int
 	// Seek is the value (centipawns) of a move whose result would split our
 	// belief completely; Hide the cost of announcing a capture with a piece
 	// of middling exposure.
@@ -136,7 +130,6 @@ func DefaultConfig() Config {
 		Track:         300,
 		Split:         0.6,
 		Turns:         40,
-		Ponder:        1,
 	}
 }
 
@@ -194,7 +187,6 @@ func configKeys() []configKey {
 		floatKey("check", "zone attackers an attack on our king counts as in the threat prior", 0, 20, func(c *Config) *float64 { return &c.Check }),
 		floatKey("hang", "prior against boards where the opponent left material en prise: temperature in centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Hang }),
 		floatKey("reply", "temperature of the engine-scored model of the opponent's last move, used when at most 16 boards preceded it, centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Reply }),
-		intKey("ponder", "build the reply model while the opponent thinks (1) or at our sense only (0)", 0, 1, func(c *Config) *int { return &c.Ponder }),
 		floatKey("seek", "value of a move result that splits the belief fully, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Seek }),
 		floatKey("hide", "cost of announcing a capture, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Hide }),
 		floatKey("shelter", "cost of each square of a line opened to our king, centipawns", 0, 10000, func(c *Config) *float64 { return &c.Shelter }),
@@ -216,17 +208,54 @@ func configKeys() []configKey {
 // which was taken out of the player.
 var ErrRemovedSetting = errors.New(`removed (no measured gain; see docs/player.md, "Removed options")`)
 
-// removedKeys are the spec keys of options that were taken out because no
-// measurement ever showed them to gain. A spec that names one fails with
+// removedSetting is the spec key of an option that was taken out because no
+// measurement ever showed it to gain. A spec that names it fails with
 // ErrRemovedSetting rather than as a typo, so that an old script stops
-// loudly instead of running the default player under another name.
-func removedKeys() []string {
-	return []string{"dangercover", "hangbase", "hunt", "king", "repeat", "voishrink"}
+// loudly instead of running the default player under another name. inert,
+// when set, is the one value that asked for what the player now always
+// does: a spec giving the key that value (as recorded runs in results/ do)
+// still parses, as a no-op, since it names the player that runs.
+type removedSetting struct {
+	name, inert string
+}
+
+// removedSettings lists the removed spec keys (docs/player.md, "Removed
+// options").
+func removedSettings() []removedSetting {
+	return []removedSetting{
+		{name: "dangercover"},
+		{name: "hangbase"},
+		{name: "hunt"},
+		{name: "king"},
+		// ponder=0 built the reply model at our sense only, which is all
+		// the player does now; the reply model's SPRT ran with it.
+		{name: "ponder", inert: "0"},
+		{name: "repeat"},
+		{name: "voishrink"},
+	}
+}
+
+// checkRemoved reports whether name is a removed key, and if so returns the
+// removed error (wrapping ErrRemovedSetting) unless value is its inert value.
+func checkRemoved(name, value string) (removed bool, err error) {
+	i := slices.IndexFunc(removedSettings(), func(r removedSetting) bool { return r.name == name })
+	if i < 0 {
+		return false, nil
+	}
+	r := removedSettings()[i]
+	switch {
+	case r.inert == "":
+		return true, fmt.Errorf("engine: blindfish setting %s: %w", name, ErrRemovedSetting)
+	case value != r.inert:
+		return true, fmt.Errorf("engine: blindfish setting %s: %w (only %s=%s, what the player now always does, is still accepted)", name, ErrRemovedSetting, name, r.inert)
+	}
+	return true, nil
 }
 
 // ParseConfig applies a spec's settings to the defaults. Errors name the
 // bad key and list the valid keys, or the valid values of the key; a removed
-// key's error wraps ErrRemovedSetting.
+// key's error wraps ErrRemovedSetting, and a removed key given its inert
+// value is ignored.
 func ParseConfig(p Params) (Config, error) {
 	c := DefaultConfig()
 	keys := configKeys()
@@ -242,8 +271,11 @@ func ParseConfig(p Params) (Config, error) {
 	for _, name := range given {
 		i := slices.IndexFunc(keys, func(k configKey) bool { return k.name == name })
 		if i < 0 {
-			if slices.Contains(removedKeys(), name) {
-				return Config{}, fmt.Errorf("engine: blindfish setting %s: %w", name, ErrRemovedSetting)
+			if removed, err := checkRemoved(name, p[name]); removed {
+				if err != nil {
+					return Config{}, err
+				}
+				continue
 			}
 			return Config{}, fmt.Errorf("engine: blindfish has no setting %q (valid: %s)", name, strings.Join(names, ", "))
 		}

@@ -77,7 +77,7 @@ func TestParseConfigErrors(t *testing.T) {
 // removed and where to read why (ErrRemovedSetting), not as an unknown key;
 // no removed key is still a setting.
 func TestParseConfigRemovedSettings(t *testing.T) {
-	for _, key := range []string{"hunt", "king", "hangbase", "dangercover", "voishrink", "repeat"} {
+	for _, key := range []string{"hunt", "king", "hangbase", "dangercover", "voishrink", "repeat", "ponder"} {
 		_, err := ParseConfig(Params{key: "1", "depth": "6"})
 		if !errors.Is(err, ErrRemovedSetting) {
 			t.Errorf("%s: error %v, want ErrRemovedSetting", key, err)
@@ -91,8 +91,41 @@ func TestParseConfigRemovedSettings(t *testing.T) {
 		}
 	}
 	for _, k := range ConfigKeys() {
-		if slices.Contains(removedKeys(), k.Name) {
+		if slices.ContainsFunc(removedSettings(), func(r removedSetting) bool { return r.name == k.Name }) {
 			t.Errorf("removed key %s is still a setting", k.Name)
+		}
+	}
+}
+
+// TestParseConfigPonderZero: ponder=0, the value the reply model's SPRT
+// recorded (results/sprt-reply-20), names what the player now always does
+// and still parses, as a no-op; any other value of the removed key fails.
+func TestParseConfigPonderZero(t *testing.T) {
+	c, err := ParseConfig(Params{"reply": "50", "ponder": "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultConfig()
+	want.Reply = 50
+	if c != want {
+		t.Errorf("reply=50,ponder=0 parsed to %+v, want %+v", c, want)
+	}
+	if got := c.String(); got != "blindfish:reply=50" {
+		t.Errorf("reply=50,ponder=0 renders as %q", got)
+	}
+	p, err := NewPlayer("blindfish:reply=50,ponder=0", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bf, ok := p.(*Player); !ok {
+		t.Errorf("blindfish:reply=50,ponder=0 built a %T", p)
+	} else if bf.Config() != want {
+		t.Errorf("blindfish:reply=50,ponder=0 built %v, want %v", bf.Config(), want)
+	}
+	for _, v := range []string{"1", "2", "", "off", "00"} {
+		_, err := ParseConfig(Params{"ponder": v})
+		if !errors.Is(err, ErrRemovedSetting) || !strings.Contains(err.Error(), "only ponder=0") {
+			t.Errorf("ponder=%q: error %v, want ErrRemovedSetting naming ponder=0", v, err)
 		}
 	}
 }

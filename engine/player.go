@@ -97,10 +97,8 @@ type Player struct {
 	preMove []rbc.Board
 	parents []rbc.Board
 	replies *replyModel
-	// ponder is the reply model being built while the opponent thinks.
-	ponder *pondering
-	// mode is the effort mode of the latest move decision: no pondering
-	// out of Normal mode, when the clock is short.
+	// mode is the effort mode of the latest move decision (the tests read
+	// it to tell a short clock from a failure).
 	mode Mode
 	// standIn is a small belief kept up to date on the callbacks' goroutine,
 	// the safe move's boards when the belief is behind (see standIn).
@@ -306,12 +304,6 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 	defer func() { p.record(began, budget.Time, true) }()
 	defer p.recoverTo("ChooseSense", func() { sq, err = p.fallbackSense(senseActions), nil })
 	p.countMode(budget.Mode)
-	// The reply model built while the opponent thought, if it is ready; a
-	// scoring still running is shared by the sense's own build and stopped
-	// once the sense has answered.
-	pondered := p.ponder.ready()
-	defer p.ponder.cancel()
-
 	dctx, cancel := context.WithTimeout(ctx, budget.Time)
 	defer cancel()
 	p.ensureBelief(secondsLeft)
@@ -327,12 +319,7 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 	p.parents = nil
 	ans, ok := decide(ctx, p, "sense decision", start.Add(budget.Hard), func(keep func([]sampler.Weighted)) (rbc.Square, error) {
 		t.keep = keep
-		t.replies = pondered
-		if pondered != nil {
-			t.Log.Debug("reply model ready from the opponent's turn", "parents", len(parents), "boards", len(pondered.factor))
-		} else {
-			t.replies = turnReplies(dctx, t, parents)
-		}
+		t.replies = turnReplies(dctx, t, parents)
 		return p.sense.ChooseSense(dctx, t)
 	})
 	switch {
@@ -458,11 +445,6 @@ func (p *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move
 	}
 	p.parents = parentsAfter(p.preMove, requested, taken, sq)
 	p.preMove = nil
-	p.ponder.cancel()
-	p.ponder = nil
-	if len(p.parents) > 0 && p.cfg.Reply > 0 && p.cfg.Ponder > 0 && p.scorer != nil && p.mode == Normal {
-		p.ponder = ponderReplies(p.bg, replyScoring(p.scoring(Normal)), p.parents, p.cfg.Reply)
-	}
 	planned = p.observe(ctx, 0, "move result", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleMoveResult(ctx, requested, taken, capturedOpponentPiece, sq)
 	})
@@ -645,14 +627,6 @@ func (p *Player) Close() error {
 		}
 	}
 	p.retired = nil
-	// The reply model's scoring was cancelled with the background context;
-	// it must end before the evaluator it uses is closed (its own bound, so
-	// that a slow engine cannot take the belief's wait above).
-	pwait, pcancel := context.WithTimeout(context.Background(), closeWait)
-	defer pcancel()
-	if !p.ponder.wait(pwait) {
-		p.log.Warn("the reply model's background scoring did not stop in time")
-	}
 	if p.owned && p.eval != nil {
 		if err := p.eval.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("engine: closing the evaluator: %w", err))

@@ -16,7 +16,7 @@ import (
 // scored by the engine from the opponent's side, and the board an option
 // leads to gets the likelihood that an opponent choosing by a softmax of
 // those scores (temperature Config.Reply) made it, relative to a choice at
-// random. The static prior (hang, king) guesses the same thing from a few
+// random. The static hang prior guesses the same thing from a few
 // attack look-ups and is used where the model is not: a large belief, or a
 // decision without time for it.
 //
@@ -37,10 +37,6 @@ const replyFloor = 0.15
 
 // replyShare is the part of the sense decision's budget the model may take.
 const replyShare = 0.25
-
-// ponderLimit bounds the background scoring of the opponent's options during
-// its turn (ponderReplies).
-const ponderLimit = 30 * time.Second
 
 // replyModel holds the likelihood factor of each board the opponent's last
 // move can have produced, by board key (see above).
@@ -133,8 +129,8 @@ func buildReplies(ctx context.Context, sc *Scoring, parents []rbc.Board, temp fl
 }
 
 // replyScoring returns a copy of sc with a rate meter of its own: the model's
-// evaluations, many of them cache hits of the background scoring, must not
-// skew the rate that sizes the decisions' samples.
+// evaluations (every option on a few boards) must not skew the rate that
+// sizes the decisions' samples.
 func replyScoring(sc *Scoring) *Scoring {
 	c := *sc
 	c.rate = &rateMeter{}
@@ -187,77 +183,4 @@ func turnReplies(ctx context.Context, t *TurnView, parents []rbc.Board) *replyMo
 	}
 	t.Log.Debug("reply model", "parents", len(parents), "boards", len(r.factor), "took", time.Since(start))
 	return r
-}
-
-// pondering is the reply model being built in the background while the
-// opponent thinks, from the moment our move's result names the parents: the
-// opponent's thinking time pays for the evaluations, not our clock. A sense
-// that comes before it is done builds the model itself, and the evaluations
-// the background has made or has in flight are shared with it through the
-// move scorer's cache, so nothing is scored twice.
-type pondering struct {
-	done chan *replyModel // receives the model (nil: not built), then closed
-	stop context.CancelFunc
-}
-
-// ponderReplies starts building the model of parents at temperature temp with
-// sc, under ctx and at most ponderLimit.
-func ponderReplies(ctx context.Context, sc *Scoring, parents []rbc.Board, temp float64) *pondering {
-	ctx, cancel := context.WithTimeout(ctx, ponderLimit)
-	pd := &pondering{done: make(chan *replyModel, 1), stop: cancel}
-	go func() {
-		var r *replyModel
-		defer func() {
-			if recover() != nil {
-				r = nil // a failed model is no model; the sense builds its own
-			}
-			cancel()
-			pd.done <- r
-			close(pd.done)
-		}()
-		r = buildReplies(ctx, sc, parents, temp)
-	}()
-	return pd
-}
-
-// cancel stops the background scoring (a no-op once it has ended, or on a
-// nil pd): once the sense has its model, or has gone without one, the
-// scoring would only hold engines the decisions want. Safe from any
-// goroutine.
-func (pd *pondering) cancel() {
-	if pd != nil {
-		pd.stop()
-	}
-}
-
-// ready returns the model if it has been built (nil if it is still being
-// built, failed, or pd is nil). It is meant to be called once.
-func (pd *pondering) ready() *replyModel {
-	if pd == nil {
-		return nil
-	}
-	select {
-	case r := <-pd.done:
-		return r
-	default:
-		return nil
-	}
-}
-
-// wait waits for the background scoring to end, at most until ctx ends, and
-// reports whether it did.
-func (pd *pondering) wait(ctx context.Context) bool {
-	if pd == nil {
-		return true
-	}
-	for {
-		select {
-		case _, ok := <-pd.done:
-			if !ok {
-				return true
-			}
-		case <-ctx.Done():
-			return false
-		}
-	}
 }
