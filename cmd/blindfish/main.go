@@ -6,6 +6,8 @@
 //
 //	blindfish <command> [flags] [args]
 //	blindfish <command> --help
+//
+// A command's flags may come before or after its arguments; "--" ends them.
 package main
 
 import (
@@ -17,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 )
 
@@ -122,7 +125,8 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'blindfish <command> --help' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'blindfish <command> --help' for a command's flags;")
+	fmt.Fprintln(w, "they may come before or after its arguments, and '--' ends them.")
 }
 
 // usageError marks an error in the command line itself (exit code 2).
@@ -148,13 +152,61 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args, turning flag errors into usage errors.
+// parseFlags parses args, turning flag errors into usage errors. Flags may
+// come before, between or after the positional arguments, as the docs write
+// them (`blindfish view GAME.json -o game.html`): the flag package alone
+// stops at the first argument that is not a flag and would leave the rest
+// unread. "--" ends the flags; what follows it is positional.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
 		return usageError{err.Error()}
 	}
 	return nil
+}
+
+// flagsFirst reorders args into fs's flags, with their values, then "--",
+// then the positional arguments in their order, so that one fs.Parse reads
+// every flag and leaves fs.Args() the positionals. A flag takes the next
+// argument as its value unless it is a boolean flag or has "=value": a
+// boolean flag before a file leaves the file positional. Flags fs does not
+// define stay in place for fs.Parse to report, as does a last flag that
+// lacks its value.
+func flagsFirst(fs *flag.FlagSet, args []string) []string {
+	var flags, positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			positional = append(positional, args[i+1:]...)
+			return append(append(flags, "--"), positional...)
+		case len(a) < 2 || a[0] != '-': // "-" alone is an argument (stdin), as for the flag package
+			positional = append(positional, a)
+		default:
+			flags = append(flags, a)
+			name, _, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+			if hasValue || !takesValue(fs, name) {
+				continue
+			}
+			if i+1 == len(args) {
+				return flags // the value is missing: fs.Parse says so
+			}
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	return append(append(flags, "--"), positional...)
+}
+
+// takesValue reports whether fs defines the flag name and it needs a value
+// (it is not a boolean flag).
+func takesValue(fs *flag.FlagSet, name string) bool {
+	f := fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
 }
