@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -164,6 +166,75 @@ func TestCutGameFlag(t *testing.T) {
 			game, rest := cutGameFlag(tc.args)
 			if game != tc.game || !slices.Equal(rest, tc.wantRest) {
 				t.Errorf("cutGameFlag(%q) = %q, %q; want %q, %q", tc.args, game, rest, tc.game, tc.wantRest)
+			}
+		})
+	}
+}
+
+// TestVersion: --version and the version command print the Go version and
+// what the build stamped.
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"-version"}, {"version"}} {
+		code, stdout, stderr := runBlindfish(t, context.Background(), args...)
+		if code != 0 || !strings.HasPrefix(stdout, "blindfish ") || !strings.Contains(stdout, runtime.Version()) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want the Go version %s", args, code, stdout, stderr, runtime.Version())
+		}
+	}
+	if code, _, _ := runBlindfish(t, context.Background(), "version", "extra"); code != 2 {
+		t.Errorf("version extra: exit %d, want 2", code)
+	}
+	bi := &debug.BuildInfo{
+		GoVersion: "go1.99.1",
+		Main:      debug.Module{Path: "github.com/blindfish-rbc/blindfish", Version: "v0.0.0-20260101000000-abcdef123456+dirty"},
+		Settings: []debug.BuildSetting{
+			{Key: "vcs", Value: "git"},
+			{Key: "vcs.revision", Value: "abcdef1234567890"},
+			{Key: "vcs.modified", Value: "true"},
+		},
+	}
+	got := versionText(bi)
+	for _, want := range []string{"blindfish v0.0.0-20260101000000-abcdef123456+dirty\n", "revision abcdef1234567890 (modified)\n", "go1.99.1 " + runtime.GOOS + "/" + runtime.GOARCH + "\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("versionText = %q, want it to contain %q", got, want)
+		}
+	}
+	bi.Settings[2].Value = "false"
+	if got := versionText(bi); strings.Contains(got, "modified") {
+		t.Errorf("clean tree: versionText = %q", got)
+	}
+	if got := versionText(nil); !strings.Contains(got, runtime.Version()) {
+		t.Errorf("no build info: versionText = %q", got)
+	}
+}
+
+// TestHelpCommand: help CMD prints CMD's usage, as CMD --help does, and
+// belief's lists the modes it hands to other flag sets.
+func TestHelpCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"help", "view"}, 0, []string{"Usage: blindfish view ", "-o string"}},
+		{[]string{"view", "--help"}, 0, []string{"Usage: blindfish view ", "-o string"}},
+		{[]string{"help", "replay"}, 0, []string{"Usage: blindfish replay --check"}},
+		{[]string{"help", "belief"}, 0, []string{"Usage: blindfish belief ", "-sense STRATEGIES", "-game", "-calibrate"}},
+		{[]string{"belief", "--help"}, 0, []string{"-sense STRATEGIES"}},
+		{[]string{"help"}, 0, []string{"Commands:", "blindfish help <command>"}},
+		{[]string{"help", "nosuch"}, 2, []string{`unknown command "nosuch"`}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, _, stderr := runBlindfish(t, context.Background(), tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d", code, tc.code)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("help lacks %q:\n%s", w, stderr)
+				}
+			}
+			if tc.args[0] == "help" && len(tc.args) > 1 && tc.code == 0 && strings.Contains(stderr, "Commands:") {
+				t.Errorf("help %s printed the top-level help:\n%s", tc.args[1], stderr)
 			}
 		})
 	}
