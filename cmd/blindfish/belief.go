@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/report"
 	"github.com/blindfish-rbc/blindfish/sampler"
@@ -176,7 +177,7 @@ func runBelief(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 func parseBeliefFlags(args []string, stderr io.Writer) (*beliefConfig, error) {
-	fs := newFlagSet("belief", "[flags] FILE...", stderr)
+	fs := newFlagSet("belief", "[flags] FILE...\n       blindfish belief --sense STRATEGY[,STRATEGY...] [flags] FILE...\n       blindfish belief --game kriegspiel [flags] FILE...\n       blindfish belief --calibrate [flags] FILE...", stderr)
 	samplers := fs.String("sampler", "exact", "sampler `name`s, comma-separated, or all ("+strings.Join(sampler.Names(), ", ")+")")
 	color := fs.String("color", "both", "replay from the point of view of white, black or both")
 	asJSON := fs.Bool("json", false, "write the report as JSON")
@@ -188,6 +189,11 @@ func parseBeliefFlags(args []string, stderr io.Writer) (*beliefConfig, error) {
 	workers := fs.Int("workers", 0, "goroutines for parallel work (0: all cores)")
 	replay := fs.Int("replay", 0, "exact's backlog replay work per observation, in `boards` (0: the default, 8M; raise it for exactness whatever the time)")
 	disk := fs.Int64("disk", sampler.DefaultSpillBudget>>20, "disk space exact's backlog may spill to, in `MiB` (0: never spill)")
+	// The modes runBelief hands to other commands before this flag set reads
+	// anything; defined here only so that belief --help lists them.
+	fs.String("sense", "", "instead, run the offline sense benchmark: compare sense `STRATEGIES` (comma-separated, or all: "+strings.Join(engine.SenseNames(), ", ")+") on the games; 'blindfish belief --sense all --help' lists its flags")
+	fs.String("game", "", "kriegspiel: instead, follow Kriegspiel records with Kriegspiel's beliefs; 'blindfish belief --game kriegspiel --help' lists its flags")
+	fs.Bool("calibrate", false, "instead, measure the player's opponent model against the games; 'blindfish belief --calibrate --help' lists its flags")
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}

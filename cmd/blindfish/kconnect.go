@@ -17,13 +17,16 @@ import (
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
 )
 
-// cutGameFlag finds --game in a command's arguments (before any
-// positional one) and returns its value and the arguments without it; ""
-// when there is none.
+// cutGameFlag finds --game in a command's arguments (anywhere before "--",
+// as flags may follow other flags' values and positional arguments) and
+// returns its value and the arguments without it; "" when there is none.
 func cutGameFlag(args []string) (string, []string) {
 	for i, a := range args {
-		if a == "--" || !strings.HasPrefix(a, "-") {
+		if a == "--" {
 			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if name != "game" {

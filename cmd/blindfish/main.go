@@ -6,6 +6,10 @@
 //
 //	blindfish <command> [flags] [args]
 //	blindfish <command> --help
+//	blindfish help <command>
+//	blindfish --version
+//
+// A command's flags may come before or after its arguments; "--" ends them.
 package main
 
 import (
@@ -16,7 +20,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 )
 
@@ -41,6 +48,7 @@ func commands() []command {
 		{"engine", "serve a bot over the rbcp line protocol on stdin/stdout", runEngine},
 		{"connect", "play on a reconchess tournament server (rc-connect, natively), or on kriegspiel.org (--game kriegspiel)", runConnect},
 		{"ksserver", "serve a local kriegspiel.org (its bot API on our referee) for the site's public bots and ours", runKSServer},
+		{"version", "print the version, the VCS revision it was built from and the Go version", runVersion},
 	}
 }
 
@@ -84,12 +92,23 @@ func startProfile(path string, stderr io.Writer) (stop func()) {
 // run executes one command line and returns the process exit code:
 // 0 success, 1 failure of the work itself, 2 bad usage.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		usage(stderr)
 		if len(args) == 0 {
 			return 2
 		}
 		return 0
+	}
+	switch args[0] {
+	case "help":
+		// help CMD is CMD --help, so that both print the same flags.
+		if len(args) == 1 || args[1] == "help" {
+			usage(stderr)
+			return 0
+		}
+		args = []string{args[1], "--help"}
+	case "--version", "-version":
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands() {
 		if c.name != args[0] {
@@ -122,7 +141,8 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'blindfish <command> --help' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'blindfish help <command>' (or 'blindfish <command> --help') for a command's flags;")
+	fmt.Fprintln(w, "they may come before or after its arguments, and '--' ends them.")
 }
 
 // usageError marks an error in the command line itself (exit code 2).
@@ -148,13 +168,103 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args, turning flag errors into usage errors.
+// parseFlags parses args, turning flag errors into usage errors. Flags may
+// come before, between or after the positional arguments, as the docs write
+// them (`blindfish view GAME.json -o game.html`): the flag package alone
+// stops at the first argument that is not a flag and would leave the rest
+// unread. "--" ends the flags; what follows it is positional.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(flagsFirst(fs, args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
 		return usageError{err.Error()}
 	}
 	return nil
+}
+
+// flagsFirst reorders args into fs's flags, with their values, then "--",
+// then the positional arguments in their order, so that one fs.Parse reads
+// every flag and leaves fs.Args() the positionals. A flag takes the next
+// argument as its value unless it is a boolean flag or has "=value": a
+// boolean flag before a file leaves the file positional. Flags fs does not
+// define stay in place for fs.Parse to report, as does a last flag that
+// lacks its value.
+func flagsFirst(fs *flag.FlagSet, args []string) []string {
+	var flags, positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			positional = append(positional, args[i+1:]...)
+			return append(append(flags, "--"), positional...)
+		case len(a) < 2 || a[0] != '-': // "-" alone is an argument (stdin), as for the flag package
+			positional = append(positional, a)
+		default:
+			flags = append(flags, a)
+			name, _, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+			if hasValue || !takesValue(fs, name) {
+				continue
+			}
+			if i+1 == len(args) {
+				return flags // the value is missing: fs.Parse says so
+			}
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	return append(append(flags, "--"), positional...)
+}
+
+// takesValue reports whether fs defines the flag name and it needs a value
+// (it is not a boolean flag).
+func takesValue(fs *flag.FlagSet, name string) bool {
+	f := fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
+}
+
+// runVersion is `blindfish version` (and `blindfish --version`).
+func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("version", "", stderr)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	bi, _ := debug.ReadBuildInfo()
+	_, err := io.WriteString(stdout, versionText(bi))
+	return err
+}
+
+// versionText says which build this is: the module version, the VCS
+// revision and whether the tree had uncommitted changes (what `go build`
+// stamps into the binary), and the Go version and platform. bi may be nil
+// (a binary built without module support).
+func versionText(bi *debug.BuildInfo) string {
+	version, goVersion := "unknown", runtime.Version()
+	revision, modified := "unknown (not stamped: go run, -buildvcs=false or no .git folder at build time)", ""
+	if bi != nil {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		if bi.GoVersion != "" {
+			goVersion = bi.GoVersion
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				revision = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					modified = " (modified)"
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("blindfish %s\nrevision %s%s\n%s %s/%s\n", version, revision, modified, goVersion, runtime.GOOS, runtime.GOARCH)
 }
