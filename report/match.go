@@ -199,20 +199,10 @@ func scoreFigure(pairings []*match.Pairing, withClock bool) (Figure, error) {
 	if err != nil {
 		return Figure{}, fmt.Errorf("report: %w", err)
 	}
-	bars, err := plotter.NewXErrorBars(data)
+	bars, dots, err := intervalMarks(data)
 	if err != nil {
-		return Figure{}, fmt.Errorf("report: %w", err)
+		return Figure{}, err
 	}
-	bars.LineStyle.Color = seriesColor(0)
-	bars.LineStyle.Width = vg.Points(2)
-	bars.CapWidth = vg.Points(8)
-	dots, err := plotter.NewScatter(data)
-	if err != nil {
-		return Figure{}, fmt.Errorf("report: %w", err)
-	}
-	dots.GlyphStyle.Color = seriesColor(1)
-	dots.GlyphStyle.Radius = vg.Points(3.5)
-	dots.GlyphStyle.Shape = draw.CircleGlyph{}
 	pl.Add(half, bars, dots)
 	svg, err := renderSVG(pl, figWidth, vg.Length(math.Max(2.2, 0.9+0.38*float64(len(rows))))*vg.Inch)
 	if err != nil {
@@ -506,4 +496,27 @@ func shorten(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// intervalMarks draws data's points as dots on horizontal interval bars, the
+// style the score and rating charts share.
+func intervalMarks(data interface {
+	plotter.XYer
+	plotter.XErrorer
+}) (*plotter.XErrorBars, *plotter.Scatter, error) {
+	bars, err := plotter.NewXErrorBars(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("report: %w", err)
+	}
+	bars.LineStyle.Color = seriesColor(0)
+	bars.LineStyle.Width = vg.Points(2)
+	bars.CapWidth = vg.Points(8)
+	dots, err := plotter.NewScatter(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("report: %w", err)
+	}
+	dots.GlyphStyle.Color = seriesColor(1)
+	dots.GlyphStyle.Radius = vg.Points(3.5)
+	dots.GlyphStyle.Shape = draw.CircleGlyph{}
+	return bars, dots, nil
 }

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/blindfish-rbc/blindfish/match"
 )
@@ -101,20 +99,10 @@ func ratingsFigure(g *match.RatingGroup, main bool) (Figure, error) {
 	if err != nil {
 		return Figure{}, fmt.Errorf("report: %w", err)
 	}
-	bars, err := plotter.NewXErrorBars(data)
+	bars, dots, err := intervalMarks(data)
 	if err != nil {
-		return Figure{}, fmt.Errorf("report: %w", err)
+		return Figure{}, err
 	}
-	bars.LineStyle.Color = seriesColor(0)
-	bars.LineStyle.Width = vg.Points(2)
-	bars.CapWidth = vg.Points(8)
-	dots, err := plotter.NewScatter(data)
-	if err != nil {
-		return Figure{}, fmt.Errorf("report: %w", err)
-	}
-	dots.GlyphStyle.Color = seriesColor(1)
-	dots.GlyphStyle.Radius = vg.Points(3.5)
-	dots.GlyphStyle.Shape = draw.CircleGlyph{}
 	pl.Add(ref, bars, dots)
 	svg, err := renderSVG(pl, figWidth, vg.Length(math.Max(2.2, 0.9+0.38*float64(n)))*vg.Inch)
 	if err != nil {
