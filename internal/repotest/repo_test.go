@@ -186,3 +186,38 @@ func TestCITestRunsBothPasses(t *testing.T) {
 		}
 	}
 }
+
+// resultsBudget bounds results/: it holds what a claim needs (tables,
+// results logs, compressed archives of the games a claim counts), and a
+// clone carries all of it, so bulky logs and superseded runs must go
+// rather than grow the repository every session.
+const resultsBudget = 20 << 20
+
+// TestResultsWithinBudget adds up the files git tracks under results/.
+func TestResultsWithinBudget(t *testing.T) {
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z", "results").Output()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("git ls-files results: %v", err)
+		}
+		t.Skipf("not a git checkout: %v", err) // a source archive has no history to bound
+	}
+	var total int64
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		if name == "" {
+			continue
+		}
+		fi, err := os.Stat(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += fi.Size()
+	}
+	if total == 0 {
+		t.Fatal("git lists no file under results/")
+	}
+	if total > resultsBudget {
+		t.Errorf("results/ holds %.1f MiB, over its budget of %d MiB: pack loose records (blindfish match --archive) or drop superseded runs", float64(total)/(1<<20), resultsBudget>>20)
+	}
+	t.Logf("results/: %.1f MiB of %d MiB", float64(total)/(1<<20), resultsBudget>>20)
+}
