@@ -2,6 +2,7 @@ package repotest
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // root is the repository's top folder, seen from this package.
@@ -220,4 +222,92 @@ func TestResultsWithinBudget(t *testing.T) {
 		t.Errorf("results/ holds %.1f MiB, over its budget of %d MiB: pack loose records (blindfish match --archive) or drop superseded runs", float64(total)/(1<<20), resultsBudget>>20)
 	}
 	t.Logf("results/: %.1f MiB of %d MiB", float64(total)/(1<<20), resultsBudget>>20)
+}
+
+// mdLink matches a Markdown link's target: [text](target).
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// mdHeading matches a Markdown heading line.
+var mdHeading = regexp.MustCompile(`(?m)^#{1,6}\s+(.+?)\s*#*\s*$`)
+
+// anchors returns the anchors of a Markdown text's headings as GitHub makes
+// them: lower case, punctuation other than '-' and '_' dropped, spaces made
+// '-', a repeated anchor suffixed -1, -2, ...
+func anchors(text string) map[string]bool {
+	out := map[string]bool{}
+	inFence := false
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			inFence = !inFence
+			continue
+		}
+		if !inFence {
+			lines = append(lines, l)
+		}
+	}
+	for _, m := range mdHeading.FindAllStringSubmatch(strings.Join(lines, "\n"), -1) {
+		var b strings.Builder
+		for _, r := range strings.ToLower(m[1]) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		a := b.String()
+		for n := 1; out[a]; n++ {
+			a = fmt.Sprintf("%s-%d", b.String(), n)
+		}
+		out[a] = true
+	}
+	return out
+}
+
+// TestDocLinks checks every relative link of README.md and docs/*.md: the
+// file it names exists and, with an #anchor, has that heading.
+func TestDocLinks(t *testing.T) {
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs = append(docs, filepath.Join(root, "README.md"), filepath.Join(root, "results", "README.md"))
+	checked := 0
+	for _, doc := range docs {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(string(data), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			path := doc
+			if file != "" {
+				path = filepath.Join(filepath.Dir(doc), file)
+			}
+			rel, _ := filepath.Rel(root, doc)
+			text, err := os.ReadFile(path)
+			if err != nil {
+				fi, serr := os.Stat(path)
+				if serr == nil && fi.IsDir() && anchor == "" {
+					checked++
+					continue
+				}
+				t.Errorf("%s links %s: %v", rel, target, err)
+				continue
+			}
+			checked++
+			if anchor != "" && strings.HasSuffix(path, ".md") && !anchors(string(text))[anchor] {
+				t.Errorf("%s links %s: no heading with that anchor", rel, target)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no relative link found in the docs")
+	}
+	t.Logf("%d relative links checked", checked)
 }
