@@ -1,5 +1,6 @@
 // Package ksloopback is a kriegspiel.org server for tests: the bot API of the
-// site's server (registration by key, bearer tokens, the lobby, game states
+// site's server (registration, by key or open as the site's is, bearer
+// tokens, the lobby with the site's rules for bots, game states
 // with the viewer's scoresheet in words, move and "any?" tries, resignation,
 // transcripts) on our own referee, with a chess clock and the faults of a
 // flaky server and network (package faults). It is written from the API's
@@ -32,6 +33,19 @@ import (
 type Config struct {
 	// RegistrationKey is the key bots register with.
 	RegistrationKey string
+	// OpenRegistration lets anybody register a bot without a key, as the
+	// site does today (it ignores the X-Bot-Registration-Key header);
+	// RegistrationKey is then not checked. Off, a registration without
+	// the key is refused (401), and with no RegistrationKey every one is.
+	OpenRegistration bool
+	// JoinCooldown is how long a bot waits between two joins of lobby
+	// games: a join sooner gets 409 BOT_JOIN_COOLDOWN (0: the site's
+	// DefaultJoinCooldown; negative: no wait, for tests that play games
+	// back to back).
+	JoinCooldown time.Duration
+	// Now is the clock of the join cooldown (nil: time.Now), so that a
+	// test can step over it without waiting.
+	Now func() time.Time
 	// Clock and Increment are each player's clock (default 25 minutes and
 	// 10 s, the site's "rapid").
 	Clock, Increment time.Duration
@@ -55,6 +69,9 @@ type Config struct {
 	Faults faults.Faults
 }
 
+// DefaultJoinCooldown is the site's pause between two joins of one bot.
+const DefaultJoinCooldown = 60 * time.Second
+
 // DefaultMaxBodyBytes bounds a request's body: the API's bodies (a bot's
 // profile, a lobby request, a move) are a few hundred bytes.
 const DefaultMaxBodyBytes = 16 << 10
@@ -71,11 +88,21 @@ type Server struct {
 	faults *faults.Injector
 
 	mu     sync.Mutex
-	tokens map[string]string // token → username
-	games  map[string]*game  // id → game
-	codes  map[string]string // code → id
+	tokens map[string]string   // token → username
+	users  map[string]*account // username → account
+	games  map[string]*game    // id → game
+	codes  map[string]string   // code → id
 	nextID int
 	ended  []endedGame // games ended by the call in progress, for OnGameEnd
+}
+
+// account is a registered user: a bot, or a human (who may play bots'
+// lobby games, and whose own games bots may not join).
+type account struct {
+	human       bool
+	displayName string
+	variants    []string  // the rulesets a bot says it plays (kept, as the site does, not shown)
+	lastJoin    time.Time // a bot's last join of a lobby game
 }
 
 type endedGame struct {
@@ -94,7 +121,13 @@ func New(cfg Config) *Server {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	return &Server{cfg: cfg, faults: faults.New(cfg.Faults), tokens: map[string]string{},
+	if cfg.JoinCooldown == 0 {
+		cfg.JoinCooldown = DefaultJoinCooldown
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Server{cfg: cfg, faults: faults.New(cfg.Faults), tokens: map[string]string{}, users: map[string]*account{},
 		games: map[string]*game{}, codes: map[string]string{}, nextID: max(cfg.LastID, 0)}
 }
 
@@ -152,7 +185,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	path := strings.Trim(r.URL.Path, "/")
 	if r.Method == http.MethodPost && path == "auth/bots/register" {
 		key := r.Header.Get("X-Bot-Registration-Key")
-		if s.cfg.RegistrationKey == "" || subtle.ConstantTimeCompare([]byte(key), []byte(s.cfg.RegistrationKey)) != 1 {
+		if !s.cfg.OpenRegistration &&
+			(s.cfg.RegistrationKey == "" || subtle.ConstantTimeCompare([]byte(key), []byte(s.cfg.RegistrationKey)) != 1) {
 			fail(w, http.StatusUnauthorized, "INVALID_REGISTRATION_KEY", "bad registration key")
 			return
 		}
@@ -179,8 +213,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		s.locked(w, func(w http.ResponseWriter) { s.profile(w, parts[1]) })
 		return
 	}
+	if r.Method == http.MethodPost && path == "bots/profile" {
+		s.locked(w, func(w http.ResponseWriter) { s.syncProfile(w, user, body) })
+		return
+	}
 	if r.Method == http.MethodPost && len(parts) == 2 && parts[0] == "bots" {
-		// The bots' profile and availability reports: taken and echoed.
+		// The bots' availability reports: taken and echoed.
 		var v map[string]any
 		if err := json.Unmarshal(body, &v); err != nil || v == nil {
 			v = map[string]any{}
@@ -328,27 +366,66 @@ func (s *Server) gameCall(w http.ResponseWriter, method, path string, parts []st
 func (s *Server) AddBot(username string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.addBotLocked(username)
+	return s.addUserLocked(username, &account{displayName: username})
 }
 
-func (s *Server) addBotLocked(username string) string {
+// AddHuman registers a human player (the site's ordinary account, which
+// bots have no call to make) and returns its token: bots may not join the
+// lobby games it opens.
+func (s *Server) AddHuman(username string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addUserLocked(username, &account{human: true, displayName: username})
+}
+
+func (s *Server) addUserLocked(username string, a *account) string {
 	var b [16]byte
 	rand.Read(b[:])
 	tok := hex.EncodeToString(b[:])
 	s.tokens[tok] = username
+	s.users[username] = a
 	return tok
 }
 
-// profile is a user's public page: every account here is a bot (the
-// public bots join only games that bots opened).
+// isBot reports whether a username is a registered bot.
+func (s *Server) isBot(username string) bool {
+	a, ok := s.users[username]
+	return ok && !a.human
+}
+
+// profile is a user's public page, in the site's shape. Nothing is rated
+// here: the rating is the site's starting one.
 func (s *Server) profile(w http.ResponseWriter, name string) {
-	for _, u := range s.tokens {
-		if u == name {
-			reply(w, http.StatusOK, map[string]any{"username": u, "role": "bot", "is_bot": true})
-			return
-		}
+	a, ok := s.users[name]
+	if !ok {
+		fail(w, http.StatusNotFound, "USER_NOT_FOUND", "no such user")
+		return
 	}
-	fail(w, http.StatusNotFound, "USER_NOT_FOUND", "no such user")
+	role := "bot"
+	if a.human {
+		role = "user"
+	}
+	out := map[string]any{"username": name, "display_name": a.displayName, "role": role, "is_bot": !a.human,
+		"stats": map[string]any{"elo": 1200, "elo_peak": 1200}}
+	reply(w, http.StatusOK, out)
+}
+
+// syncProfile takes a bot's rulesets (POST /bots/profile), as the site
+// does: only bots may, and the list is required.
+func (s *Server) syncProfile(w http.ResponseWriter, user string, body []byte) {
+	if !s.isBot(user) {
+		fail(w, http.StatusForbidden, "FORBIDDEN", "only bots can sync bot profiles")
+		return
+	}
+	var req struct {
+		Variants []string `json:"supported_rule_variants"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil || req.Variants == nil {
+		fail(w, http.StatusUnprocessableEntity, "VALIDATION", "want {\"supported_rule_variants\": [...]}")
+		return
+	}
+	s.users[user].variants = req.Variants
+	reply(w, http.StatusOK, map[string]any{"ok": true, "supported_rule_variants": req.Variants})
 }
 
 // CheckUsername says why a username cannot be registered (nil when it
@@ -390,13 +467,11 @@ func (s *Server) register(w http.ResponseWriter, body []byte) {
 		fail(w, http.StatusBadRequest, "INVALID_USERNAME", err.Error())
 		return
 	}
-	for _, u := range s.tokens {
-		if u == p.Username {
-			fail(w, http.StatusConflict, "USERNAME_TAKEN", "username already taken")
-			return
-		}
+	if _, taken := s.users[p.Username]; taken {
+		fail(w, http.StatusConflict, "USERNAME_TAKEN", "username already taken")
+		return
 	}
-	tok := s.addBotLocked(p.Username)
+	tok := s.addUserLocked(p.Username, &account{displayName: cmp.Or(p.DisplayName, p.Username), variants: p.Variants})
 	reply(w, http.StatusCreated, kriegspielorg.Registration{BotID: "bot-" + p.Username, Username: p.Username, APIToken: tok})
 }
 
@@ -453,6 +528,14 @@ func (s *Server) create(w http.ResponseWriter, body []byte, user string) {
 		fail(w, http.StatusUnprocessableEntity, "VALIDATION", "play_as is white, black or random")
 		return
 	}
+	if s.isBot(user) {
+		for _, g := range s.games {
+			if g.state == "waiting" && g.players[g.creator] == user {
+				fail(w, http.StatusConflict, "BOT_ALREADY_HAS_OPEN_GAME", "a bot can only have one open lobby game at a time")
+				return
+			}
+		}
+	}
 	s.nextID++
 	g := &game{id: fmt.Sprintf("g%04d", s.nextID), code: code(s.nextID), rules: rules, creator: c, state: "waiting"}
 	g.players[c] = user
@@ -479,13 +562,25 @@ func (s *Server) join(w http.ResponseWriter, user, code string) {
 		return
 	}
 	g := s.games[id]
+	bot, now := s.isBot(user), s.cfg.Now()
+	// The site's checks, in its order: a bot may join only a bot's game,
+	// and only once per JoinCooldown.
 	switch {
-	case g.state != "waiting":
-		fail(w, http.StatusConflict, "GAME_NOT_WAITING", "the game is not waiting for a player")
-		return
 	case g.players[g.creator] == user:
 		fail(w, http.StatusConflict, "CANNOT_JOIN_OWN_GAME", "you created this game")
 		return
+	case g.state != "waiting":
+		fail(w, http.StatusConflict, "GAME_FULL", "the game is not waiting for a player")
+		return
+	case bot && !s.isBot(g.players[g.creator]):
+		fail(w, http.StatusForbidden, "FORBIDDEN", "bots cannot join human-created lobby games")
+		return
+	case bot && s.cfg.JoinCooldown > 0 && !s.users[user].lastJoin.IsZero() && now.Sub(s.users[user].lastJoin) < s.cfg.JoinCooldown:
+		fail(w, http.StatusConflict, "BOT_JOIN_COOLDOWN", fmt.Sprintf("bots can only join another bot's lobby game once per %s", s.cfg.JoinCooldown))
+		return
+	}
+	if bot {
+		s.users[user].lastJoin = now
 	}
 	me := g.creator.Other()
 	g.players[me] = user

@@ -310,3 +310,157 @@ func TestGameIDsContinueAfterLastID(t *testing.T) {
 		t.Fatalf("the first game is %q, want g0042", id)
 	}
 }
+
+// refusal reads the site's error shape, {"error": {"code": ...}}.
+func refusal(t *testing.T, data []byte) string {
+	t.Helper()
+	var e struct {
+		Error struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(data, &e); err != nil || e.Error.Code == "" || e.Error.Message == "" {
+		t.Fatalf("not the site's error shape: %s", data)
+	}
+	return e.Error.Code
+}
+
+// createGame has user open a wild16 lobby game and returns the answer's
+// status and the game's code.
+func createGame(t *testing.T, base, tok string) (int, string) {
+	t.Helper()
+	code, data := call(t, base, http.MethodPost, "/game/create", bearer(tok), `{"rule_variant": "wild16", "play_as": "white"}`)
+	var c struct {
+		GameCode string `json:"game_code"`
+	}
+	json.Unmarshal(data, &c)
+	return code, c.GameCode
+}
+
+// Configured as the site is, the server registers bots without a key and
+// ignores a wrong one; by default a registration without the key is
+// refused.
+func TestOpenRegistrationNeedsNoKey(t *testing.T) {
+	reg := func(base, name string, hdr map[string]string) int {
+		code, _ := call(t, base, http.MethodPost, "/auth/bots/register", hdr,
+			fmt.Sprintf(`{"username": %q, "display_name": "D", "owner_email": "a@b.c"}`, name))
+		return code
+	}
+	open := httptest.NewServer(New(Config{OpenRegistration: true}))
+	defer open.Close()
+	if code := reg(open.URL, "nokey", nil); code != http.StatusCreated {
+		t.Errorf("open registration without a key: %d, want 201", code)
+	}
+	if code := reg(open.URL, "wrongkey", map[string]string{"X-Bot-Registration-Key": "wrong"}); code != http.StatusCreated {
+		t.Errorf("open registration with a wrong key: %d, want 201", code)
+	}
+	closed := httptest.NewServer(New(Config{RegistrationKey: testKey}))
+	defer closed.Close()
+	if code := reg(closed.URL, "nokey", nil); code != http.StatusUnauthorized {
+		t.Errorf("keyed registration without a key: %d, want 401", code)
+	}
+	if code := reg(closed.URL, "withkey", map[string]string{"X-Bot-Registration-Key": testKey}); code != http.StatusCreated {
+		t.Errorf("keyed registration with the key: %d, want 201", code)
+	}
+}
+
+// A bot may not join a human's lobby game (403); a human may join a bot's.
+func TestBotCannotJoinAHumansGame(t *testing.T) {
+	srv := New(Config{RegistrationKey: testKey})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	human, bot, other := srv.AddHuman("hannah"), srv.AddBot("alpha"), srv.AddHuman("otto")
+	_, hcode := createGame(t, ts.URL, human)
+	code, data := call(t, ts.URL, http.MethodPost, "/game/join/"+hcode, bearer(bot), "")
+	if code != http.StatusForbidden || refusal(t, data) != "FORBIDDEN" {
+		t.Fatalf("a bot joining a human's game: %d %s, want 403 FORBIDDEN", code, data)
+	}
+	if code, data := call(t, ts.URL, http.MethodPost, "/game/join/"+hcode, bearer(other), ""); code != http.StatusOK {
+		t.Errorf("a human joining a human's game: %d %s", code, data)
+	}
+	_, bcode := createGame(t, ts.URL, bot)
+	if code, data := call(t, ts.URL, http.MethodPost, "/game/join/"+bcode, bearer(human), ""); code != http.StatusOK {
+		t.Errorf("a human joining a bot's game: %d %s", code, data)
+	}
+}
+
+// A bot joins one lobby game per cooldown: a second join sooner gets 409
+// BOT_JOIN_COOLDOWN, one after it is taken.
+func TestBotJoinCooldown(t *testing.T) {
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	srv := New(Config{RegistrationKey: testKey, Now: func() time.Time { return now }})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	joiner := srv.AddBot("joiner")
+	startGame(t, ts.URL, srv.AddBot("alpha"), joiner)
+	_, c := createGame(t, ts.URL, srv.AddBot("beta"))
+	now = now.Add(DefaultJoinCooldown - time.Second)
+	code, data := call(t, ts.URL, http.MethodPost, "/game/join/"+c, bearer(joiner), "")
+	if code != http.StatusConflict || refusal(t, data) != "BOT_JOIN_COOLDOWN" {
+		t.Fatalf("a second join within %s: %d %s, want 409 BOT_JOIN_COOLDOWN", DefaultJoinCooldown, code, data)
+	}
+	now = now.Add(time.Second)
+	if code, data := call(t, ts.URL, http.MethodPost, "/game/join/"+c, bearer(joiner), ""); code != http.StatusOK {
+		t.Fatalf("a join after the cooldown: %d %s", code, data)
+	}
+}
+
+// A bot has one open lobby game at a time (409 BOT_ALREADY_HAS_OPEN_GAME);
+// once it is joined, the bot may open another. Humans are not limited.
+func TestBotHasOneOpenGame(t *testing.T) {
+	srv := New(Config{RegistrationKey: testKey})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	bot, human := srv.AddBot("alpha"), srv.AddHuman("hannah")
+	code, first := createGame(t, ts.URL, bot)
+	if code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	code, data := call(t, ts.URL, http.MethodPost, "/game/create", bearer(bot), `{"rule_variant": "wild16"}`)
+	if code != http.StatusConflict || refusal(t, data) != "BOT_ALREADY_HAS_OPEN_GAME" {
+		t.Fatalf("a second open game: %d %s, want 409 BOT_ALREADY_HAS_OPEN_GAME", code, data)
+	}
+	if code, data := call(t, ts.URL, http.MethodPost, "/game/join/"+first, bearer(srv.AddBot("beta")), ""); code != http.StatusOK {
+		t.Fatalf("join: %d %s", code, data)
+	}
+	if code, _ := createGame(t, ts.URL, bot); code != http.StatusCreated {
+		t.Errorf("a new open game once the first is joined: %d", code)
+	}
+	for range 2 {
+		if code, _ := createGame(t, ts.URL, human); code != http.StatusCreated {
+			t.Errorf("a human's open game: %d", code)
+		}
+	}
+}
+
+// POST /bots/profile takes a bot's rulesets, and its public profile shows
+// its name and rating; a human may not call the first.
+func TestBotProfile(t *testing.T) {
+	srv := New(Config{RegistrationKey: testKey})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	bot := srv.AddBot("alpha")
+	code, data := call(t, ts.URL, http.MethodPost, "/bots/profile", bearer(bot), `{"supported_rule_variants": ["wild16", "berkeley"]}`)
+	if code != http.StatusOK || !strings.Contains(string(data), `"supported_rule_variants":["wild16","berkeley"]`) {
+		t.Fatalf("sync: %d %s", code, data)
+	}
+	code, data = call(t, ts.URL, http.MethodGet, "/user/alpha", bearer(bot), "")
+	var p struct {
+		Username string `json:"username"`
+		IsBot    bool   `json:"is_bot"`
+		Stats    struct {
+			Elo int `json:"elo"`
+		} `json:"stats"`
+	}
+	if err := json.Unmarshal(data, &p); code != http.StatusOK || err != nil || p.Username != "alpha" || !p.IsBot || p.Stats.Elo == 0 {
+		t.Fatalf("profile: %d %s", code, data)
+	}
+	if code, data := call(t, ts.URL, http.MethodPost, "/bots/profile", bearer(bot), `{}`); code != http.StatusUnprocessableEntity {
+		t.Errorf("a sync without its list: %d %s, want 422", code, data)
+	}
+	human := srv.AddHuman("hannah")
+	if code, data := call(t, ts.URL, http.MethodPost, "/bots/profile", bearer(human), `{"supported_rule_variants": []}`); code != http.StatusForbidden {
+		t.Errorf("a human's sync: %d %s, want 403", code, data)
+	}
+}

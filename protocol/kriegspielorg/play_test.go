@@ -58,7 +58,9 @@ type rig struct {
 
 func newRig(t *testing.T, f faults.Faults) *rig {
 	t.Helper()
-	cfg := ksloopback.Config{RegistrationKey: key, Faults: f}
+	// The site's one join per minute, made short: the listeners' tests
+	// join games back to back, and meet the cooldown all the same.
+	cfg := ksloopback.Config{RegistrationKey: key, Faults: f, JoinCooldown: 20 * time.Millisecond}
 	if testing.Short() {
 		cfg.TurnLimit = 30 // short games: the race pass is slow
 	}
