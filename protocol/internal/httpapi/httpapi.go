@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -89,6 +90,12 @@ type StatusError struct {
 	Code               int
 	Body               string // the start of the answer's body, secrets removed
 	Hint               string // what to check, for a 401
+	// ErrCode is the code of an answer of the form {"error": {"code":
+	// ...}} (kriegspiel.org's), "" for any other.
+	ErrCode string
+	// RetryAfter is the answer's Retry-After header (in seconds or as a
+	// date), 0 when it has none.
+	RetryAfter time.Duration
 }
 
 func (e *StatusError) Error() string {
@@ -212,7 +219,7 @@ func (c *Caller) Call(ctx context.Context, method, path string, body, out any, o
 	giveUp := time.Now().Add(c.cfg.RetryFor)
 	var last error
 	for attempt := 1; ; attempt++ {
-		code, data, err := c.attemptOnce(ctx, method, u.String(), payload, o)
+		code, header, data, err := c.attemptOnce(ctx, method, u.String(), payload, o)
 		var re *RedirectError
 		switch {
 		case errors.As(err, &re):
@@ -237,12 +244,12 @@ func (c *Caller) Call(ctx context.Context, method, path string, body, out any, o
 			}
 			last = fmt.Errorf("%s: %s %s: malformed answer: %w", c.cfg.Name, method, path, derr)
 		case code >= 500:
-			last = c.statusError(method, path, code, data)
+			last = c.statusError(method, path, code, header, data)
 		case attempt > 1 && o.DoneOn4xx:
 			c.cfg.Logger.Info("treating a repeated call's refusal as done: the first attempt got through", "call", method+" "+path, "status", code)
 			return nil
 		default:
-			return c.statusError(method, path, code, data)
+			return c.statusError(method, path, code, header, data)
 		}
 		if o.Once {
 			return last
@@ -269,12 +276,38 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-func (c *Caller) statusError(method, path string, code int, data []byte) *StatusError {
-	return &StatusError{Name: c.cfg.Name, Method: method, Path: path, Code: code, Body: c.snippet(data), Hint: c.cfg.AuthHint}
+func (c *Caller) statusError(method, path string, code int, header http.Header, data []byte) *StatusError {
+	e := &StatusError{Name: c.cfg.Name, Method: method, Path: path, Code: code, Body: c.snippet(data), Hint: c.cfg.AuthHint,
+		RetryAfter: retryAfter(header.Get("Retry-After"), time.Now())}
+	var shaped struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(data, &shaped) == nil {
+		e.ErrCode = c.Redact(shaped.Error.Code)
+	}
+	return e
+}
+
+// retryAfter reads a Retry-After header: a number of seconds or an HTTP
+// date (0 when absent, malformed or past).
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.Atoi(v); err == nil {
+		return max(time.Duration(n)*time.Second, 0)
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0)
+	}
+	return 0
 }
 
 // attemptOnce makes one HTTP request and reads the whole answer.
-func (c *Caller) attemptOnce(ctx context.Context, method, u string, payload []byte, o Options) (int, []byte, error) {
+func (c *Caller) attemptOnce(ctx context.Context, method, u string, payload []byte, o Options) (int, http.Header, []byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.AttemptTimeout)
 	defer cancel()
 	var rd io.Reader
@@ -283,7 +316,7 @@ func (c *Caller) attemptOnce(ctx context.Context, method, u string, payload []by
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
-		return 0, nil, fmt.Errorf("building the request: %w", err)
+		return 0, nil, nil, fmt.Errorf("building the request: %w", err)
 	}
 	if c.cfg.Auth != "" && !o.NoAuth {
 		req.Header.Set("Authorization", c.cfg.Auth)
@@ -296,14 +329,14 @@ func (c *Caller) attemptOnce(ctx context.Context, method, u string, payload []by
 	}
 	resp, err := c.cfg.HTTPClient.Do(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	if err != nil {
-		return 0, nil, fmt.Errorf("reading the answer: %w", err)
+		return 0, nil, nil, fmt.Errorf("reading the answer: %w", err)
 	}
-	return resp.StatusCode, data, nil
+	return resp.StatusCode, resp.Header, data, nil
 }
 
 // snippet is the start of an answer's body, fit for an error message.
