@@ -88,9 +88,10 @@ type StatusError = httpapi.StatusError
 // retried.
 type RedirectError = httpapi.RedirectError
 
-// Register registers a bot account with the server's registration key and
-// returns its token. It needs no token of its own; the key is sent in the
-// X-Bot-Registration-Key header and never logged.
+// Register registers a bot account and returns its token. It needs no token
+// of its own. The key, when not "", is sent in the X-Bot-Registration-Key
+// header and never logged; kriegspiel.org registers bots without one today
+// (and ignores the header), so "" sends no header at all.
 func Register(ctx context.Context, cfg Config, key string, p BotProfile) (*Registration, error) {
 	u, err := baseURL(cfg.URL)
 	if err != nil {
@@ -103,7 +104,10 @@ func Register(ctx context.Context, cfg Config, key string, p BotProfile) (*Regis
 		RetryInterval: cfg.RetryInterval, RetryFor: cfg.RetryFor, AttemptTimeout: cfg.AttemptTimeout,
 	})
 	var out Registration
-	o := httpapi.Options{JSON: true, Header: map[string]string{"X-Bot-Registration-Key": key}}
+	o := httpapi.Options{JSON: true}
+	if key != "" {
+		o.Header = map[string]string{"X-Bot-Registration-Key": key}
+	}
 	if err := api.Call(ctx, http.MethodPost, "/auth/bots/register", p, &out, o); err != nil {
 		return nil, err
 	}
@@ -114,6 +118,26 @@ func Register(ctx context.Context, cfg Config, key string, p BotProfile) (*Regis
 }
 
 var jsonCall = httpapi.Options{JSON: true}
+
+// SyncProfile tells the site the rulesets the bot plays (POST
+// /bots/profile, the site's only call on a bot's own profile) and returns
+// the list it took.
+func (c *Client) SyncProfile(ctx context.Context, variants []string) ([]string, error) {
+	var out struct {
+		Variants []string `json:"supported_rule_variants"`
+	}
+	err := c.api.Call(ctx, http.MethodPost, "/bots/profile", map[string][]string{"supported_rule_variants": variants}, &out, jsonCall)
+	return out.Variants, err
+}
+
+// Profile returns a user's public profile.
+func (c *Client) Profile(ctx context.Context, username string) (*Profile, error) {
+	var out Profile
+	if err := c.api.Call(ctx, http.MethodGet, "/user/"+url.PathEscape(username), nil, &out, jsonCall); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
 
 // ActiveGames returns our games that are waiting for an opponent or being
 // played.

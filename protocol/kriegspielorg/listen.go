@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
@@ -42,6 +44,11 @@ type ListenConfig struct {
 	// PollInterval is the pause between polls of our games and the lobby
 	// (default 2 s).
 	PollInterval time.Duration
+	// RefusalWait is how long we leave the lobby alone after the site
+	// refuses a create or a join with 409 (a bot's one open game, its one
+	// join per minute) and gives no Retry-After (default 60 s, the site's
+	// join cooldown), so that a refusal is not asked again every poll.
+	RefusalWait time.Duration
 	// Play tunes each game (Rules, Self and Opponent are set per game).
 	Play PlayOptions
 	// GameContext is the context the games run under; nil means one that
@@ -83,6 +90,9 @@ func Listen(ctx context.Context, cfg ListenConfig) error {
 	if cfg.PlayAs == "" {
 		cfg.PlayAs = "random"
 	}
+	if cfg.RefusalWait <= 0 {
+		cfg.RefusalWait = time.Minute
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -99,12 +109,24 @@ func Listen(ctx context.Context, cfg ListenConfig) error {
 		return err
 	}
 	log.Info("connected", "server", cfg.Client.Server(), "bot", cfg.Username)
-	l := &listener{cfg: cfg, log: log, gameCtx: gameCtx, running: map[string]bool{}, done: map[string]bool{}}
+	showProfile(ctx, cfg, log)
+	l := &listener{cfg: cfg, log: log, gameCtx: gameCtx, running: map[string]bool{}, done: map[string]bool{},
+		refused: map[string]bool{}}
 	for _, code := range cfg.Join {
-		if j, err := cfg.Client.Join(ctx, code); err != nil {
+		// A join refused for the cooldown is tried once more after it.
+		for try := 0; try < 2; try++ {
+			if httpapi.Sleep(ctx, time.Until(l.joinAfter)) != nil {
+				break
+			}
+			j, err := cfg.Client.Join(ctx, code)
+			if err == nil {
+				log.Info("joined", "code", code, "game", j.GameID, "as", j.PlayAs)
+				break
+			}
 			log.Warn("could not join", "code", code, "err", err)
-		} else {
-			log.Info("joined", "code", code, "game", j.GameID, "as", j.PlayAs)
+			if !l.joinRefused(err) {
+				break
+			}
 		}
 	}
 	l.loop(ctx)
@@ -121,10 +143,64 @@ type listener struct {
 	gameCtx context.Context
 	wg      sync.WaitGroup
 
+	// Owned by the loop's goroutine: the lobby's calls wait until these
+	// times after a 409, and the codes of games the site refused us (a
+	// human's, one taken) are not asked for again while they are listed.
+	createAfter, joinAfter time.Time
+	refused                map[string]bool
+
 	mu       sync.Mutex
 	running  map[string]bool
 	done     map[string]bool
 	finished int
+}
+
+// showProfile tells the site our rulesets (POST /bots/profile) and logs
+// our public profile; a failure of either is only logged.
+func showProfile(ctx context.Context, cfg ListenConfig, log *slog.Logger) {
+	if taken, err := cfg.Client.SyncProfile(ctx, cfg.Variants); err != nil {
+		log.Warn("the site did not take our rulesets", "err", err)
+	} else {
+		log.Info("the site took our rulesets", "rules", taken)
+	}
+	p, err := cfg.Client.Profile(ctx, cfg.Username)
+	if err != nil {
+		log.Warn("could not read our profile", "err", err)
+		return
+	}
+	args := []any{"username", p.Username, "display_name", p.DisplayName, "role", p.Role}
+	if p.Stats.Elo != nil {
+		args = append(args, "rating", *p.Stats.Elo)
+	}
+	log.Info("profile", args...)
+}
+
+// refusalWait is how long to leave the lobby alone after a 409: the
+// answer's Retry-After, else RefusalWait.
+func (l *listener) refusalWait(se *StatusError) time.Duration {
+	if se.RetryAfter > 0 {
+		return se.RetryAfter
+	}
+	return l.cfg.RefusalWait
+}
+
+// joinRefused takes a join's refusal: a 409 for the join cooldown (or one
+// we cannot name) holds every join for the wait, and reports true; any
+// other refusal (403 for a human's game, a game taken) is a refusal of that
+// game alone.
+func (l *listener) joinRefused(err error) bool {
+	var se *StatusError
+	if !errors.As(err, &se) || se.Code != http.StatusConflict {
+		return false
+	}
+	switch se.ErrCode {
+	case "GAME_FULL", "GAME_NOT_JOINABLE", "GAME_NOT_WAITING", "CANNOT_JOIN_OWN_GAME", "GAME_RESERVED_FOR_BOT":
+		return false
+	}
+	wait := l.refusalWait(se)
+	l.joinAfter = time.Now().Add(wait)
+	l.log.Info("the site holds our joins; waiting", "code", se.ErrCode, "wait", wait)
+	return true
 }
 
 func (l *listener) count() int {
@@ -169,25 +245,46 @@ func (l *listener) round(ctx context.Context) error {
 		}
 	}
 	room := l.cfg.StopAfter == 0 || l.startedOrFinished() < l.cfg.StopAfter
-	if l.cfg.Create && !waiting && room && l.count() < l.cfg.MaxGames {
+	now := time.Now()
+	if l.cfg.Create && !waiting && room && l.count() < l.cfg.MaxGames && !now.Before(l.createAfter) {
 		c, err := l.cfg.Client.Create(ctx, CreateRequest{RuleVariant: l.cfg.Variants[0], PlayAs: l.cfg.PlayAs})
-		if err != nil {
+		var se *StatusError
+		switch {
+		case errors.As(err, &se) && se.Code == http.StatusConflict:
+			// One open game per bot: ours may be one the list left out.
+			wait := l.refusalWait(se)
+			l.createAfter = now.Add(wait)
+			l.log.Info("the site refused a new lobby game; waiting", "code", se.ErrCode, "wait", wait)
+		case err != nil:
 			return err
+		default:
+			l.log.Info("opened a lobby game", "game", c.GameID, "code", c.GameCode, "rules", c.RuleVariant)
 		}
-		l.log.Info("opened a lobby game", "game", c.GameID, "code", c.GameCode, "rules", c.RuleVariant)
 	}
-	if l.cfg.JoinOpen && room && l.count() < l.cfg.MaxGames {
+	if l.cfg.JoinOpen && room && l.count() < l.cfg.MaxGames && !now.Before(l.joinAfter) {
 		open, err := l.cfg.Client.OpenGames(ctx)
 		if err != nil {
 			return err
 		}
+		listed := map[string]bool{}
 		for _, o := range open {
-			if o.CreatedBy == l.cfg.Username || !slices.Contains(l.cfg.Variants, o.RuleVariant) {
+			listed[o.GameCode] = true
+		}
+		maps.DeleteFunc(l.refused, func(code string, _ bool) bool { return !listed[code] })
+		for _, o := range open {
+			if o.CreatedBy == l.cfg.Username || !slices.Contains(l.cfg.Variants, o.RuleVariant) || l.refused[o.GameCode] {
 				continue
 			}
 			j, err := l.cfg.Client.Join(ctx, o.GameCode)
 			if err != nil {
 				l.log.Info("could not join an open game", "code", o.GameCode, "err", err)
+				if l.joinRefused(err) {
+					break
+				}
+				var se *StatusError
+				if errors.As(err, &se) && se.Code >= 400 && se.Code < 500 {
+					l.refused[o.GameCode] = true
+				}
 				continue
 			}
 			l.log.Info("joined an open game", "game", j.GameID, "code", o.GameCode, "opponent", o.CreatedBy, "as", j.PlayAs)

@@ -71,6 +71,17 @@ type Registration struct {
 	APIToken string `json:"api_token"`
 }
 
+// Profile is a user's public profile, as far as a bot shows it.
+type Profile struct {
+	Username    string `json:"username"`
+	DisplayName string `json:"display_name"`
+	Role        string `json:"role"` // "bot" or "user"
+	IsBot       bool   `json:"is_bot"`
+	Stats       struct {
+		Elo *int `json:"elo"` // the overall rating, when the site gives one
+	} `json:"stats"`
+}
+
 // Clock is the server's chess clock, in seconds.
 type Clock struct {
 	WhiteRemaining float64 `json:"white_remaining"`
