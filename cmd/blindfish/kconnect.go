@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,8 +55,8 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 	serverURL := fs.String("url", kriegspielorg.DefaultURL, "the site's API")
 	username := fs.String("username", "", "the bot's username on the site (required)")
 	tokenEnv := fs.String("token-env", "KRIEGSPIEL_BOT_TOKEN", "the environment variable holding the bot's bearer token")
-	register := fs.Bool("register", false, "register the bot (needs the site's registration key) and print its token")
-	keyEnv := fs.String("key-env", "KRIEGSPIEL_BOT_REGISTRATION_KEY", "with --register: the environment variable holding the registration key")
+	register := fs.Bool("register", false, "register the bot and print its token")
+	keyEnv := fs.String("key-env", "KRIEGSPIEL_BOT_REGISTRATION_KEY", "with --register: the environment variable holding the registration key, if the server wants one (kriegspiel.org does not: unset, none is sent)")
 	email := fs.String("owner-email", "", "with --register: the owner's e-mail address")
 	display := fs.String("display-name", "Blindfish", "with --register: the bot's display name")
 	bot := fs.String("bot", "sampling", "the Kriegspiel bot that plays: "+strings.Join(bots.Names(), ", ")+" (sampling takes samples=, depth=, eval=, belief=, size=, limit=, recover=; mcts takes boards=, c=, depth= and the same belief settings)")
@@ -87,11 +89,10 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 	variants := strings.Split(*rules, ",")
 
 	if *register {
+		// kriegspiel.org registers bots without a key today; a server that
+		// wants one (ksserver by default) answers 401 without it.
 		key := os.Getenv(*keyEnv)
-		switch {
-		case key == "":
-			return usageError{fmt.Sprintf("set the registration key in the environment variable %s (or name another with --key-env)", *keyEnv)}
-		case *email == "":
+		if *email == "" {
 			return usageError{"--register needs --owner-email"}
 		}
 		listed := true
@@ -99,6 +100,10 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 			Username: *username, DisplayName: *display, OwnerEmail: *email, Listed: &listed, Variants: variants,
 			Description: "Blindfish: an exact belief over every board consistent with what it heard, moves scored by Stockfish.",
 		})
+		var se *kriegspielorg.StatusError
+		if errors.As(err, &se) && se.Code == http.StatusUnauthorized && key == "" {
+			return fmt.Errorf("%w (this server wants a registration key: set it in %s, or name another variable with --key-env)", err, *keyEnv)
+		}
 		if err != nil {
 			return err
 		}

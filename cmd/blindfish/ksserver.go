@@ -27,9 +27,11 @@ import (
 // project) and ours can play each other here, with every game's true record
 // saved.
 func runKSServer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	flags := newFlagSet("ksserver", "[--addr HOST:PORT] [--key-env VAR] [--clock D] [--increment D] [--out DIR] [--max-conns N] [--idle-timeout D]", stderr)
+	flags := newFlagSet("ksserver", "[--addr HOST:PORT] [--key-env VAR | --open-registration] [--clock D] [--increment D] [--join-cooldown D] [--out DIR] [--max-conns N] [--idle-timeout D]", stderr)
 	addr := flags.String("addr", "127.0.0.1:8000", "where to listen (loopback by default: the API is meant for bots on this machine)")
 	keyEnv := flags.String("key-env", "KRIEGSPIEL_BOT_REGISTRATION_KEY", "the environment variable holding the registration key bots register with (unset: one is made and printed)")
+	open := flags.Bool("open-registration", false, "register bots without a key, as kriegspiel.org does today (the header is ignored)")
+	cooldown := flags.Duration("join-cooldown", ksloopback.DefaultJoinCooldown, "a bot's pause between two joins of lobby games, as on the site (0: none)")
 	clock := flags.Duration("clock", 25*time.Minute, "each player's clock (the site's rapid: 25 minutes)")
 	inc := flags.Duration("increment", 10*time.Second, "the increment per move (the site's rapid: 10 s)")
 	out := flags.String("out", "", `directory for each finished game's true record ("" saves nothing)`)
@@ -42,12 +44,15 @@ func runKSServer(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	switch {
 	case flags.NArg() > 0:
 		return usageError{fmt.Sprintf("unexpected argument %q", flags.Arg(0))}
-	case lim.MaxConns < 1 || lim.IdleTimeout <= 0:
-		return usageError{"--max-conns must be at least 1 and --idle-timeout positive"}
+	case lim.MaxConns < 1 || lim.IdleTimeout <= 0 || *cooldown < 0:
+		return usageError{"--max-conns must be at least 1, --idle-timeout positive and --join-cooldown not negative"}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	key := os.Getenv(*keyEnv)
-	if key == "" {
+	key := ""
+	if !*open {
+		key = os.Getenv(*keyEnv)
+	}
+	if key == "" && !*open {
 		var b [12]byte
 		rand.Read(b[:])
 		key = hex.EncodeToString(b[:])
@@ -64,7 +69,12 @@ func runKSServer(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 	}
 	var outMu sync.Mutex // one line of stdout at a time
-	srv := ksloopback.New(ksloopback.Config{RegistrationKey: key, Clock: *clock, Increment: *inc, LastID: lastID,
+	joinCooldown := *cooldown
+	if joinCooldown == 0 {
+		joinCooldown = -1 // the Config's "none"
+	}
+	srv := ksloopback.New(ksloopback.Config{RegistrationKey: key, OpenRegistration: *open, JoinCooldown: joinCooldown,
+		Clock: *clock, Increment: *inc, LastID: lastID,
 		OnGameEnd: func(id string, rec *kriegspiel.Record) {
 			// The names are the bots': quoted, so that no byte of theirs
 			// reaches the terminal raw.
@@ -86,7 +96,11 @@ func runKSServer(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
-		log.Warn("listening beyond this machine: anyone who can reach the port and learns the registration key can register bots", "addr", ln.Addr().String())
+		who := "anyone who can reach the port and learns the registration key can register bots"
+		if *open {
+			who = "anyone who can reach the port can register bots (--open-registration)"
+		}
+		log.Warn("listening beyond this machine: "+who, "addr", ln.Addr().String())
 	}
 	fmt.Fprintf(stdout, "serving the kriegspiel.org bot API on http://%s\n", ln.Addr())
 	return httpserve.Serve(ctx, ln, srv, lim, log)

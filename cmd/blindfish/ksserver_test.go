@@ -290,3 +290,22 @@ func TestKSServerIdleTimeout(t *testing.T) {
 		t.Fatalf("the idle connection was not closed (read: %v)", err)
 	}
 }
+
+// connect --register needs no key where the server registers bots without
+// one (ksserver --open-registration, as kriegspiel.org does today), and
+// says which variable to set where the server wants one.
+func TestKSServerOpenRegistration(t *testing.T) {
+	t.Setenv("BF_TEST_NO_KS_KEY", "")
+	register := func(url, name string) (int, string, string) {
+		return runCmd(t, "connect", "--game", "kriegspiel", "--url", url, "--register", "--username", name,
+			"--owner-email", "a@example.org", "--key-env", "BF_TEST_NO_KS_KEY")
+	}
+	open := startKSServer(t, "--open-registration")
+	code, out, errs := register(open.url, "nokey")
+	if code != 0 || !strings.Contains(out, "registered nokey") {
+		t.Fatalf("register without a key on an open server: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs := register(startKSServer(t).url, "nokey"); code == 0 || !strings.Contains(errs, "BF_TEST_NO_KS_KEY") {
+		t.Fatalf("register without a key on a keyed server: exit %d, stderr %q", code, errs)
+	}
+}
