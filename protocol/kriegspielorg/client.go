@@ -171,12 +171,36 @@ func (c *Client) Create(ctx context.Context, r CreateRequest) (*Created, error) 
 	}
 	var out Created
 	if err := c.api.Call(ctx, http.MethodPost, "/game/create", r, &out, jsonCall); err != nil {
+		if g := c.ownOpenGame(ctx, err, r.RuleVariant); g != nil {
+			return g, nil
+		}
 		return nil, err
 	}
 	if out.GameID == "" {
 		return nil, errors.New("kriegspiel.org: POST /game/create: no game_id in the answer")
 	}
 	return &out, nil
+}
+
+// ownOpenGame returns our game waiting in the lobby with the given rules
+// when err is the site's refusal of a second open game (a bot may have one):
+// most often the answer to our own first attempt was lost and the retry was
+// refused, and in any case the game we asked for exists. nil otherwise.
+func (c *Client) ownOpenGame(ctx context.Context, err error, variant string) *Created {
+	var se *StatusError
+	if !errors.As(err, &se) || se.Code != http.StatusConflict || se.ErrCode != "BOT_ALREADY_HAS_OPEN_GAME" {
+		return nil
+	}
+	games, gerr := c.ActiveGames(ctx)
+	if gerr != nil {
+		return nil
+	}
+	for _, g := range games {
+		if g.State == "waiting" && (variant == "" || g.RuleVariant == variant) {
+			return &Created{GameID: g.GameID, GameCode: g.GameCode, RuleVariant: g.RuleVariant, State: g.State}
+		}
+	}
+	return nil
 }
 
 // Join joins a lobby game by its code.

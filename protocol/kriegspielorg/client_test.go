@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/internal/ksloopback"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
 )
 
@@ -32,5 +33,34 @@ func TestRegisterSendsTheKeyOnlyWhenGiven(t *testing.T) {
 	}
 	if len(got) != 2 || got[0] != "(none)" || got[1] != "the-key" {
 		t.Errorf("headers sent %q, want none and then the key", got)
+	}
+}
+
+// A create refused because the bot already has an open game (the site
+// allows one; a retry after a lost answer meets this refusal) hands back
+// that game instead of an error, and a refusal with no game of ours behind
+// it stays an error.
+func TestCreateFindsOurOpenGame(t *testing.T) {
+	srv := ksloopback.New(ksloopback.Config{})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	c, err := kriegspielorg.NewClient(kriegspielorg.Config{URL: ts.URL, Token: srv.AddBot("alpha")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	first, err := c.Create(ctx, kriegspielorg.CreateRequest{RuleVariant: "berkeley"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := c.Create(ctx, kriegspielorg.CreateRequest{RuleVariant: "berkeley"})
+	if err != nil {
+		t.Fatalf("second create: %v, want the open game back", err)
+	}
+	if again.GameID != first.GameID || again.GameCode != first.GameCode {
+		t.Errorf("second create gave %+v, want the open game %+v", again, first)
+	}
+	if _, err := c.Create(ctx, kriegspielorg.CreateRequest{RuleVariant: "wild16"}); err == nil {
+		t.Error("a create with other rules than the open game's succeeded")
 	}
 }
