@@ -125,6 +125,38 @@ func (h *History) UnmarshalJSON(data []byte) error {
 
 // ParseHistory reads a game record from data (see ReadHistory).
 func ParseHistory(data []byte) (*History, error) {
+	top, err := decodeTop(data)
+	if err != nil {
+		return nil, err
+	}
+	h := &History{}
+	if h.WhiteName, err = decodeString(top, "white_name"); err != nil {
+		return nil, err
+	}
+	if h.BlackName, err = decodeString(top, "black_name"); err != nil {
+		return nil, err
+	}
+	lists, err := decodeLists(top)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTurnCounts(lists); err != nil {
+		return nil, err
+	}
+	for c := White; c <= Black; c++ {
+		if h.Turns[c], err = decodeTurns(lists, c); err != nil {
+			return nil, err
+		}
+	}
+	if err := decodeOutcome(top, &h.Outcome); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// decodeTop reads the record's object, which must hold every key of the
+// harness's format and nothing after it.
+func decodeTop(data []byte) (map[string]json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var top map[string]json.RawMessage
 	if err := dec.Decode(&top); err != nil {
@@ -145,17 +177,16 @@ func ParseHistory(data []byte) (*History, error) {
 	if err := json.Unmarshal(top["type"], &typ); err != nil || typ != "GameHistory" {
 		return nil, &HistoryError{Path: "type", Err: fmt.Errorf("want \"GameHistory\", got %s", clip(top["type"]))}
 	}
-	h := &History{}
-	var err error
-	if h.WhiteName, err = decodeString(top, "white_name"); err != nil {
-		return nil, err
-	}
-	if h.BlackName, err = decodeString(top, "black_name"); err != nil {
-		return nil, err
-	}
+	return top, nil
+}
 
-	// Every per-turn key maps "true" and "false" to a list.
-	lists := make(map[string][2][]json.RawMessage)
+// turnLists holds a per-turn key's two lists, indexed by Color.
+type turnLists map[string][2][]json.RawMessage
+
+// decodeLists reads the per-turn keys, each of which maps "true" and
+// "false" to a list.
+func decodeLists(top map[string]json.RawMessage) (turnLists, error) {
+	lists := make(turnLists)
 	for _, k := range historyKeys[3:10] {
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(top[k], &m); err != nil || m == nil {
@@ -174,13 +205,17 @@ func ParseHistory(data []byte) (*History, error) {
 		}
 		lists[k] = pair
 	}
+	return lists, nil
+}
 
-	// Turns alternate, White first, and only the game's last turn may stop
-	// after its sense (a loss on time in the middle of a turn).
+// checkTurnCounts checks that turns alternate, White first, that each
+// per-move list is as long as the moves, and that only the game's last turn
+// stops after its sense (a loss on time in the middle of a turn).
+func checkTurnCounts(lists turnLists) error {
 	senses := lists["senses"]
 	nw, nb := len(senses[White]), len(senses[Black])
 	if nw != nb && nw != nb+1 {
-		return nil, &HistoryError{Path: "senses", Err: fmt.Errorf("white has %d turns and black %d; turns alternate, white first", nw, nb)}
+		return &HistoryError{Path: "senses", Err: fmt.Errorf("white has %d turns and black %d; turns alternate, white first", nw, nb)}
 	}
 	last := Black
 	if nw > nb {
@@ -189,61 +224,60 @@ func ParseHistory(data []byte) (*History, error) {
 	for c := White; c <= Black; c++ {
 		n := len(senses[c])
 		if got := len(lists["sense_results"][c]); got != n {
-			return nil, &HistoryError{Path: fmt.Sprintf("sense_results[%q]", colorKeys[c]),
+			return &HistoryError{Path: fmt.Sprintf("sense_results[%q]", colorKeys[c]),
 				Err: fmt.Errorf("%d entries, but senses[%q] has %d", got, colorKeys[c], n)}
 		}
 		moves := len(lists["requested_moves"][c])
 		for _, k := range historyKeys[6:10] {
 			if got := len(lists[k][c]); got != moves {
-				return nil, &HistoryError{Path: fmt.Sprintf("%s[%q]", k, colorKeys[c]),
+				return &HistoryError{Path: fmt.Sprintf("%s[%q]", k, colorKeys[c]),
 					Err: fmt.Errorf("%d entries, but requested_moves[%q] has %d", got, colorKeys[c], moves)}
 			}
 		}
 		if moves != n && !(moves == n-1 && c == last) {
-			return nil, &HistoryError{Path: fmt.Sprintf("requested_moves[%q]", colorKeys[c]),
+			return &HistoryError{Path: fmt.Sprintf("requested_moves[%q]", colorKeys[c]),
 				Err: fmt.Errorf("%d moves for %d senses; only the game's last turn may lack a move", moves, n)}
 		}
 	}
+	return nil
+}
 
-	for c := White; c <= Black; c++ {
-		turns := make([]TurnRecord, len(senses[c]))
-		for i := range turns {
-			t := &turns[i]
-			at := func(k string) string { return fmt.Sprintf("%s[%q][%d]", k, colorKeys[c], i) }
-			if t.Sense, err = decodeSquare(senses[c][i], at("senses")); err != nil {
-				return nil, err
-			}
-			if t.SenseResult, err = decodeSenseResult(lists["sense_results"][c][i], at("sense_results")); err != nil {
-				return nil, err
-			}
-			t.Capture = NoSquare
-			if i >= len(lists["requested_moves"][c]) {
-				continue
-			}
-			t.HasMove = true
-			if t.Requested, err = decodeMove(lists["requested_moves"][c][i], at("requested_moves")); err != nil {
-				return nil, err
-			}
-			if t.Taken, err = decodeMove(lists["taken_moves"][c][i], at("taken_moves")); err != nil {
-				return nil, err
-			}
-			if t.Capture, err = decodeSquare(lists["capture_squares"][c][i], at("capture_squares")); err != nil {
-				return nil, err
-			}
-			if t.FENBefore, err = decodeFEN(lists["fens_before_move"][c][i], at("fens_before_move")); err != nil {
-				return nil, err
-			}
-			if t.FENAfter, err = decodeFEN(lists["fens_after_move"][c][i], at("fens_after_move")); err != nil {
-				return nil, err
-			}
+// decodeTurns reads colour c's turns from lists, whose lengths
+// checkTurnCounts has checked.
+func decodeTurns(lists turnLists, c Color) ([]TurnRecord, error) {
+	turns := make([]TurnRecord, len(lists["senses"][c]))
+	var err error
+	for i := range turns {
+		t := &turns[i]
+		at := func(k string) string { return fmt.Sprintf("%s[%q][%d]", k, colorKeys[c], i) }
+		if t.Sense, err = decodeSquare(lists["senses"][c][i], at("senses")); err != nil {
+			return nil, err
 		}
-		h.Turns[c] = turns
+		if t.SenseResult, err = decodeSenseResult(lists["sense_results"][c][i], at("sense_results")); err != nil {
+			return nil, err
+		}
+		t.Capture = NoSquare
+		if i >= len(lists["requested_moves"][c]) {
+			continue
+		}
+		t.HasMove = true
+		if t.Requested, err = decodeMove(lists["requested_moves"][c][i], at("requested_moves")); err != nil {
+			return nil, err
+		}
+		if t.Taken, err = decodeMove(lists["taken_moves"][c][i], at("taken_moves")); err != nil {
+			return nil, err
+		}
+		if t.Capture, err = decodeSquare(lists["capture_squares"][c][i], at("capture_squares")); err != nil {
+			return nil, err
+		}
+		if t.FENBefore, err = decodeFEN(lists["fens_before_move"][c][i], at("fens_before_move")); err != nil {
+			return nil, err
+		}
+		if t.FENAfter, err = decodeFEN(lists["fens_after_move"][c][i], at("fens_after_move")); err != nil {
+			return nil, err
+		}
 	}
-
-	if err := decodeOutcome(top, &h.Outcome); err != nil {
-		return nil, err
-	}
-	return h, nil
+	return turns, nil
 }
 
 func decodeString(top map[string]json.RawMessage, key string) (string, error) {

@@ -55,137 +55,191 @@ const runLen = 512
 // backlog makes progress even when the budget is spent.
 func expand(ctx context.Context, workers int, base *store, lo, hi int, only int, budget int64) (*expansion, error) {
 	res := &expansion{base: base}
-	n := hi - lo
-	if n <= 0 {
+	if hi-lo <= 0 {
 		return res, nil
 	}
+	e := newExpander(workers, base, hi-lo, only)
+	cur, err := e.batches(ctx, res, lo, hi, budget)
+	if err != nil {
+		return nil, err
+	}
+	res.rest = flatPart(base, cur, hi)
+	e.bins = nil
+	if err := e.group(ctx, res, hi); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
 
-	// About 8k distinct children per partition keeps its table in the cache.
+// expander holds an expansion's working state: the partitions' key tables
+// and refs, and each worker's record bins and move buffer.
+type expander struct {
+	workers int
+	base    *store
+	only    int
+	// shift maps a key to its partition (its top bits).
+	shift  uint
+	tables []*keySet
+	refs   [][]uint64
+	// bins[w][p] holds worker w's records of partition p until phase 2.
+	bins     [][][]expRecord
+	moveBufs [][]rbc.Move
+	// perParent estimates the persistent bytes a parent adds, refined after
+	// every batch.
+	perParent int64
+}
+
+// newExpander sizes the partitions for n parents: about 8k distinct children
+// per partition keeps its table in the cache.
+func newExpander(workers int, base *store, n, only int) *expander {
 	estChildren := int64(n) * 36
+	perParent := int64(36 * 56) // bytes per parent until measured
 	if only >= 0 {
 		estChildren = int64(n) * 2
+		perParent = 2 * 56
 	}
 	pbits := 0
 	for pbits < 12 && (estChildren>>pbits > 8192 || (estChildren > 65536 && 1<<pbits < 8*workers)) {
 		pbits++
 	}
 	nparts := 1 << pbits
-	shift := uint(64 - pbits)
-	tables := make([]*keySet, nparts)
-	refs := make([][]uint64, nparts)
-	for p := range tables {
-		tables[p] = newKeySet(int(estChildren>>pbits) / 2)
+	e := &expander{
+		workers:   workers,
+		base:      base,
+		only:      only,
+		shift:     uint(64 - pbits),
+		tables:    make([]*keySet, nparts),
+		refs:      make([][]uint64, nparts),
+		bins:      make([][][]expRecord, workers),
+		moveBufs:  make([][]rbc.Move, workers),
+		perParent: perParent,
 	}
-	bins := make([][][]expRecord, workers)
-	for w := range bins {
-		bins[w] = make([][]expRecord, nparts)
+	for p := range e.tables {
+		e.tables[p] = newKeySet(int(estChildren>>pbits) / 2)
 	}
-	moveBufs := make([][]rbc.Move, workers)
-	for w := range moveBufs {
-		moveBufs[w] = make([]rbc.Move, 0, 256)
+	for w := range e.bins {
+		e.bins[w] = make([][]expRecord, nparts)
+		e.moveBufs[w] = make([]rbc.Move, 0, 256)
 	}
+	return e
+}
 
-	measure := func() (persistent, transient int64) {
-		for p := range tables {
-			persistent += tables[p].bytes() + int64(cap(refs[p]))*8
-		}
-		for w := range bins {
-			for p := range bins[w] {
-				transient += int64(cap(bins[w][p])) * 16
-			}
-		}
-		return
+// measure returns the bytes of the tables and refs, which outlive a batch,
+// and of the bins, which a batch empties.
+func (e *expander) measure() (persistent, transient int64) {
+	for p := range e.tables {
+		persistent += e.tables[p].bytes() + int64(cap(e.refs[p]))*8
 	}
+	for w := range e.bins {
+		for p := range e.bins[w] {
+			transient += int64(cap(e.bins[w][p])) * 16
+		}
+	}
+	return
+}
 
-	perParent := int64(36 * 56) // bytes per parent until measured
-	if only >= 0 {
-		perParent = 2 * 56
-	}
+// batches expands base[lo:hi] batch by batch while the budget allows and
+// returns where it stopped: the parents from there on are left for the
+// backlog.
+func (e *expander) batches(ctx context.Context, res *expansion, lo, hi int, budget int64) (int, error) {
 	cur := lo
 	for cur < hi {
-		persistent, transient := measure()
+		persistent, transient := e.measure()
 		res.peak = max(res.peak, persistent+transient)
 		room := budget - persistent
-		batch := int(min(room/(perParent+recordBytesPerParent)/2, 1<<18))
+		batch := int(min(room/(e.perParent+recordBytesPerParent)/2, 1<<18))
 		if cur > lo && batch < 64 {
 			break // the budget is spent: leave the rest for the backlog
 		}
 		batch = max(batch, 64)
 		end := min(hi, cur+batch)
 
-		// Phase 1: expand runs of parents into the bins.
-		nruns := (end - cur + runLen - 1) / runLen
-		counts := make([]int64, workers)
-		err := parallelFor(ctx, workers, nruns, func(w, r int) error {
-			bin := bins[w]
-			buf := moveBufs[w]
-			from := cur + r*runLen
-			to := min(end, from+runLen)
-			var made int64
-			for i := from; i < to; i++ {
-				parent := base.at(i)
-				buf = parent.AppendOptions(buf[:0])
-				for _, m := range buf {
-					if only >= 0 && groupOf(parent.CaptureSquare(m)) != only {
-						continue
-					}
-					child := *parent
-					g := groupOf(child.Apply(m))
-					k := child.Key()
-					pb := &bin[k>>shift]
-					*pb = append(*pb, expRecord{key: k, ref: makeRef(i, g, m)})
-					made++
-				}
-			}
-			moveBufs[w] = buf
-			counts[w] += made
-			return nil
-		})
+		made, err := e.fill(ctx, cur, end)
 		if err != nil {
-			return nil, err
+			return cur, err
 		}
-		for _, c := range counts {
-			res.children += c
-		}
-		_, transient = measure()
-
-		// Phase 2: deduplicate each partition's records.
-		err = parallelFor(ctx, workers, nparts, func(_, p int) error {
-			t := tables[p]
-			out := refs[p]
-			for w := range bins {
-				for _, rec := range bins[w][p] {
-					if t.add(rec.key) {
-						out = append(out, rec.ref)
-					}
-				}
-				bins[w][p] = bins[w][p][:0]
-			}
-			refs[p] = out
-			return nil
-		})
-		if err != nil {
-			return nil, err
+		res.children += made
+		_, transient = e.measure()
+		if err := e.dedup(ctx); err != nil {
+			return cur, err
 		}
 		res.parents += int64(end - cur)
 		before := persistent
-		persistent, _ = measure()
+		persistent, _ = e.measure()
 		res.peak = max(res.peak, persistent+transient)
 		if grew := persistent - before; grew > 0 {
-			perParent = max(perParent/4, grew/int64(end-cur)*5/4)
+			e.perParent = max(e.perParent/4, grew/int64(end-cur)*5/4)
 		}
 		cur = end
 	}
-	res.rest = flatPart(base, cur, hi)
-	bins = nil
+	return cur, nil
+}
 
-	// Split the refs by capture group, then sort each group by parent so
-	// that rebuilding children (filters, scans, samples) reads the parents
-	// in order rather than at random.
+// fill is phase 1: workers expand runs of base[from:to] into their bins. It
+// returns the number of children made.
+func (e *expander) fill(ctx context.Context, from, to int) (int64, error) {
+	nruns := (to - from + runLen - 1) / runLen
+	counts := make([]int64, e.workers)
+	err := parallelFor(ctx, e.workers, nruns, func(w, r int) error {
+		bin := e.bins[w]
+		buf := e.moveBufs[w]
+		lo := from + r*runLen
+		hi := min(to, lo+runLen)
+		var made int64
+		for i := lo; i < hi; i++ {
+			parent := e.base.at(i)
+			buf = parent.AppendOptions(buf[:0])
+			for _, m := range buf {
+				if e.only >= 0 && groupOf(parent.CaptureSquare(m)) != e.only {
+					continue
+				}
+				child := *parent
+				g := groupOf(child.Apply(m))
+				k := child.Key()
+				pb := &bin[k>>e.shift]
+				*pb = append(*pb, expRecord{key: k, ref: makeRef(i, g, m)})
+				made++
+			}
+		}
+		e.moveBufs[w] = buf
+		counts[w] += made
+		return nil
+	})
+	var total int64
+	for _, c := range counts {
+		total += c
+	}
+	return total, err
+}
+
+// dedup is phase 2: workers take partitions and keep the refs of the keys
+// their partition's table has not seen, emptying the bins.
+func (e *expander) dedup(ctx context.Context) error {
+	return parallelFor(ctx, e.workers, len(e.tables), func(_, p int) error {
+		t := e.tables[p]
+		out := e.refs[p]
+		for w := range e.bins {
+			for _, rec := range e.bins[w][p] {
+				if t.add(rec.key) {
+					out = append(out, rec.ref)
+				}
+			}
+			e.bins[w][p] = e.bins[w][p][:0]
+		}
+		e.refs[p] = out
+		return nil
+	})
+}
+
+// group splits the refs by capture group into res.groups, each sorted by
+// parent so that rebuilding children (filters, scans, samples) reads the
+// parents in order rather than at random. It frees the tables.
+func (e *expander) group(ctx context.Context, res *expansion, hi int) error {
+	nparts := len(e.tables)
 	perPart := make([][numGroups][]uint64, nparts)
-	err := parallelFor(ctx, workers, nparts, func(_, p int) error {
+	err := parallelFor(ctx, e.workers, nparts, func(_, p int) error {
 		var count [numGroups]int
-		for _, r := range refs[p] {
+		for _, r := range e.refs[p] {
 			count[r>>16&0xff]++
 		}
 		for g, c := range count {
@@ -193,22 +247,22 @@ func expand(ctx context.Context, workers int, base *store, lo, hi int, only int,
 				perPart[p][g] = make([]uint64, 0, c)
 			}
 		}
-		for _, r := range refs[p] {
+		for _, r := range e.refs[p] {
 			g := r >> 16 & 0xff
 			perPart[p][g] = append(perPart[p][g], r)
 		}
-		refs[p] = nil
-		tables[p] = nil
+		e.refs[p] = nil
+		e.tables[p] = nil
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for g := range res.groups {
-		grp := part{base: base, refs: [][]uint64{}}
-		all, err := gatherSorted(ctx, workers, perPart, g, hi)
+		grp := part{base: e.base, refs: [][]uint64{}}
+		all, err := gatherSorted(ctx, e.workers, perPart, g, hi)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for lo := 0; lo < len(all); lo += chunkLen {
 			end := min(len(all), lo+chunkLen)
@@ -217,7 +271,7 @@ func expand(ctx context.Context, workers int, base *store, lo, hi int, only int,
 		grp.n = len(all)
 		res.groups[g] = grp
 	}
-	return res, nil
+	return nil
 }
 
 // gatherSorted collects group g's refs from every partition, sorted by
