@@ -12,7 +12,6 @@ import (
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/rbc"
-	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
 // game describes one test game of blindfish (embedded evaluator unless eval
@@ -24,9 +23,10 @@ type game struct {
 	turnLimit  int
 	seed       int64
 	spec       Params
-	// eval replaces the embedded evaluator; wrap wraps every belief.
-	eval evaluator.Evaluator
-	wrap func(sampler.Sampler) sampler.Sampler
+	// eval replaces the embedded evaluator; newBelief makes every belief
+	// (Options.NewBelief).
+	eval      evaluator.Evaluator
+	newBelief BeliefFactory
 	// virtual plays under the referee's virtual clock, which only the
 	// test could move (it does not): no callback is charged, so the game
 	// cannot be lost on time however slow the machine, and the player,
@@ -61,11 +61,10 @@ func (g game) play(t *testing.T) (*rbc.GameResult, PlayerStats) {
 		clock := rbc.NewManualClock(time.Now().AddDate(1, 0, 0))
 		opts.Clock, now = clock, clock.Now
 	}
-	bf, err := NewBlindfish(cfg, Options{Seed: g.seed, Evaluator: eval, Logger: log, Now: now})
+	bf, err := NewBlindfish(cfg, Options{Seed: g.seed, Evaluator: eval, Logger: log, Now: now, NewBelief: g.newBelief})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bf.wrapBelief = g.wrap
 	defer bf.Close()
 	white, black := rbc.Player(bf), g.opp
 	opts.WhiteName, opts.BlackName = "blindfish", "opponent"

@@ -122,8 +122,8 @@ func TestRoutineDegradationIsCountedNotWarned(t *testing.T) {
 	if err := p.HandleGameStart(ctx, rbc.White, b, "nobody"); err != nil {
 		t.Fatal(err)
 	}
-	p.ensureBelief(time.Minute)
-	p.belief = stuckBelief{p.belief}
+	p.beliefs.ensure(time.Minute)
+	p.beliefs.belief = stuckBelief{p.beliefs.belief}
 	short2, cancel2 := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel2()
 	if err := p.HandleOpponentMoveResult(short2, false, rbc.NoSquare); err != nil {
@@ -177,7 +177,8 @@ func TestDegradationsCountEachEventOnce(t *testing.T) {
 	if d := p.Degradations(); d == nil || len(d) != 0 {
 		t.Errorf("a fresh player's degradations %v: want an empty map", d)
 	}
-	p.stats = PlayerStats{Turns: 40, FastTurns: 7, Panics: 1, Emergencies: 2, Cutoffs: 3, Fallbacks: 5, LateUpdates: 4, HeldUpdates: 1}
+	p.stats = PlayerStats{Turns: 40, FastTurns: 7, Panics: 1, Emergencies: 2, Cutoffs: 3, Fallbacks: 5}
+	p.beliefs.counts = beliefCounts{late: 4, held: 1}
 	want := map[string]int{"emergencies": 2, "cutoffs": 3, "fallbacks": 2, "late_updates": 4, "held_updates": 1}
 	if d := p.Degradations(); !maps.Equal(d, want) {
 		t.Errorf("degradations %v, want %v", d, want)

@@ -33,6 +33,14 @@ type Options struct {
 	// player then plans with the time the referee charges. Deadlines, of
 	// the strategies and on the callbacks, stay real.)
 	Now func() time.Time
+	// NewBelief, if set, makes every belief the player keeps in place of
+	// sampler.New: the first one (Config.Sampler, at the first decision)
+	// and each cheaper one failover replaces it with ("hybrid", then
+	// "los"), with the options the player chose for it. A test slows a
+	// belief down by wrapping what sampler.New returns; a host may supply
+	// a belief of its own. The stand-in (a small particle filter the safe
+	// choices use while the belief is behind) is not made by it.
+	NewBelief BeliefFactory
 }
 
 // Player is the Blindfish bot: a belief (a sampler by name), an evaluator,
@@ -48,66 +56,47 @@ type Player struct {
 	cfg  Config
 	opts Options
 	log  *slog.Logger
-	rng  *rand.Rand
-	// fbRng draws the fallback choices (rng may be lent to a decision
-	// still running in the background).
-	fbRng *rand.Rand
+	rngs playerRands
 
 	sense SenseStrategy
 	move  MoveStrategy
+	clock *ClockManager
+	// beliefs keeps the belief up to date in the background, with its
+	// failover and stand-in (beliefrunner.go).
+	beliefs *beliefRunner
+	// eng is the evaluation machinery the decisions score with.
+	eng scoringState
 
-	clock  *ClockManager
-	belief sampler.Sampler
-	eval   evaluator.Evaluator
-	owned  bool // the player opened eval and closes it
-	scorer *evaluator.MoveScorer
-	rate   rateMeter
-	// scanRate measures how many belief boards a second the prior weighs.
-	scanRate rateMeter
+	color rbc.Color
+	turn  int
+	// notes and reply carry what a turn's callbacks learn to the ones
+	// after them: the player's own, and the reply model's.
+	notes turnNotes
+	reply replyState
 
-	color   rbc.Color
-	turn    int
-	depth   int // the adaptive engine depth
-	pending []pendingObservation
-	// inflight is the update at the head of pending while it runs in the
-	// background; bg is its context, cancelled by Close.
-	inflight *inflight
-	bg       context.Context
-	stopBG   context.CancelFunc
-	// history holds every observation of the game, so that a belief that
-	// falls behind can be replaced by a cheaper one fed the same game.
-	history    []pendingObservation
-	lateStreak int // consecutive belief updates that missed their deadline
-	closed     bool
-	// retired has an entry per belief that failover is closing in the
-	// background, whose done is closed once it is closed; Close waits for
-	// them.
-	retired []*retiredBelief
-	// memoryMB is the exact belief's memory budget, set when it is made.
-	memoryMB int
-	// captured is where the opponent captured one of our pieces on its last
-	// move (NoSquare if it did not).
+	stats PlayerStats
+}
+
+// playerRands are a player's random sources.
+type playerRands struct {
+	// decide is lent to the strategies (TurnView.Rand).
+	decide *rand.Rand
+	// fallback draws the fallback choices: decide may be lent to a
+	// decision still running in the background.
+	fallback *rand.Rand
+}
+
+// turnNotes is what a turn's callbacks leave for the ones after them.
+type turnNotes struct {
+	// captured is where the opponent captured one of our pieces on its
+	// last move (NoSquare if it did not).
 	captured rbc.Square
 	// carry holds the boards the sense decision scored this turn, filtered
 	// by the sense result, for the move decision.
 	carry []sampler.Weighted
-	// The reply model (replies.go, Config.Reply): preMove is the whole
-	// belief at our move when it is small, parents the boards the opponent
-	// then moved on, replies the model of its move built at our sense.
-	preMove []rbc.Board
-	parents []rbc.Board
-	replies *replyModel
 	// mode is the effort mode of the latest move decision (the tests read
 	// it to tell a short clock from a failure).
 	mode Mode
-	// standIn is a small belief kept up to date on the callbacks' goroutine,
-	// the safe move's boards when the belief is behind (see standIn).
-	standIn *standIn
-	// wrapBelief, if set, wraps every belief the player makes (the first
-	// one and those of failover): the tests' way to slow a belief down.
-	wrapBelief func(sampler.Sampler) sampler.Sampler
-
-	stats PlayerStats
 }
 
 // PlayerStats counts what a player did over its game (Player.Stats), for
@@ -141,12 +130,6 @@ type PlayerStats struct {
 	Slowness float64
 }
 
-// pendingObservation is a belief update not applied yet.
-type pendingObservation struct {
-	name  string
-	apply func(ctx context.Context, s sampler.Sampler) error
-}
-
 // NewBlindfish returns a player configured by cfg. It checks the
 // composition (strategy and sampler names) but starts nothing: the evaluator
 // is opened at game start and the belief made at the first decision, once
@@ -167,20 +150,19 @@ func NewBlindfish(cfg Config, opts Options) (*Player, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	p := &Player{
-		cfg:      cfg,
-		opts:     opts,
-		log:      log.With("bot", "blindfish"),
-		rng:      NewRand(opts.Seed),
-		fbRng:    NewRand(^opts.Seed),
-		sense:    sense,
-		move:     move,
-		clock:    NewClockManager(ClockConfig{Split: cfg.Split, Turns: cfg.Turns, Reserve: cfg.Reserve, Inc: cfg.Inc}, opts.Now),
-		depth:    cfg.Depth,
-		captured: rbc.NoSquare,
-	}
-	p.bg, p.stopBG = context.WithCancel(context.Background())
-	return p, nil
+	log = log.With("bot", "blindfish")
+	return &Player{
+		cfg:     cfg,
+		opts:    opts,
+		log:     log,
+		rngs:    playerRands{decide: NewRand(opts.Seed), fallback: NewRand(^opts.Seed)},
+		sense:   sense,
+		move:    move,
+		clock:   NewClockManager(ClockConfig{Split: cfg.Split, Turns: cfg.Turns, Reserve: cfg.Reserve, Inc: cfg.Inc}, opts.Now),
+		beliefs: newBeliefRunner(cfg.Sampler, cfg.MemoryMB, cfg.Pool, opts.Seed, opts.NewBelief, log),
+		eng:     scoringState{depth: cfg.Depth},
+		notes:   turnNotes{captured: rbc.NoSquare},
+	}, nil
 }
 
 // newBlindfishBot builds the registry's "blindfish" bot from a spec's settings.
@@ -198,9 +180,11 @@ func (p *Player) Config() Config { return p.cfg }
 // Stats returns the player's counters so far.
 func (p *Player) Stats() PlayerStats {
 	s := p.stats
-	s.Depth = p.depth
+	s.Depth = p.eng.depth
 	s.Slowness = p.clock.PeakSlowness()
-	s.BeliefMB = p.memoryMB
+	c := p.beliefs.counts
+	s.LateUpdates, s.HeldUpdates, s.Failovers = c.late, c.held, c.failovers
+	s.BeliefMB, s.BeliefPeakMB = p.beliefs.memoryMB, c.peakMB
 	return s
 }
 
@@ -215,7 +199,7 @@ func (p *Player) Stats() PlayerStats {
 // (match.DegradationReporter). A Player plays one game, so they are that
 // game's. Call it once the game's callbacks have returned.
 func (p *Player) Degradations() map[string]int {
-	s := p.stats
+	s := p.Stats()
 	counts := map[string]int{
 		"emergencies":  s.Emergencies,
 		"cutoffs":      s.Cutoffs,
@@ -252,13 +236,13 @@ func (p *Player) HandleGameStart(ctx context.Context, color rbc.Color, board rbc
 	// The belief is made at our first decision, when the clock is known
 	// (its memory budget follows the clock); until then observations queue.
 	// The stand-in takes them at once.
-	p.standIn = newStandIn(p.opts.Seed, p.log)
-	p.enqueue("game start", func(ctx context.Context, s sampler.Sampler) error {
+	p.beliefs.begin(p.log)
+	p.beliefs.enqueue("game start", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleGameStart(ctx, color, board)
 	})
 
 	if p.opts.Evaluator != nil {
-		p.eval = p.opts.Evaluator
+		p.eng.eval = p.opts.Evaluator
 	} else {
 		e, err := evaluator.Open(ctx, p.cfg.Eval, evaluator.OpenConfig{Engines: p.cfg.Engines, Logger: p.log})
 		if err != nil {
@@ -267,9 +251,9 @@ func (p *Player) HandleGameStart(ctx context.Context, color rbc.Color, board rbc
 			p.log.Warn("evaluator unavailable; using the embedded one", "want", string(p.cfg.Eval), "err", err)
 			e = evaluator.NewEmbedded()
 		}
-		p.eval, p.owned = e, true
+		p.eng.eval, p.eng.owned = e, true
 	}
-	p.scorer = evaluator.NewMoveScorer(p.eval, evaluator.DefaultMoveTerms(), 1<<18)
+	p.eng.scorer = evaluator.NewMoveScorer(p.eng.eval, evaluator.DefaultMoveTerms(), 1<<18)
 	return nil
 }
 
@@ -281,13 +265,13 @@ func (p *Player) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece b
 	defer p.recoverTo("HandleOpponentMoveResult", func() { err = nil })
 	p.turn++
 	p.stats.Turns++
-	p.carry = nil
-	p.replies = nil
+	p.notes.carry = nil
+	p.reply.model = nil
 	sq := captureSquare
 	if !capturedMyPiece {
 		sq = rbc.NoSquare
 	}
-	p.captured = sq
+	p.notes.captured = sq
 	planned = p.observe(ctx, 4, "capture notice", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleOpponentMoveResult(ctx, capturedMyPiece, sq)
 	})
@@ -306,17 +290,17 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 	p.countMode(budget.Mode)
 	dctx, cancel := context.WithTimeout(ctx, budget.Time)
 	defer cancel()
-	p.ensureBelief(secondsLeft)
+	p.beliefs.ensure(secondsLeft)
 	if !p.flush(dctx, budget.Time) {
 		p.stats.Fallbacks++
 		return p.fallbackSense(senseActions), nil
 	}
-	if size := p.belief.Size(); size.Exact && size.Boards == 1 && size.Deferred == 0 {
+	if size := p.beliefs.current().Size(); size.Exact && size.Boards == 1 && size.Deferred == 0 {
 		return rbc.NoSquare, nil // the board is known: nothing to learn
 	}
 	t := p.newTurnView(budget, senseActions, moveActions)
-	parents := p.parents
-	p.parents = nil
+	parents := p.reply.parents
+	p.reply.parents = nil
 	ans, ok := decide(ctx, p, "sense decision", start.Add(budget.Hard), func(keep func([]sampler.Weighted)) (rbc.Square, error) {
 		t.keep = keep
 		t.replies = turnReplies(dctx, t, parents)
@@ -330,8 +314,8 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 		p.panicked("ChooseSense", ans.panic, ans.stack)
 		return p.fallbackSense(senseActions), nil
 	}
-	p.carry = ans.kept
-	if p.replies = t.replies; p.replies != nil {
+	p.notes.carry = ans.kept
+	if p.reply.model = t.replies; p.reply.model != nil {
 		p.stats.Replies++
 	}
 	if sq, err = ans.v, ans.err; err != nil {
@@ -345,7 +329,7 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 		return p.fallbackSense(senseActions), nil
 	}
 	p.log.Debug("sensed", "turn", p.turn, "square", sq.String(), "mode", budget.Mode.String(),
-		"budget", budget.Time, "took", time.Since(start), "belief", p.belief.Size().Boards)
+		"budget", budget.Time, "took", time.Since(start), "belief", p.beliefs.current().Size().Boards)
 	return sq, nil
 }
 
@@ -356,7 +340,7 @@ func (p *Player) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece
 	defer func() { p.record(start, planned, false) }()
 	defer p.recoverTo("HandleSenseResult", func() { err = nil })
 	res := slices.Clone(result)
-	p.carry = consistentWith(p.carry, res)
+	p.notes.carry = consistentWith(p.notes.carry, res)
 	planned = p.observe(ctx, 2, "sense result", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleSenseResult(ctx, res)
 	})
@@ -371,23 +355,23 @@ func (p *Player) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece
 func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, secondsLeft time.Duration) (mv rbc.Move, err error) {
 	start, began := time.Now(), p.now()
 	budget := p.clock.StartMove(secondsLeft)
-	p.mode = budget.Mode
+	p.notes.mode = budget.Mode
 	defer func() { p.record(began, budget.Time, true) }()
 	defer p.recoverTo("ChooseMove", func() { mv, err = rbc.Move{}, nil })
 
 	dctx, cancel := context.WithTimeout(ctx, budget.Time)
 	defer cancel()
-	p.ensureBelief(secondsLeft)
+	p.beliefs.ensure(secondsLeft)
 	if !p.flush(dctx, budget.Time) {
 		p.stats.Fallbacks++
-		return p.safeMove(p.carry, moveActions), nil
+		return p.safeMove(p.notes.carry, moveActions), nil
 	}
 	if p.cfg.Reply > 0 {
-		p.preMove = snapshotParents(dctx, p.belief)
+		p.reply.preMove = snapshotParents(dctx, p.beliefs.current())
 	}
 	t := p.newTurnView(budget, nil, moveActions)
-	t.Prior, p.carry = p.carry, nil
-	t.replies = p.replies
+	t.Prior, p.notes.carry = p.notes.carry, nil
+	t.replies = p.reply.model
 	ans, ok := decide(ctx, p, "move decision", start.Add(budget.Hard), func(func([]sampler.Weighted)) (rbc.Move, error) {
 		return p.move.ChooseMove(dctx, t)
 	})
@@ -443,8 +427,8 @@ func (p *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move
 	if !capturedOpponentPiece {
 		sq = rbc.NoSquare
 	}
-	p.parents = parentsAfter(p.preMove, requested, taken, sq)
-	p.preMove = nil
+	p.reply.parents = parentsAfter(p.reply.preMove, requested, taken, sq)
+	p.reply.preMove = nil
 	planned = p.observe(ctx, 0, "move result", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleMoveResult(ctx, requested, taken, capturedOpponentPiece, sq)
 	})
@@ -483,7 +467,7 @@ type answer[T any] struct {
 // reports false when it stopped waiting: the caller then answers with what
 // is ready, and the decision, whose context the caller cancels on
 // returning, finishes in the background as the player's in-flight work
-// (p.inflight), which the next flush waits for before anything else touches
+// (beliefRunner.hold), which the next flush waits for before anything else touches
 // the belief, the random source or the scorer. A strategy honours its
 // context, but on a starved machine the work between two looks at it (a
 // belief sample, an engine's answer to "stop") can take longer than the
@@ -515,7 +499,7 @@ func decide[T any](ctx context.Context, p *Player, name string, deadline time.Ti
 		return a, true
 	default:
 	}
-	p.inflight = &inflight{name: name, done: done, decision: true}
+	p.beliefs.hold(name, done)
 	return answer[T]{}, false
 }
 
@@ -550,7 +534,7 @@ const safeMoveBoards = 16
 // costs a millisecond.
 func (p *Player) safeMove(boards []sampler.Weighted, actions []rbc.Move) rbc.Move {
 	if len(boards) == 0 {
-		boards = p.standIn.boards(safeMoveBoards)
+		boards = p.beliefs.standInBoards(safeMoveBoards)
 	}
 	if len(boards) == 0 || len(actions) == 0 {
 		return rbc.Move{}
@@ -577,62 +561,23 @@ func (p *Player) HandleGameEnd(ctx context.Context, outcome rbc.Outcome, history
 	return err
 }
 
-// closeWait bounds how long Close waits for background work on beliefs: an
-// update still running, and beliefs abandoned by failover being closed.
-var closeWait = 5 * time.Second
-
-// Close releases the belief (and any belief abandoned by failover) and, if
-// the player opened it, the evaluator. It is called by HandleGameEnd; call it
-// yourself when a game is abandoned.
+// Close releases the belief (and any belief abandoned by failover, waiting
+// for them within closeWait) and, if the player opened it, the evaluator.
+// It is called by HandleGameEnd; call it yourself when a game is abandoned.
 func (p *Player) Close() error {
-	if p.closed {
+	if p.beliefs.isClosed() {
 		return nil
 	}
-	p.closed = true
-	p.stopBG()
-	// The waits below share one bound (closeWait).
-	wait, cancel := context.WithTimeout(context.Background(), closeWait)
-	defer cancel()
 	var errs []error
-	if err := p.standIn.close(); err != nil {
-		errs = append(errs, fmt.Errorf("engine: closing the stand-in belief: %w", err))
+	if err := p.beliefs.close(); err != nil {
+		errs = append(errs, err)
 	}
-	if p.inflight != nil {
-		// An update still running must end before its belief is closed; it
-		// has been cancelled and returns promptly, but a wedged one is left
-		// to finish alone rather than hang the caller.
-		select {
-		case <-p.inflight.done:
-		case <-wait.Done():
-			p.log.Warn("a belief update did not stop; the belief is left open", "update", p.inflight.name)
-			p.belief = nil
-		}
-		p.inflight = nil
-	}
-	if p.belief != nil {
-		p.stats.BeliefPeakMB = max(p.stats.BeliefPeakMB, int(p.belief.Stats().PeakBytes>>20))
-		if err := p.belief.Close(); err != nil {
-			errs = append(errs, fmt.Errorf("engine: closing the belief: %w", err))
-		}
-	}
-	// Beliefs abandoned by failover close in the background (once their
-	// cancelled update returns); their memory and spill files must not
-	// outlive Close either, within the same bound.
-	for _, r := range p.retired {
-		select {
-		case <-r.done:
-			p.stats.BeliefPeakMB = max(p.stats.BeliefPeakMB, int(r.peak>>20))
-		case <-wait.Done():
-			p.log.Warn("an abandoned belief did not close in time; it closes in the background")
-		}
-	}
-	p.retired = nil
-	if p.owned && p.eval != nil {
-		if err := p.eval.Close(); err != nil {
+	if p.eng.owned && p.eng.eval != nil {
+		if err := p.eng.eval.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("engine: closing the evaluator: %w", err))
 		}
 	}
-	if m, ok := p.eval.(evaluator.MemoryReporter); ok { // read after Close: each engine is read as it stops
+	if m, ok := p.eng.eval.(evaluator.MemoryReporter); ok { // read after Close: each engine is read as it stops
 		p.stats.EnginesPeakMB = int(m.EnginesPeakRSS() >> 20)
 	}
 	return errors.Join(errs...)
@@ -644,7 +589,7 @@ func (p *Player) Close() error {
 // the background and the next callback waits for it first, so a slow belief
 // costs a weaker decision, never the clock.
 func (p *Player) observe(ctx context.Context, after int, name string, apply func(context.Context, sampler.Sampler) error) time.Duration {
-	p.enqueue(name, apply)
+	p.beliefs.enqueue(name, apply)
 	var bound time.Duration
 	if dl, ok := ctx.Deadline(); ok {
 		// The callback's deadline is our clock under the system clock (one
@@ -656,199 +601,16 @@ func (p *Player) observe(ctx context.Context, after int, name string, apply func
 	return budget
 }
 
-// flush applies the queued belief updates in order within budget and
-// reports whether the belief is up to date.
-//
-// Each update runs on its own goroutine under the player's background
-// context, not the decision's: when the budget runs out the callback returns
-// at once (a belief that is slow to notice a deadline cannot flag us), while
-// the update goes on in the background, through the opponent's thinking
-// time, and the next flush waits for it before anything else touches the
-// belief. Nothing queries the belief while an update is in flight.
+// flush brings the belief up to date within budget (beliefRunner.flush) and
+// reports whether it is. The boards the sense decision kept are dropped when
+// the belief was replaced meanwhile.
 func (p *Player) flush(ctx context.Context, budget time.Duration) bool {
-	if p.belief == nil {
-		return false
+	failovers := p.beliefs.counts.failovers
+	ok := p.beliefs.flush(ctx, budget)
+	if p.beliefs.counts.failovers != failovers {
+		p.notes.carry = nil
 	}
-	timer := time.NewTimer(max(budget, 0))
-	defer timer.Stop()
-	for len(p.pending) > 0 || p.inflight != nil {
-		if p.inflight == nil {
-			o, b := p.pending[0], p.belief
-			f := &inflight{name: o.name, done: make(chan error, 1)}
-			go func() {
-				defer func() {
-					if v := recover(); v != nil {
-						f.done <- fmt.Errorf("engine: belief update panicked: %v", v)
-					}
-				}()
-				f.done <- o.apply(p.bg, b)
-			}()
-			p.inflight = f
-		}
-		select {
-		case err := <-p.inflight.done:
-			if p.inflight.decision {
-				// A decision answered without it has finished: the belief
-				// is free for the updates.
-				p.inflight = nil
-				continue
-			}
-			if err != nil {
-				// The belief rejected it (it recovers by itself from bad
-				// observations), or the game is being closed; repeating it
-				// gains nothing.
-				p.log.Error("belief update failed; dropped", "update", p.inflight.name, "err", err)
-			}
-			p.inflight = nil
-			p.pending = p.pending[1:]
-		case <-timer.C:
-			p.late("budget spent")
-			return false
-		case <-ctx.Done():
-			p.late(context.Cause(ctx).Error())
-			return false
-		}
-	}
-	p.lateStreak = 0
-	return true
-}
-
-// inflight is work on the belief running in the background: a belief
-// update, or a decision answered without it (decide).
-type inflight struct {
-	name     string
-	done     chan error
-	decision bool
-}
-
-// late records an update that is still running when the wait for it ended
-// (why: its budget was spent, or the callback's context error), and
-// replaces the belief when that keeps happening. A decision still running
-// is the slow machine's doing, not the belief's: it is only counted. Both
-// are routine under load, counted in the game-end line (late updates, held
-// updates, failovers) rather than logged above Debug each turn.
-func (p *Player) late(why string) {
-	if p.inflight.decision {
-		p.stats.HeldUpdates++
-		p.log.Debug("an earlier decision is still running; the belief waits for it", "decision", p.inflight.name,
-			"queued", len(p.pending), "why", why)
-		return
-	}
-	p.stats.LateUpdates++
-	p.lateStreak++
-	p.log.Debug("belief update not done in time; it goes on in the background", "update", p.inflight.name,
-		"queued", len(p.pending), "streak", p.lateStreak, "why", why)
-	if p.lateStreak >= failoverStreak {
-		p.failover()
-	}
-}
-
-// enqueue records an observation and queues it for the belief.
-func (p *Player) enqueue(name string, apply func(context.Context, sampler.Sampler) error) {
-	o := pendingObservation{name, apply}
-	p.history = append(p.history, o)
-	p.pending = append(p.pending, o)
-	p.standIn.observe(name, apply)
-}
-
-// failoverStreak is how many belief updates in a row may miss their
-// deadline (about a turn's worth of callbacks) before the belief is replaced.
-const failoverStreak = 5
-
-// fallbackSamplers returns the beliefs a player falls back to, in order,
-// when its belief cannot keep up with the clock: both replay a game in
-// milliseconds (a pool of boards, or boards drawn from the latest
-// observations).
-func fallbackSamplers() []string { return []string{"hybrid", "los"} }
-
-// retiredBelief is a belief failover is closing in the background: done is
-// closed once it is, and peak (its boards' peak memory) is set before.
-type retiredBelief struct {
-	done chan struct{}
-	peak int64
-}
-
-// failover replaces a belief that keeps missing its deadlines (an exact set
-// grown past what the clock allows) by the next cheaper one, fed the whole
-// game again; the old one is closed in the background (closing waits for its
-// expansion). Without it such a belief queues updates until the clock runs out.
-func (p *Player) failover() {
-	chain := fallbackSamplers()
-	next := chain[0]
-	if i := slices.Index(chain, p.belief.Name()); i >= 0 {
-		if i+1 == len(chain) {
-			return // nothing cheaper left
-		}
-		next = chain[i+1]
-	}
-	b, err := p.newBelief(next)
-	if err != nil {
-		p.log.Error("cannot make the fallback belief", "sampler", next, "err", err)
-		return
-	}
-	old, busy := p.belief, p.inflight
-	retired := &retiredBelief{done: make(chan struct{})}
-	p.retired = append(p.retired, retired)
-	go func() {
-		defer close(retired.done)
-		if busy != nil {
-			<-busy.done // an observation must not run concurrently with Close
-		}
-		retired.peak = old.Stats().PeakBytes
-		if err := old.Close(); err != nil {
-			p.log.Warn("closing the abandoned belief", "err", err)
-		}
-	}()
-	p.inflight = nil
-	p.log.Debug("belief cannot keep up with the clock; replaced", "from", old.Name(), "to", next, "observations", len(p.history))
-	p.belief = b
-	p.pending = slices.Clone(p.history)
-	p.lateStreak = 0
-	p.carry = nil
-	p.stats.Failovers++
-}
-
-// ensureBelief makes the configured belief at the first decision, sized for
-// a clock that started at about left.
-func (p *Player) ensureBelief(left time.Duration) {
-	if p.belief != nil || p.closed {
-		return
-	}
-	p.memoryMB = p.cfg.MemoryMB
-	if p.memoryMB <= 0 {
-		p.memoryMB = memoryFor(left)
-	}
-	b, err := p.newBelief(p.cfg.Sampler)
-	if err != nil { // the name was checked by NewBlindfish
-		p.log.Error("cannot make the belief", "sampler", p.cfg.Sampler, "err", err)
-		return
-	}
-	p.belief = b
-	p.log.Debug("belief made", "sampler", b.Name(), "memory MB", p.memoryMB)
-}
-
-// newBelief makes a belief by sampler name with the player's options.
-func (p *Player) newBelief(name string) (sampler.Sampler, error) {
-	b, err := sampler.New(name, p.samplerOptions())
-	if err != nil {
-		return nil, err
-	}
-	if p.wrapBelief != nil {
-		b = p.wrapBelief(b)
-	}
-	return b, nil
-}
-
-// samplerOptions are the options every belief of the player is made with.
-func (p *Player) samplerOptions() sampler.Options {
-	opts := sampler.Options{Seed: uint64(p.opts.Seed), Logger: p.log, PoolSize: p.cfg.Pool}
-	if p.memoryMB > 0 {
-		opts.MemoryBudget = int64(p.memoryMB) << 20
-		// Replay at most a sixteenth of the budget's boards per update (16
-		// times that while the live set is empty): about a second at most.
-		opts.MaxReplay = max(p.memoryMB<<20/70/16, 1<<14)
-	}
-	return opts
+	return ok
 }
 
 // newTurnView prepares a decision's view with the settings of its mode.
@@ -865,10 +627,10 @@ func (p *Player) newTurnView(b Budget, senseActions []rbc.Square, moveActions []
 		cfg.VOISamples = min(cfg.VOISamples, 40)
 	}
 	return &TurnView{
-		Number: p.turn, Color: p.color, Belief: p.belief,
+		Number: p.turn, Color: p.color, Belief: p.beliefs.current(),
 		SenseActions: senseActions, MoveActions: moveActions,
-		Rand: p.rng, Scoring: p.scoring(b.Mode), Budget: b, Config: &cfg, Log: p.log.With("turn", p.turn),
-		Captured: p.captured, scanRate: &p.scanRate,
+		Rand: p.rngs.decide, Scoring: p.scoring(b.Mode), Budget: b, Config: &cfg, Log: p.log.With("turn", p.turn),
+		Captured: p.notes.captured, scanRate: &p.eng.scanRate,
 	}
 }
 
@@ -876,9 +638,9 @@ func (p *Player) newTurnView(b Budget, senseActions []rbc.Square, moveActions []
 // adaptive engine depth (2 plies shallower in Fast mode), static scores in
 // Emergency.
 func (p *Player) scoring(m Mode) *Scoring {
-	sc := &Scoring{scorer: p.scorer, workers: p.workers(), rate: &p.rate}
-	embedded := p.eval == nil || p.eval.Name() == "embedded"
-	depth := p.depth
+	sc := &Scoring{scorer: p.eng.scorer, workers: p.workers(), rate: &p.eng.rate}
+	embedded := p.eng.embedded()
+	depth := p.eng.depth
 	if embedded {
 		depth = p.cfg.EmbeddedDepth
 	}
@@ -898,7 +660,7 @@ func (p *Player) scoring(m Mode) *Scoring {
 // workers is how many evaluations run at once: one per engine (so no job
 // waits for an engine past its deadline), one per core for the embedded search.
 func (p *Player) workers() int {
-	if p.eval == nil || p.eval.Name() == "embedded" {
+	if p.eng.embedded() {
 		return runtime.GOMAXPROCS(0)
 	}
 	n := p.cfg.Engines
@@ -914,7 +676,7 @@ func (p *Player) workers() int {
 // when it scored every board it was offered with most of the budget to
 // spare, one ply deeper, up to the configured depth.
 func (p *Player) adaptDepth(sc *Scoring, b Budget, took time.Duration) {
-	if sc == nil || sc.static || b.Mode != Normal || p.eval == nil || p.eval.Name() == "embedded" {
+	if sc == nil || sc.static || b.Mode != Normal || p.eng.embedded() {
 		return
 	}
 	offered, done := sc.lastOffered, sc.lastDone
@@ -923,12 +685,12 @@ func (p *Player) adaptDepth(sc *Scoring, b Budget, took time.Duration) {
 	}
 	p.stats.BoardsScored += done
 	switch {
-	case done < min(12, offered) && p.depth > 4:
-		p.depth--
-		p.log.Debug("depth down", "depth", p.depth, "boards", done, "offered", offered)
-	case done == offered && took < b.Time*3/10 && p.depth < p.cfg.Depth:
-		p.depth++
-		p.log.Debug("depth up", "depth", p.depth)
+	case done < min(12, offered) && p.eng.depth > 4:
+		p.eng.depth--
+		p.log.Debug("depth down", "depth", p.eng.depth, "boards", done, "offered", offered)
+	case done == offered && took < b.Time*3/10 && p.eng.depth < p.cfg.Depth:
+		p.eng.depth++
+		p.log.Debug("depth up", "depth", p.eng.depth)
 	}
 }
 
@@ -968,5 +730,5 @@ func (p *Player) fallbackSense(actions []rbc.Square) rbc.Square {
 	if len(sq) == 0 {
 		return rbc.NoSquare
 	}
-	return sq[p.fbRng.IntN(len(sq))]
+	return sq[p.rngs.fallback.IntN(len(sq))]
 }

@@ -22,8 +22,8 @@ func testPlayer(t *testing.T, belief sampler.Sampler, cfg Config) *Player {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.belief, p.eval = belief, e
-	p.scorer = evaluator.NewMoveScorer(e, evaluator.DefaultMoveTerms(), 1<<12)
+	p.beliefs.belief, p.eng.eval = belief, e
+	p.eng.scorer = evaluator.NewMoveScorer(e, evaluator.DefaultMoveTerms(), 1<<12)
 	p.turn = 5
 	return p
 }
@@ -126,10 +126,10 @@ func TestPlayerRespectsItsBudget(t *testing.T) {
 	_, moveStalled := timed("move", func() {
 		m, err = p.ChooseMove(context.Background(), f.boards[0].MoveActions(), 3*time.Second-took)
 	})
-	fellBack := p.Stats().Fallbacks > fallbacks || p.mode != Normal
+	fellBack := p.Stats().Fallbacks > fallbacks || p.notes.mode != Normal
 	stalled := senseStalled + moveStalled
 	if err != nil || m.IsNull() && (!fellBack || stalled < 50*time.Millisecond) {
-		t.Errorf("move %v %v (fell back or low clock %v, mode %v, %v waiting for a CPU)", m, err, fellBack, p.mode, stalled)
+		t.Errorf("move %v %v (fell back or low clock %v, mode %v, %v waiting for a CPU)", m, err, fellBack, p.notes.mode, stalled)
 	}
 }
 
@@ -171,15 +171,15 @@ func TestPlayerOutrunsASlowBeliefUpdate(t *testing.T) {
 	if took, stalled := time.Since(start), probe.Stop(); took > 150*time.Millisecond+stall.Allowance(stalled) {
 		t.Errorf("the handler took %v, having waited only %v for a CPU", took, stalled)
 	}
-	if len(p.pending) != 1 || p.inflight == nil || p.Stats().LateUpdates != 1 {
-		t.Fatalf("pending %d, in flight %v, late %d", len(p.pending), p.inflight != nil, p.Stats().LateUpdates)
+	if len(p.beliefs.pending) != 1 || p.beliefs.inflight == nil || p.Stats().LateUpdates != 1 {
+		t.Fatalf("pending %d, in flight %v, late %d", len(p.beliefs.pending), p.beliefs.inflight != nil, p.Stats().LateUpdates)
 	}
 	time.Sleep(350 * time.Millisecond) // the update finishes in the background
 	actions := sb.boards[0].MoveActions()
 	m, err := p.ChooseMove(context.Background(), actions, 30*time.Second)
-	if err != nil || len(p.pending) != 0 || p.inflight != nil || sb.calls != 1 || p.Stats().Fallbacks != 0 ||
+	if err != nil || len(p.beliefs.pending) != 0 || p.beliefs.inflight != nil || sb.calls != 1 || p.Stats().Fallbacks != 0 ||
 		!m.IsNull() && !slices.Contains(actions, m) {
-		t.Errorf("move %v %v, pending %d, calls %d, fallbacks %d", m, err, len(p.pending), sb.calls, p.Stats().Fallbacks)
+		t.Errorf("move %v %v, pending %d, calls %d, fallbacks %d", m, err, len(p.beliefs.pending), sb.calls, p.Stats().Fallbacks)
 	}
 }
 
@@ -262,8 +262,8 @@ func TestPlayerFailsOverToACheaperBelief(t *testing.T) {
 	if err := p.HandleGameStart(ctx, rbc.White, b, "nobody"); err != nil {
 		t.Fatal(err)
 	}
-	p.ensureBelief(time.Minute)
-	p.belief = stuckBelief{p.belief}
+	p.beliefs.ensure(time.Minute)
+	p.beliefs.belief = stuckBelief{p.beliefs.belief}
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
 	if err := p.HandleOpponentMoveResult(short, false, rbc.NoSquare); err != nil {
@@ -274,11 +274,11 @@ func TestPlayerFailsOverToACheaperBelief(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if p.Stats().Failovers != 1 || p.belief.Name() != "hybrid" {
-		t.Fatalf("failovers %d, belief %s", p.Stats().Failovers, p.belief.Name())
+	if p.Stats().Failovers != 1 || p.beliefs.belief.Name() != "hybrid" {
+		t.Fatalf("failovers %d, belief %s", p.Stats().Failovers, p.beliefs.belief.Name())
 	}
 	m, err := p.ChooseMove(ctx, b.MoveActions(), 3*time.Second)
-	if err != nil || len(p.pending) != 0 || !slices.Contains(b.MoveActions(), m) {
-		t.Errorf("after the failover: move %v %v, pending %d", m, err, len(p.pending))
+	if err != nil || len(p.beliefs.pending) != 0 || !slices.Contains(b.MoveActions(), m) {
+		t.Errorf("after the failover: move %v %v, pending %d", m, err, len(p.beliefs.pending))
 	}
 }

@@ -38,6 +38,18 @@ const replyFloor = 0.15
 // replyShare is the part of the sense decision's budget the model may take.
 const replyShare = 0.25
 
+// replyState is the reply model's part of a player, carried between the
+// callbacks of a turn.
+type replyState struct {
+	// preMove is the whole belief at our move when it is small
+	// (snapshotParents), parents the boards the opponent then moved on
+	// (parentsAfter), for the next sense decision to build the model on.
+	preMove, parents []rbc.Board
+	// model is the model of the opponent's last move built at our sense
+	// (nil when none was), for the move decision that follows.
+	model *replyModel
+}
+
 // replyModel holds the likelihood factor of each board the opponent's last
 // move can have produced, by board key (see above).
 type replyModel struct {

@@ -155,8 +155,8 @@ func TestPlayerBuildsTheReplyModel(t *testing.T) {
 	}
 	taken, capture := b.Play(m)
 	_ = p.HandleMoveResult(ctx, m, taken, capture != rbc.NoSquare, capture)
-	if len(p.parents) != 1 {
-		t.Fatalf("%d parents after our first move, want 1", len(p.parents))
+	if len(p.reply.parents) != 1 {
+		t.Fatalf("%d parents after our first move, want 1", len(p.reply.parents))
 	}
 	reply := rbc.Move{From: rbc.E7, To: rbc.E5}
 	b.Play(reply)
@@ -164,13 +164,13 @@ func TestPlayerBuildsTheReplyModel(t *testing.T) {
 	if _, err := p.ChooseSense(ctx, allSquares(), b.MoveActions(), 60*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if p.replies == nil || p.Stats().Replies != 1 {
+	if p.reply.model == nil || p.Stats().Replies != 1 {
 		t.Fatalf("no reply model after the sense (stats %+v)", p.Stats())
 	}
-	if f, ok := p.replies.weight(&b); !ok || f < replyFloor {
+	if f, ok := p.reply.model.weight(&b); !ok || f < replyFloor {
 		t.Errorf("the true board's factor %v (known %v)", f, ok)
 	}
-	if p.parents != nil {
+	if p.reply.parents != nil {
 		t.Error("the parents outlive the model built from them")
 	}
 }

@@ -34,6 +34,24 @@ type Scoring struct {
 	lastOffered, lastDone int
 }
 
+// scoringState is a player's evaluation machinery over its game, from which
+// each decision's Scoring is made (Player.scoring).
+type scoringState struct {
+	eval   evaluator.Evaluator
+	owned  bool // the player opened eval and closes it
+	scorer *evaluator.MoveScorer
+	// rate measures the evaluations a second the decisions got, scanRate
+	// how many belief boards a second the prior weighs.
+	rate, scanRate rateMeter
+	depth          int // the adaptive engine depth (Player.adaptDepth)
+}
+
+// embedded reports whether the evaluation is the embedded search (or none
+// is open yet), which plans by core and by its own depths.
+func (s *scoringState) embedded() bool {
+	return s.eval == nil || s.eval.Name() == "embedded"
+}
+
 // rateMeter keeps a moving estimate of evaluations per second.
 type rateMeter struct {
 	mu   sync.Mutex

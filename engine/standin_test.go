@@ -31,11 +31,11 @@ func (stalledBelief) HandleGameStart(ctx context.Context, _ rbc.Color, _ rbc.Boa
 func TestSafeMoveSeesTheCheckWithoutTheBelief(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Eval = evaluator.KindEmbedded
-	p, err := NewBlindfish(cfg, Options{Seed: 5, Evaluator: evaluator.NewEmbedded(), Logger: slog.New(slog.DiscardHandler)})
+	p, err := NewBlindfish(cfg, Options{Seed: 5, Evaluator: evaluator.NewEmbedded(), Logger: slog.New(slog.DiscardHandler),
+		NewBelief: wrapping(func(s sampler.Sampler) sampler.Sampler { return stalledBelief{s} })})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.wrapBelief = func(s sampler.Sampler) sampler.Sampler { return stalledBelief{s} }
 	defer p.Close()
 	ctx := context.Background()
 	truth := rbc.MustParseFEN("4q1k1/5ppp/8/8/8/5N2/5PPP/4R1K1 w - - 0 1")

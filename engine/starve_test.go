@@ -101,8 +101,8 @@ func TestStarvedPlayerNeverFlags(t *testing.T) {
 			g := game{
 				opp: tc.opp(int64(i)), asWhite: tc.asWhite, seed: int64(i), spec: spec,
 				clock: 10 * time.Second, inc: time.Second, turnLimit: 20,
-				eval: starvedEval{evaluator.NewEmbedded(), evalDelay},
-				wrap: func(s sampler.Sampler) sampler.Sampler { return starvedBelief{s, updateDelay, queryDelay} },
+				eval:      starvedEval{evaluator.NewEmbedded(), evalDelay},
+				newBelief: wrapping(func(s sampler.Sampler) sampler.Sampler { return starvedBelief{s, updateDelay, queryDelay} }),
 			}
 			res, s := g.play(t)
 			if o := res.History.Outcome; o.Reason == rbc.Timeout || o.Reason == rbc.IllegalAction || o.Reason == rbc.Resign {
@@ -169,8 +169,8 @@ func TestDecisionsAnswerWithoutTheirStrategy(t *testing.T) {
 	if !slices.Contains(innerSquares(allSquares()), sq) {
 		t.Errorf("sense %v, want an inner window", sq)
 	}
-	if p.inflight == nil || !p.inflight.decision || p.Stats().Cutoffs != 1 {
-		t.Fatalf("in flight %+v, cut-offs %d: want the sense decision left running", p.inflight, p.Stats().Cutoffs)
+	if p.beliefs.inflight == nil || !p.beliefs.inflight.decision || p.Stats().Cutoffs != 1 {
+		t.Fatalf("in flight %+v, cut-offs %d: want the sense decision left running", p.beliefs.inflight, p.Stats().Cutoffs)
 	}
 	// The next callback waits for the decision (within its budget) before
 	// the belief hears the sense result; once released, it is applied.
@@ -189,7 +189,7 @@ func TestDecisionsAnswerWithoutTheirStrategy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.carry = []sampler.Weighted{{Board: open, Weight: 1}}
+	p.notes.carry = []sampler.Weighted{{Board: open, Weight: 1}}
 	want := mv(t, "e2e8")
 	var m rbc.Move
 	within(t, 10*time.Second, "ChooseMove", func() {
