@@ -56,6 +56,10 @@ type TroutConfig struct {
 	// en-passant cleaning), scores boards the guard keeps from engines with
 	// the embedded search, and restarts a dead engine, so it never gives up.
 	Robust bool
+	// CommandTimeout bounds Stockfish's start-up handshake and each command
+	// other than a search (0 means uci.DefaultCommandTimeout). Tests on a
+	// starved machine raise it: an engine there may take a minute to start.
+	CommandTimeout time.Duration
 	// Rand draws the random senses; nil means a randomly seeded generator.
 	// The Trout owns it from then on.
 	Rand *rand.Rand
@@ -163,7 +167,7 @@ func (t *Trout) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.
 	if t.engine == nil {
 		// Stockfish crashing on Trout's boards is part of Trout's play, not
 		// a fault to warn about: the client's own logs are kept to errors.
-		c, err := uci.NewClient(uci.Config{Path: t.cfg.EnginePath, Logger: slog.New(minLevel{t.log.Handler(), slog.LevelError})})
+		c, err := uci.NewClient(uci.Config{Path: t.cfg.EnginePath, CommandTimeout: t.cfg.CommandTimeout, Logger: slog.New(minLevel{t.log.Handler(), slog.LevelError})})
 		if err != nil {
 			return fmt.Errorf("trout: %w", err)
 		}

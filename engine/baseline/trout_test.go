@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
+	"github.com/blindfish-rbc/blindfish/internal/stall"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -169,7 +170,7 @@ func TestTroutPlaysAStockfishMove(t *testing.T) {
 	path := stockfishtest.Path(t)
 	ctx := context.Background()
 	for _, robust := range []bool{false, true} {
-		tr, err := NewTrout(TroutConfig{EnginePath: path, Rand: newRand(2), Robust: robust})
+		tr, err := NewTrout(TroutConfig{EnginePath: path, CommandTimeout: stall.StartTimeout, Rand: newRand(2), Robust: robust})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -349,7 +350,7 @@ func TestTroutGivesUpWhereTheReferenceDid(t *testing.T) {
 				continue // no run of passes to the end
 			}
 			runs++
-			tr, err := NewTrout(TroutConfig{EnginePath: path, Rand: newRand(3), Nodes: troutTestNodes})
+			tr, err := NewTrout(TroutConfig{EnginePath: path, CommandTimeout: stall.StartTimeout, Rand: newRand(3), Nodes: troutTestNodes})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -410,7 +411,7 @@ func TestRobustTroutSurvivesACrashBoard(t *testing.T) {
 	ctx := context.Background()
 	const fen = "rn1qkk2/pp1p1ppp/2p2q2/4R3/8/4Q3/PPP2PPP/RN4K1 w q - 4 1"
 	for _, robust := range []bool{false, true} {
-		tr, err := NewTrout(TroutConfig{EnginePath: path, Rand: newRand(4), Robust: robust})
+		tr, err := NewTrout(TroutConfig{EnginePath: path, CommandTimeout: stall.StartTimeout, Rand: newRand(4), Robust: robust})
 		if err != nil {
 			t.Fatal(err)
 		}
