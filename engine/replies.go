@@ -20,11 +20,12 @@ import (
 // attack look-ups and is used where the model is not: a large belief, or a
 // decision without time for it.
 //
-// The case it is for: from a known position our queen stood on f6 and the
-// opponent had 36 moves; one of them, a rook lift to c6, attacked the queen
-// and was the engine's best move by far. The uniform belief gave it 1/36,
-// the sense looked at the opponent's king, and the queen was lost with the
-// game (a 300 s game against StrangeFish2, results/sf2-300-j g17, turn 26).
+// Why: after a known position, a strong opponent's reply is rarely uniform
+// among its options. When one option (say, a rook lift that attacks our
+// queen) is the engine's best move by far, a uniform belief gives it the
+// weight of every other option (1/36 among 36), so the sense goes elsewhere
+// and the threat goes unseen; the model gives it the weight its engine score
+// earns, so the sense and the move reckon with it.
 
 // replyParents is the most boards before the opponent's move that the model
 // scores: about 36 options each, so at most about 600 evaluations a turn.

@@ -23,11 +23,11 @@ const standInWait = 20 * time.Millisecond
 // gives it, on the callback's goroutine. The player's real belief updates in
 // the background and can fall behind the clock (an exact set grown large, a
 // starved CPU); while it does, the decisions fall back on a safe choice, and
-// that choice needs boards. Without them the fallback was a pass, which lost
-// a game against StrangeFish2 with our king in check from the queen that had
-// just captured next to it. The stand-in always has boards consistent with
-// the latest capture notice and sense, weighted by the game so far, so the
-// safe move sees the checking piece.
+// that choice needs boards. Without them the fallback is a pass, which
+// leaves our king in check when the piece that just captured next to it
+// gives check, and loses the game. The stand-in always has boards
+// consistent with the latest capture notice and sense, weighted by the game
+// so far, so the safe move sees the checking piece.
 type standIn struct {
 	belief sampler.Sampler
 	rng    *rand.Rand

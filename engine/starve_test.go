@@ -74,8 +74,8 @@ func (s starvedBelief) ForEach(ctx context.Context, fn func(int, []rbc.Board, []
 // resign, nor make an illegal request). The slowness is injected (sleeps,
 // which need no CPU), so the test does not depend on how busy the machine
 // running it is: the player's own work is small next to the sleeps and the
-// increment. (Before the hard deadlines and the slowness it learns, the
-// player lost both games against random on time.)
+// increment. A player without the hard deadlines and the slowness it learns
+// loses both games on time.
 func TestStarvedPlayerNeverFlags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays games")

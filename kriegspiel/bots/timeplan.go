@@ -7,8 +7,9 @@ import "time"
 // the boards the belief takes into an update are cut to what it can get
 // through in that time at the speed it has shown so far. The exact belief's
 // cost grows with its size, which in Kriegspiel can reach hundreds of
-// thousands of boards: a player that updated it whatever the cost lost on
-// time at 60+1 on a loaded machine, evaluating almost nothing.
+// thousands of boards: a player that updated it whatever the cost would
+// spend its clock on the belief alone and lose on time at short clocks
+// (60+1) on a loaded machine, having evaluated almost nothing.
 //
 // The plan knows the clock only from ChooseQuestion's timeLeft; between
 // two of those it counts what its own callbacks took (the opponent's time
