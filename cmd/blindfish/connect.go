@@ -63,11 +63,11 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if password == "" {
 		return usageError{fmt.Sprintf("set the password in the environment variable %s (or name another with --password-env)", *passwordEnv)}
 	}
-	bots := botspec.NewResolver(os.Stderr, "")
+	bots := botspec.NewResolver(stderr, "")
 	if err := bots.Probe(ctx, *bot); err != nil {
 		return usageError{err.Error()}
 	}
-	limitMemory([]string{*bot}, *maxGames, longestClock)
+	botspec.LimitMemory([]string{*bot}, *maxGames, botspec.LongestClock)
 
 	level := slog.LevelInfo
 	if *verbose {
