@@ -185,3 +185,36 @@ func MemoryBound(spec string, initial time.Duration) (int64, error) {
 	}
 	return engine.MemoryBound(spec, initial)
 }
+
+// CanonicalAll is Canonical for each spec, in order: what a match does once
+// with its bots' specs, so that its records name pinned builds by commit.
+func (r *Resolver) CanonicalAll(ctx context.Context, log *slog.Logger, specs ...string) ([]string, error) {
+	out := make([]string, len(specs))
+	for i, spec := range specs {
+		c, err := r.Canonical(ctx, spec, log)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// Check refuses a spec before a match plays a game with it: a pinned
+// build's engine or a Python bot is started once (Probe), since a BOTSPEC
+// the build does not know or a bot that does not load would otherwise fail
+// every game; any other spec is only built, and closed again (an rbcp
+// engine starts with its first game).
+func (r *Resolver) Check(ctx context.Context, spec string) error {
+	if strings.HasPrefix(spec, BuildPrefix) || strings.HasPrefix(spec, PyPrefix) {
+		return r.Probe(ctx, spec)
+	}
+	p, err := r.NewPlayer(spec, 0)
+	if err != nil {
+		return err
+	}
+	if c, ok := p.(io.Closer); ok {
+		c.Close()
+	}
+	return nil
+}

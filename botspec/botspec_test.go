@@ -88,3 +88,27 @@ func TestIsExternal(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckAndCanonicalAll: a match's specs come back canonical, in order;
+// Check builds a built-in bot, and builds but does not start an rbcp
+// engine (it starts with its first game), so a missing program passes here.
+func TestCheckAndCanonicalAll(t *testing.T) {
+	r := NewResolver(nil, t.TempDir())
+	ctx := context.Background()
+	got, err := r.CanonicalAll(ctx, nil, "random", "cmd:x --y")
+	if err != nil || strings.Join(got, "|") != "random|cmd:x --y" {
+		t.Errorf("CanonicalAll = %q, %v", got, err)
+	}
+	if _, err := r.CanonicalAll(ctx, nil, "random", "build:no-such-rev-xyz"); err == nil {
+		t.Error("an unknown revision: no error")
+	}
+	if err := r.Check(ctx, "random"); err != nil {
+		t.Errorf("random: %v", err)
+	}
+	if err := r.Check(ctx, "no-such-bot"); err == nil {
+		t.Error("an unknown bot: no error")
+	}
+	if err := r.Check(ctx, "cmd:/no/such/engine-binary"); err != nil {
+		t.Errorf("an rbcp engine is not started: %v", err)
+	}
+}

@@ -97,3 +97,22 @@ func closeQuietly(p any) {
 		c.Close()
 	}
 }
+
+// NewKriegspielReferee returns the referee of Kriegspiel games under the
+// named ruleset (kriegspiel.ParseRuleset) between bots that newBot makes,
+// having made each of specs once, so that a bad spec fails before the
+// match and not in every game.
+func NewKriegspielReferee(ruleset string, newBot KriegspielFactory, specs ...string) (KriegspielReferee, error) {
+	rules, err := kriegspiel.ParseRuleset(ruleset)
+	if err != nil {
+		return KriegspielReferee{}, fmt.Errorf("--ruleset: %w", err)
+	}
+	for _, spec := range specs {
+		p, err := newBot(spec, 0)
+		if err != nil {
+			return KriegspielReferee{}, err
+		}
+		closeQuietly(p)
+	}
+	return KriegspielReferee{Rules: rules, NewBot: newBot}, nil
+}

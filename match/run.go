@@ -155,140 +155,25 @@ func (r *Report) Finished() int {
 // cut short (a full disk) is set aside first (Log.Repair), and log lines
 // that cannot be read are skipped; both are told through cfg.Notice.
 func Play(ctx context.Context, cfg Config) (Report, error) {
-	switch {
-	case cfg.Games < 1 || cfg.Concurrency < 1:
-		return Report{}, fmt.Errorf("match: games (%d) and concurrency (%d) must be at least 1", cfg.Games, cfg.Concurrency)
-	case cfg.NewBot == nil && cfg.Referee == nil:
-		return Report{}, errors.New("match: no bot factory")
+	if err := cfg.check(); err != nil {
+		return Report{}, err
 	}
-	if err := cfg.Shard.Check(); err != nil {
-		return Report{}, fmt.Errorf("match: %w", err)
+	m := newMatchRun(cfg)
+	if err := m.open(); err != nil {
+		return Report{}, err
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
-	}
-	if cfg.Notice == nil {
-		logger := cfg.Logger
-		cfg.Notice = func(msg string) { logger.Warn(msg) }
-	}
-	sprt := cfg.SPRT
-	if !cfg.Shard.Whole() {
-		sprt = nil
-	}
-	rep := Report{Results: make([]*Result, cfg.Games), Scheduled: cfg.Shard.Count(cfg.Games)}
-	var log *Log
-	var dir string // cfg.Out made absolute: the Dir of the results, as ReadFolders gives it
-	if cfg.Out != "" {
-		var err error
-		if dir, err = filepath.Abs(cfg.Out); err != nil {
-			return Report{}, fmt.Errorf("match: %w", err)
-		}
-		log = NewLog(cfg.Out, cfg.Shard)
-		torn, err := log.Repair()
-		if err != nil {
-			return Report{}, fmt.Errorf("match: %w", err)
-		}
-		if torn != nil {
-			cfg.Notice(torn.Error() + "; the game it held is played again")
-		}
-		if cfg.Resume {
-			n, err := resume(&cfg, dir, rep.Results)
-			if err != nil {
-				return Report{}, fmt.Errorf("match: resume: %w", err)
-			}
-			rep.Resumed = n
-		}
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	var (
-		mu       sync.Mutex
-		prog     = Progress{Total: rep.Scheduled, HasLLR: sprt != nil}
-		pairs    Penta
-		firstErr error
-		wg       sync.WaitGroup
-		todo     []int
-		failures = newFailures(cfg.Bot, cfg.Opponent)
-	)
-	// count adds game i, finished, to the progress and the SPRT's pairs, and
-	// reports whether the SPRT decided. A pair counts once its second game
-	// is in: resumed games are counted in order, so of a resumed pair the
-	// odd game counts it.
-	count := func(i int, r *Result, resumed bool) bool {
-		prog.Done++
-		switch r.score() {
-		case 0:
-			prog.Wins++
-		case 1:
-			prog.Draws++
-		default:
-			prog.Losses++
-		}
-		if sprt == nil {
-			return false
-		}
-		if j := i ^ 1; j < len(rep.Results) && rep.Results[j] != nil && (!resumed || j < i) {
-			pairs[pairPoints(r, rep.Results[j])]++
-		}
-		prog.LLR = sprt.LLR(pairs)
-		return sprt.Decide(prog.LLR) != Continue
-	}
-	for i := range cfg.Games {
-		switch {
-		case !cfg.Shard.Has(i):
-		case rep.Results[i] != nil:
-			if count(i, rep.Results[i], true) {
-				rep.Stopped = true
-			}
-		default:
-			todo = append(todo, i)
-		}
-	}
-	if rep.Stopped {
-		todo = nil // the resumed games decided already
-	}
-	if cfg.OnProgress != nil {
-		cfg.OnProgress(prog)
-	}
+	ctx, m.cancel = context.WithCancel(ctx)
+	defer m.cancel()
+	todo := m.schedule()
 	jobs := make(chan int)
-	for range cfg.Concurrency {
+	var wg sync.WaitGroup
+	for range m.cfg.Concurrency {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				r, err := playGame(ctx, &cfg, log, dir, i)
-				mu.Lock()
-				switch {
-				case errors.Is(err, rbc.ErrAborted):
-				case err != nil:
-					if firstErr == nil {
-						firstErr = err
-					}
-					cancel()
-				case r.Outcome.Void():
-					rep.Void = append(rep.Void, r)
-					prog.Done++
-					prog.Void++
-					if msg := failures.add(r); msg != "" {
-						cfg.Notice(msg)
-					}
-					if cfg.OnProgress != nil {
-						cfg.OnProgress(prog)
-					}
-				default:
-					failures.add(r)
-					rep.Results[i] = r
-					if count(i, r, false) && !rep.Stopped {
-						rep.Stopped = true
-						cfg.Logger.Debug("SPRT verdict", "pairs", pairs.Pairs(), "llr", prog.LLR, "verdict", sprt.Decide(prog.LLR).String())
-						cancel()
-					}
-					if cfg.OnProgress != nil {
-						cfg.OnProgress(prog)
-					}
-				}
-				mu.Unlock()
+				r, err := playGame(ctx, &m.cfg, m.log, m.dir, i)
+				m.finished(i, r, err)
 			}
 		}()
 	}
@@ -302,10 +187,175 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
-	if firstErr == nil {
-		firstErr = failures.err()
+	if m.firstErr == nil {
+		m.firstErr = m.failures.err()
 	}
-	return rep, firstErr
+	return m.rep, m.firstErr
+}
+
+// check vets cfg and fills in its defaults (a discarding Logger, Notice to
+// the Logger).
+func (cfg *Config) check() error {
+	switch {
+	case cfg.Games < 1 || cfg.Concurrency < 1:
+		return fmt.Errorf("match: games (%d) and concurrency (%d) must be at least 1", cfg.Games, cfg.Concurrency)
+	case cfg.NewBot == nil && cfg.Referee == nil:
+		return errors.New("match: no bot factory")
+	}
+	if err := cfg.Shard.Check(); err != nil {
+		return fmt.Errorf("match: %w", err)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Notice == nil {
+		logger := cfg.Logger
+		cfg.Notice = func(msg string) { logger.Warn(msg) }
+	}
+	return nil
+}
+
+// matchRun is the state of one Play: the report being filled, the progress
+// and the SPRT's pairs, guarded by mu once the workers run.
+type matchRun struct {
+	cfg      Config
+	sprt     *SPRT // nil on a shard: its games do not form pairs
+	log      *Log  // nil when nothing is saved
+	dir      string
+	cancel   context.CancelFunc
+	failures *failures
+
+	mu       sync.Mutex
+	rep      Report
+	prog     Progress
+	pairs    Penta
+	firstErr error
+}
+
+func newMatchRun(cfg Config) *matchRun {
+	m := &matchRun{cfg: cfg, sprt: cfg.SPRT, failures: newFailures(cfg.Bot, cfg.Opponent)}
+	if !cfg.Shard.Whole() {
+		m.sprt = nil
+	}
+	m.rep = Report{Results: make([]*Result, cfg.Games), Scheduled: cfg.Shard.Count(cfg.Games)}
+	m.prog = Progress{Total: m.rep.Scheduled, HasLLR: m.sprt != nil}
+	return m
+}
+
+// open readies cfg.Out, when set: its results log repaired, and with
+// Resume the games it already holds taken into the report.
+func (m *matchRun) open() error {
+	cfg := &m.cfg
+	if cfg.Out == "" {
+		return nil
+	}
+	var err error
+	if m.dir, err = filepath.Abs(cfg.Out); err != nil {
+		return fmt.Errorf("match: %w", err)
+	}
+	m.log = NewLog(cfg.Out, cfg.Shard)
+	torn, err := m.log.Repair()
+	if err != nil {
+		return fmt.Errorf("match: %w", err)
+	}
+	if torn != nil {
+		cfg.Notice(torn.Error() + "; the game it held is played again")
+	}
+	if cfg.Resume {
+		n, err := resume(cfg, m.dir, m.rep.Results)
+		if err != nil {
+			return fmt.Errorf("match: resume: %w", err)
+		}
+		m.rep.Resumed = n
+	}
+	return nil
+}
+
+// schedule counts the resumed games and returns the numbers of the games
+// left to play (none when the resumed games decided the SPRT already).
+func (m *matchRun) schedule() []int {
+	var todo []int
+	for i := range m.cfg.Games {
+		switch {
+		case !m.cfg.Shard.Has(i):
+		case m.rep.Results[i] != nil:
+			if m.count(i, m.rep.Results[i], true) {
+				m.rep.Stopped = true
+			}
+		default:
+			todo = append(todo, i)
+		}
+	}
+	if m.rep.Stopped {
+		todo = nil
+	}
+	m.progress()
+	return todo
+}
+
+// count adds game i, finished, to the progress and the SPRT's pairs, and
+// reports whether the SPRT decided. A pair counts once its second game is
+// in: resumed games are counted in order, so of a resumed pair the odd game
+// counts it.
+func (m *matchRun) count(i int, r *Result, resumed bool) bool {
+	m.prog.Done++
+	switch r.score() {
+	case 0:
+		m.prog.Wins++
+	case 1:
+		m.prog.Draws++
+	default:
+		m.prog.Losses++
+	}
+	if m.sprt == nil {
+		return false
+	}
+	results := m.rep.Results
+	if j := i ^ 1; j < len(results) && results[j] != nil && (!resumed || j < i) {
+		m.pairs[pairPoints(r, results[j])]++
+	}
+	m.prog.LLR = m.sprt.LLR(m.pairs)
+	return m.sprt.Decide(m.prog.LLR) != Continue
+}
+
+// finished takes in what playing game i gave: an abandoned game is
+// dropped, an error stops the match, a void game is set apart, and a
+// finished one counts (and may stop the match by the SPRT's verdict).
+func (m *matchRun) finished(i int, r *Result, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case errors.Is(err, rbc.ErrAborted):
+		return
+	case err != nil:
+		if m.firstErr == nil {
+			m.firstErr = err
+		}
+		m.cancel()
+		return
+	case r.Outcome.Void():
+		m.rep.Void = append(m.rep.Void, r)
+		m.prog.Done++
+		m.prog.Void++
+		if msg := m.failures.add(r); msg != "" {
+			m.cfg.Notice(msg)
+		}
+	default:
+		m.failures.add(r)
+		m.rep.Results[i] = r
+		if m.count(i, r, false) && !m.rep.Stopped {
+			m.rep.Stopped = true
+			m.cfg.Logger.Debug("SPRT verdict", "pairs", m.pairs.Pairs(), "llr", m.prog.LLR, "verdict", m.sprt.Decide(m.prog.LLR).String())
+			m.cancel()
+		}
+	}
+	m.progress()
+}
+
+func (m *matchRun) progress() {
+	if m.cfg.OnProgress != nil {
+		m.cfg.OnProgress(m.prog)
+	}
 }
 
 // ErrBotFailed is wrapped by Play's error when every game a bot played

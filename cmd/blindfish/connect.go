@@ -24,9 +24,14 @@ const defaultServer = "https://rbc.jhuapl.edu"
 
 // runConnect plays on a reconchess tournament server as one user, the way
 // the reference rc-connect does, but natively: Blindfish (or any bot spec)
-// accepts the server's invitations and plays them, several at once. With
-// --game kriegspiel it plays on kriegspiel.org instead (kconnect.go).
+// accepts the server's invitations and plays them, several at once.
+// `connect kriegspiel ...` plays on kriegspiel.org instead (kconnect.go);
+// `--game kriegspiel` anywhere in the arguments is its older spelling, kept
+// for the scripts that use it.
 func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "kriegspiel" {
+		return runKriegspielConnect(ctx, args[1:], stdout, stderr)
+	}
 	switch game, rest := cutGameFlag(args); game {
 	case "kriegspiel":
 		return runKriegspielConnect(ctx, rest, stdout, stderr)
@@ -35,7 +40,7 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	default:
 		return usageError{fmt.Sprintf("--game %q: want rbc or kriegspiel", game)}
 	}
-	fs := newFlagSet("connect", "--username NAME [--server URL] [--password-env VAR] [--ranked] [--max-games N] [--bot SPEC] [--out DIR]", stderr)
+	fs := newFlagSet("connect", "--username NAME [--server URL] [--password-env VAR] [--ranked] [--max-games N] [--bot SPEC] [--out DIR]\n       blindfish connect kriegspiel --help (kriegspiel.org's flags; --game kriegspiel is the same)", stderr)
 	serverURL := fs.String("server", defaultServer, "the tournament server's URL")
 	username := fs.String("username", "", "the account's username (required)")
 	passwordEnv := fs.String("password-env", "RBC_PASSWORD", "the environment variable holding the account's password")
@@ -63,11 +68,11 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if password == "" {
 		return usageError{fmt.Sprintf("set the password in the environment variable %s (or name another with --password-env)", *passwordEnv)}
 	}
-	bots := botspec.NewResolver(os.Stderr, "")
+	bots := botspec.NewResolver(stderr, "")
 	if err := bots.Probe(ctx, *bot); err != nil {
 		return usageError{err.Error()}
 	}
-	limitMemory([]string{*bot}, *maxGames, longestClock)
+	botspec.LimitMemory([]string{*bot}, *maxGames, botspec.LongestClock)
 
 	level := slog.LevelInfo
 	if *verbose {

@@ -153,7 +153,7 @@ func (s *engineServer) newPlayer(ctx context.Context, opts map[string]string, in
 	}
 	// The clock comes with the game's first request: size the process for
 	// the longest (one game at a time; the bot may change between games).
-	limitMemory([]string{botspec.Format(name, params)}, 1, longestClock)
+	botspec.LimitMemory([]string{botspec.Format(name, params)}, 1, botspec.LongestClock)
 	if name != botspec.DefaultBot {
 		return engine.NewPlayer(botspec.Format(name, params), seed)
 	}

@@ -26,7 +26,7 @@ var binDir string
 
 func TestMain(m *testing.M) {
 	// The commands run in this process, many at once: none may set Go's
-	// memory limit for it (limitMemory leaves a GOMEMLIMIT the user set
+	// memory limit for it (botspec.LimitMemory leaves a GOMEMLIMIT the user set
 	// alone; TestLimitMemory clears it for itself).
 	os.Setenv("GOMEMLIMIT", "off")
 	code := m.Run()

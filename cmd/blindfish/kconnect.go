@@ -47,11 +47,12 @@ func cutGameFlag(args []string) (string, []string) {
 	return "", args
 }
 
-// runKriegspielConnect plays Kriegspiel on kriegspiel.org as a bot: it
+// runKriegspielConnect is `connect kriegspiel` (or `connect --game
+// kriegspiel`): it plays Kriegspiel on kriegspiel.org as a bot. It
 // registers one (--register), or plays its games with a bot of
 // kriegspiel/bots, keeping a lobby game open and joining others' as told.
 func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("connect --game kriegspiel", "--username NAME [--url URL] [--token-env VAR] [--bot SPEC] [--rules LIST] [--create] [--join-open] [--join CODES] [--max-games N] [--games N] [--out DIR] | --register --username NAME --owner-email ADDR", stderr)
+	fs := newFlagSet("connect kriegspiel", "--username NAME [--url URL] [--token-env VAR] [--bot SPEC] [--rules LIST] [--create] [--join-open] [--join CODES] [--max-games N] [--games N] [--out DIR] | --register --username NAME --owner-email ADDR", stderr)
 	serverURL := fs.String("url", kriegspielorg.DefaultURL, "the site's API")
 	username := fs.String("username", "", "the bot's username on the site (required)")
 	tokenEnv := fs.String("token-env", "KRIEGSPIEL_BOT_TOKEN", "the environment variable holding the bot's bearer token")

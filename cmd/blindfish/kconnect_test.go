@@ -16,17 +16,18 @@ import (
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
 )
 
-// TestConnectKriegspiel: connect --game kriegspiel keeps a lobby game open
-// on a loopback kriegspiel.org, plays the game another bot joins, saves its
+// TestConnectKriegspiel: connect kriegspiel keeps a lobby game open on a
+// loopback kriegspiel.org, plays the game another bot joins, saves its
 // record (which replay --check re-referees), and a registration prints the
-// token.
+// token. The registration spells it as the subcommand, the game with
+// --game=kriegspiel, the alias that older scripts use.
 func TestConnectKriegspiel(t *testing.T) {
 	srv := ksloopback.New(ksloopback.Config{RegistrationKey: "reg-key-for-test", TurnLimit: 40})
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 
 	t.Setenv("BF_TEST_KS_KEY", "reg-key-for-test")
-	code, out, errs := runCmd(t, "connect", "--game", "kriegspiel", "--url", hs.URL, "--register", "--username", "bf",
+	code, out, errs := runCmd(t, "connect", "kriegspiel", "--url", hs.URL, "--register", "--username", "bf",
 		"--owner-email", "bf@example.org", "--key-env", "BF_TEST_KS_KEY")
 	if code != 0 {
 		t.Fatalf("register: exit %d: %s", code, errs)
@@ -70,6 +71,31 @@ func TestConnectKriegspiel(t *testing.T) {
 	}
 	if code, out, errs := runCmd(t, "replay", "--check", files[0]); code != 0 {
 		t.Fatalf("replay --check: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestConnectKriegspielSpellings: the subcommand and --game kriegspiel
+// (before or after other flags) reach the Kriegspiel client, whose usage
+// names the subcommand; --game rbc and no --game stay with the RBC client.
+func TestConnectKriegspielSpellings(t *testing.T) {
+	for _, args := range [][]string{
+		{"connect", "kriegspiel", "--username", "bf", "--token-env", "BF_TEST_NO_SUCH_TOKEN"},
+		{"connect", "--game", "kriegspiel", "--username", "bf", "--token-env", "BF_TEST_NO_SUCH_TOKEN"},
+		{"connect", "--username", "bf", "--game=kriegspiel", "--token-env", "BF_TEST_NO_SUCH_TOKEN"},
+	} {
+		code, _, errs := runCmd(t, args...)
+		if code != 2 || !strings.Contains(errs, "BF_TEST_NO_SUCH_TOKEN") {
+			t.Errorf("%q: exit %d, %q; want the Kriegspiel client's missing token", args, code, errs)
+		}
+	}
+	if code, _, errs := runCmd(t, "connect", "kriegspiel", "--help"); code != 0 || !strings.Contains(errs, "blindfish connect kriegspiel --username") {
+		t.Errorf("connect kriegspiel --help: exit %d, %q", code, errs)
+	}
+	for _, args := range [][]string{{"connect", "--username", "bf", "--password-env", "BF_TEST_NO_SUCH_PW"},
+		{"connect", "--game", "rbc", "--username", "bf", "--password-env", "BF_TEST_NO_SUCH_PW"}} {
+		if code, _, errs := runCmd(t, args...); code != 2 || !strings.Contains(errs, "BF_TEST_NO_SUCH_PW") {
+			t.Errorf("%q: exit %d, %q; want the RBC client's missing password", args, code, errs)
+		}
 	}
 }
 

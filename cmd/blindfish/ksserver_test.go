@@ -297,7 +297,7 @@ func TestKSServerIdleTimeout(t *testing.T) {
 func TestKSServerOpenRegistration(t *testing.T) {
 	t.Setenv("BF_TEST_NO_KS_KEY", "")
 	register := func(url, name string) (int, string, string) {
-		return runCmd(t, "connect", "--game", "kriegspiel", "--url", url, "--register", "--username", name,
+		return runCmd(t, "connect", "kriegspiel", "--url", url, "--register", "--username", name,
 			"--owner-email", "a@example.org", "--key-env", "BF_TEST_NO_KS_KEY")
 	}
 	open := startKSServer(t, "--open-registration")

@@ -46,7 +46,7 @@ func commands() []command {
 		{"view", "write an HTML page that replays a recorded game with the belief drawn on the board", runView},
 		{"eval", "score a position (and a move) as the player would", runEval},
 		{"engine", "serve a bot over the rbcp line protocol on stdin/stdout", runEngine},
-		{"connect", "play on a reconchess tournament server (rc-connect, natively), or on kriegspiel.org (--game kriegspiel)", runConnect},
+		{"connect", "play on a reconchess tournament server (rc-connect, natively), or on kriegspiel.org (connect kriegspiel)", runConnect},
 		{"ksserver", "serve a local kriegspiel.org (its bot API on our referee) for the site's public bots and ours", runKSServer},
 		{"version", "print the version, the VCS revision it was built from and the Go version", runVersion},
 	}

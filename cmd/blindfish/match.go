@@ -8,8 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,6 +19,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/kriegspiel/bots"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/report"
 )
 
 // runMatch plays games between two bots under the referee, saves each as a
@@ -77,22 +76,20 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		sprt = &s
 	}
-	if *merge {
+	switch {
+	case *merge:
 		return runMerge(fs.Args(), stdout, stderr, sprt, rate, *htmlOut, *archive)
-	}
-	if *htmlOut != "" && fs.NArg() > 0 {
+	case *htmlOut != "" && fs.NArg() > 0:
 		return usageError{"--html without --merge writes the page of the match played (to see folders, add --merge)"}
-	}
-	if *archive && fs.NArg() > 0 && *white == "" && *black == "" {
+	case *archive && fs.NArg() > 0 && *white == "" && *black == "":
 		return archiveFolders(fs.Args(), stdout)
-	}
-	if fs.NArg() > 0 {
+	case fs.NArg() > 0:
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
-	if *white == "" || *black == "" {
+	case *white == "" || *black == "":
 		return usageError{"--white and --black are required"}
 	}
-	var shard match.Shard
+	cfg := match.Config{Games: *games, Seed: *seed, Out: *out, Concurrency: *concurrency, Alternate: *alternate,
+		MoveLimit: *moveLimit, TurnLimit: *turnLimit, Resume: *resume, SPRT: sprt}
 	if *shardFlag != "" {
 		s, err := match.ParseShard(*shardFlag)
 		if err != nil {
@@ -101,153 +98,63 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *out == "" {
 			return usageError{"--shard needs --out: the shards are merged from their folders"}
 		}
-		shard = s
+		cfg.Shard = s
 	}
-	if *archive && *out == "" {
+	switch {
+	case *archive && *out == "":
 		return usageError{"--archive needs --out"}
-	}
-	if *games < 1 || *concurrency < 1 || *moveLimit < 0 || *turnLimit < 0 {
+	case *games < 1 || *concurrency < 1 || *moveLimit < 0 || *turnLimit < 0:
 		return usageError{"--games and --concurrency must be at least 1, the limits not negative"}
 	}
-	initial, incr, err := parseClock(*clock)
-	if err != nil {
+	var err error
+	if cfg.Initial, cfg.Increment, err = match.ParseClock(*clock); err != nil {
 		return usageError{err.Error()}
 	}
 	level := slog.LevelError
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	// Pinned builds are resolved (and built, the first time) here, once for
-	// the match; the records name them by commit.
-	resolver := botspec.NewResolver(os.Stderr, "")
+	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	buildLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: min(level, slog.LevelInfo)}))
-	for _, spec := range []*string{white, black} {
-		c, err := resolver.Canonical(ctx, *spec, buildLog)
-		if err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
-			return usageError{err.Error()}
-		}
-		*spec = c
-	}
 	alternateSet := false
 	fs.Visit(func(f *flag.Flag) { alternateSet = alternateSet || f.Name == "alternate" })
-	if !alternateSet {
-		// Alternating is the fair default between two bots (White's edge
-		// cancels out, and the "both" row carries the Elo estimate); a bot
-		// against itself gains nothing from it.
-		*alternate = *white != *black
+	if err := setupBots(ctx, &cfg, *white, *black, *game, *ruleset, !alternateSet, stderr, buildLog); err != nil {
+		return err
 	}
-	if sprt != nil && (*white == *black || !*alternate) {
-		return usageError{"--sprt plays colour-swapped pairs: it needs two different bots and alternating colours"}
-	}
-	var referee match.Referee
-	switch *game {
-	case "rbc":
-	case "kriegspiel":
-		rules, err := kriegspiel.ParseRuleset(*ruleset)
-		if err != nil {
-			return usageError{"--ruleset: " + err.Error()}
-		}
-		klog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-		newBot := func(spec string, seed int64) (kriegspiel.Player, error) { return bots.New(spec, seed, klog) }
-		for _, spec := range []string{*white, *black} {
-			p, err := newBot(spec, 0)
-			if err != nil {
-				return usageError{err.Error()}
-			}
-			closePlayerAny(p)
-		}
-		referee = match.KriegspielReferee{Rules: rules, NewBot: newBot}
-	default:
-		return usageError{fmt.Sprintf("--game %q: want rbc or kriegspiel", *game)}
-	}
-	for _, spec := range []string{*white, *black} {
-		if referee != nil {
-			break // checked above
-		}
-		if strings.HasPrefix(spec, botspec.BuildPrefix) || strings.HasPrefix(spec, botspec.PyPrefix) {
-			// Start the build's engine or the Python bot once: a BOTSPEC
-			// that build does not know, or a bot that does not load, fails
-			// here, not in every game.
-			if err := resolver.Probe(ctx, spec); err != nil {
-				return usageError{err.Error()}
-			}
-			continue
-		}
-		p, err := resolver.NewPlayer(spec, 0)
-		if err != nil {
-			return usageError{err.Error()}
-		}
-		closePlayer(p, nil)
-	}
-	cfg := match.Config{
-		Bot: *white, Opponent: *black, Games: *games, Initial: initial, Increment: incr, Seed: *seed,
-		Out: *out, Concurrency: *concurrency, Alternate: *alternate, MoveLimit: *moveLimit, TurnLimit: *turnLimit,
-		Shard: shard, Resume: *resume, SPRT: sprt, NewBot: resolver.NewPlayer, Referee: referee,
-		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})),
-	}
+	return playMatch(ctx, cfg, matchOutput{sprtArg: *sprtFlag, archive: *archive, index: *index, html: *htmlOut}, stdout, stderr)
+}
+
+// matchOutput is what a match writes besides its records: the --sprt text
+// (quoted in a shard's SPRT line), the archive, the folder's index page
+// and the page of --html.
+type matchOutput struct {
+	sprtArg, html  string
+	archive, index bool
+}
+
+// playMatch plays cfg's games with a progress bar on stderr (Go's memory
+// limit set to the bots' bounds), then prints the match, its peak memory
+// and its pages.
+func playMatch(ctx context.Context, cfg match.Config, mo matchOutput, stdout, stderr io.Writer) error {
 	if cfg.Out != "" {
 		if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 			return fmt.Errorf("create the records directory: %w", err)
 		}
 	}
 	var memLimit int64
-	if referee == nil {
-		memLimit = limitMemory([]string{*white, *black}, min(*concurrency, shard.Count(cfg.Games)), initial)
+	if cfg.Referee == nil {
+		memLimit = botspec.LimitMemory([]string{cfg.Bot, cfg.Opponent}, min(cfg.Concurrency, cfg.Shard.Count(cfg.Games)), cfg.Initial)
 	}
-	bar := newProgressBar(stderr, shard.Count(cfg.Games))
-	cfg.OnProgress = func(p match.Progress) { bar.update(p.Done, progressStatus(cfg, p)) }
+	bar := match.NewProgressBar(stderr, cfg.Shard.Count(cfg.Games))
+	cfg.OnProgress = func(p match.Progress) { bar.Update(p.Done, p.Status(cfg.Bot, cfg.SPRT)) }
 	cfg.Notice = func(msg string) {
-		bar.clear() // the next update draws it again, below the message
+		bar.Clear() // the next update draws it again, below the message
 		fmt.Fprintf(stderr, "blindfish match: %s\n", msg)
 	}
 	rep, err := match.Play(ctx, cfg)
-	bar.finish()
-
-	finished, void := rep.Finished(), len(rep.Void)
-	var notes []string
-	count := fmt.Sprintf("%d games", finished)
-	switch {
-	case rep.Stopped:
-		notes = append(notes, fmt.Sprintf("of at most %d: stopped by the SPRT", rep.Scheduled))
-	case finished+void < rep.Scheduled:
-		count = fmt.Sprintf("%d of %d games finished", finished, rep.Scheduled)
-	}
-	if void > 0 {
-		notes = append(notes, fmt.Sprintf("and %d void: a bot failed, see errors", void))
-	}
-	if !shard.Whole() {
-		notes = append(notes, fmt.Sprintf("shard %s of %d games", shard, cfg.Games))
-	}
-	if rep.Resumed > 0 {
-		notes = append(notes, fmt.Sprintf("%d already in %s", rep.Resumed, cfg.Out))
-	}
-	if len(notes) > 0 {
-		count += " (" + strings.Join(notes, "; ") + ")"
-	}
-	saved := ""
-	if cfg.Out != "" {
-		saved = ", records in " + cfg.Out
-	}
-	variant := ""
-	if referee != nil {
-		variant = referee.Variant() + ", "
-	}
-	fmt.Fprintf(stdout, "%s vs %s: %s, %sclock %s s, seed %d%s\n", cfg.Bot, cfg.Opponent, count, variant, cfg.Clock(), cfg.Seed, saved)
-	table := match.MatchTable(cfg.Bot, cfg.Opponent, append(slices.Clone(rep.Results), rep.Void...))
-	if werr := printTable(stdout, table); werr != nil {
+	bar.Clear()
+	if werr := rep.Write(stdout, &cfg, mo.sprtArg); werr != nil {
 		return werr
-	}
-	if cfg.SPRT != nil {
-		line := match.SPRTLine(*cfg.SPRT, rep.Results, false)
-		if !shard.Whole() {
-			line = fmt.Sprintf("SPRT %s: not tested on one shard (its games do not form pairs); merge the shards' folders with --merge --sprt %s", cfg.SPRT, *sprtFlag)
-		}
-		if _, werr := fmt.Fprintln(stdout, line); werr != nil {
-			return werr
-		}
 	}
 	if u := peakmem.Now(); u.OK {
 		limit := ""
@@ -257,25 +164,73 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "peak memory: %s in this process (the referee and in-process bots%s), %s in its largest finished child (an engine; on Linux an upper bound)\n",
 			mib(u.Self), limit, mib(u.Children))
 	}
-	if *archive {
-		// The records of the run's games (resumed ones too, if still loose).
-		var names []string
-		for i, r := range rep.Results {
-			if r != nil {
-				names = append(names, cfg.Game(i).Record)
+	err = errors.Join(err, finishMatch(&cfg, &rep, mo, stdout, stderr))
+	if err == nil && rep.Interrupted() {
+		return fmt.Errorf("interrupted after %d of %d games", rep.Finished()+len(rep.Void), rep.Scheduled)
+	}
+	return err
+}
+
+// setupBots makes the match's bots from their specs (canonical, checked
+// once) into cfg: the RBC bots of botspec's resolver (whose builds and
+// Python hosts talk on stderr), or a Kriegspiel referee's;
+// defaultAlternate applies the default of --alternate.
+func setupBots(ctx context.Context, cfg *match.Config, white, black, game, ruleset string, defaultAlternate bool, stderr io.Writer, buildLog *slog.Logger) error {
+	// Pinned builds are resolved (and built, the first time) here, once for
+	// the match; the records name them by commit.
+	resolver := botspec.NewResolver(stderr, "")
+	specs, err := resolver.CanonicalAll(ctx, buildLog, white, black)
+	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	cfg.Bot, cfg.Opponent, cfg.NewBot = specs[0], specs[1], resolver.NewPlayer
+	if defaultAlternate {
+		// Alternating is the fair default between two bots (White's edge
+		// cancels out, and the "both" row carries the Elo estimate); a bot
+		// against itself gains nothing from it.
+		cfg.Alternate = cfg.Bot != cfg.Opponent
+	}
+	if cfg.SPRT != nil && (cfg.Bot == cfg.Opponent || !cfg.Alternate) {
+		return usageError{"--sprt plays colour-swapped pairs: it needs two different bots and alternating colours"}
+	}
+	switch game {
+	case "rbc":
+		for _, spec := range specs {
+			if err := resolver.Check(ctx, spec); err != nil {
+				return usageError{err.Error()}
 			}
 		}
-		path, n, aerr := match.Archive(cfg.Out, match.ArchiveName(shard), names)
+	case "kriegspiel":
+		newBot := func(spec string, seed int64) (kriegspiel.Player, error) { return bots.New(spec, seed, cfg.Logger) }
+		ref, err := match.NewKriegspielReferee(ruleset, newBot, specs...)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		cfg.Referee = ref
+	default:
+		return usageError{fmt.Sprintf("--game %q: want rbc or kriegspiel", game)}
+	}
+	return nil
+}
+
+// finishMatch does what follows a match's games: the archive of its
+// records, then (once the records are where they stay) its folder's index
+// page and the page of --html.
+func finishMatch(cfg *match.Config, rep *match.Report, mo matchOutput, stdout, stderr io.Writer) error {
+	var err error
+	if mo.archive {
+		path, n, aerr := rep.Archive(cfg)
 		if aerr != nil {
-			err = errors.Join(err, aerr)
+			err = aerr
 		} else if n > 0 {
 			fmt.Fprintf(stdout, "%d records archived in %s\n", n, path)
 		}
 	}
-	// The pages, once the records are where they stay (archived or not).
-	if cfg.Out != "" && *index {
-		path := filepath.Join(cfg.Out, indexName)
-		if perr := writeFolderIndex(cfg.Out, path, cfg.SPRT); perr != nil {
+	if cfg.Out != "" && mo.index {
+		if path, perr := report.WriteFolderIndex(cfg.Out, cfg.SPRT); perr != nil {
 			// The games are played and saved: a page that cannot be made
 			// (an unreadable record of another session in the folder) is a
 			// warning, not a failed match.
@@ -284,43 +239,16 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintf(stdout, "page: %s\n", path)
 		}
 	}
-	if *htmlOut != "" {
-		lines := []string{fmt.Sprintf("%s, clock %s s, seed %d%s", count, cfg.Clock(), cfg.Seed, saved)}
-		if perr := writeMatchPage(*htmlOut, cfg.Bot+" vs "+cfg.Opponent, lines, rep.Results, cfg.SPRT, false, nil); perr != nil {
+	if mo.html != "" {
+		lines := []string{rep.Count(cfg) + ", " + cfg.Setting()}
+		if perr := report.WriteMatchFile(rep.Results, report.MatchOptions{Title: cfg.Bot + " vs " + cfg.Opponent,
+			Lines: lines, SPRT: cfg.SPRT, Page: mo.html}); perr != nil {
 			err = errors.Join(err, perr)
 		} else {
-			fmt.Fprintf(stdout, "page: %s\n", *htmlOut)
+			fmt.Fprintf(stdout, "page: %s\n", mo.html)
 		}
 	}
-	if err != nil {
-		return err
-	}
-	if finished+void < rep.Scheduled && !rep.Stopped {
-		return fmt.Errorf("interrupted after %d of %d games", finished+void, rep.Scheduled)
-	}
-	return nil
-}
-
-// progressStatus is the text after the progress bar: the bot's +W =D -L and
-// score, and the running LLR of an SPRT.
-func progressStatus(cfg match.Config, p match.Progress) string {
-	counted := p.Wins + p.Draws + p.Losses
-	if counted == 0 && p.Void == 0 {
-		return ""
-	}
-	s := fmt.Sprintf("%s: +%d =%d -%d", cfg.Bot, p.Wins, p.Draws, p.Losses)
-	if counted > 0 {
-		pts := float64(p.Wins) + float64(p.Draws)/2
-		s += fmt.Sprintf(" (%.1f%%)", 100*pts/float64(counted))
-	}
-	if p.Void > 0 {
-		s += fmt.Sprintf(" void %d", p.Void)
-	}
-	if p.HasLLR {
-		lo, hi := cfg.SPRT.Bounds()
-		s += fmt.Sprintf("  LLR %.2f (%.2f, %.2f)", p.LLR, lo, hi)
-	}
-	return s
+	return err
 }
 
 // recordName names a game's record as the match does (play saves its game
@@ -329,30 +257,8 @@ func recordName(white, black string, seed int64, i, games int) string {
 	return match.RecordName(white, black, seed, i, games)
 }
 
-// parseClock reads INITIAL+INCREMENT: seconds ("900+5", "0.5+0") or Go
-// durations ("2s+100ms"); without "+" the increment is 0.
-func parseClock(s string) (initial, incr time.Duration, err error) {
-	a, b, hasIncr := strings.Cut(s, "+")
-	if initial, err = parseSeconds(a); err != nil || initial <= 0 {
-		return 0, 0, fmt.Errorf("bad --clock %q: want INITIAL+INCREMENT in seconds with INITIAL > 0, e.g. 900+5", s)
-	}
-	if hasIncr {
-		if incr, err = parseSeconds(b); err != nil || incr < 0 {
-			return 0, 0, fmt.Errorf("bad --clock %q: the increment must be seconds, 0 or more", s)
-		}
-	}
-	return initial, incr, nil
-}
-
-func parseSeconds(s string) (time.Duration, error) {
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		if f > 1e9 || f < -1e9 {
-			return 0, fmt.Errorf("%s seconds is out of range", s)
-		}
-		return time.Duration(f * float64(time.Second)), nil
-	}
-	return time.ParseDuration(s)
-}
+// parseSeconds is match.ParseSeconds, as analyze and view read --clock.
+func parseSeconds(s string) (time.Duration, error) { return match.ParseSeconds(s) }
 
 // closePlayer releases what a player holds once its game is over (Trout's
 // Stockfish, an external bot's process) if it has a Close method.
@@ -368,13 +274,6 @@ func closePlayer(p rbc.Player, log *slog.Logger) {
 
 // mib shows a byte count in MiB.
 func mib(n int64) string { return strconv.FormatInt((n+(1<<19))>>20, 10) + " MiB" }
-
-// closePlayerAny closes a player of any game that holds resources.
-func closePlayerAny(p any) {
-	if c, ok := p.(io.Closer); ok {
-		c.Close()
-	}
-}
 
 // archiveFolders packs the loose records of each folder into a new archive
 // there (match.Archive) and says what it did.

@@ -186,30 +186,6 @@ func TestMatchCommandLineErrors(t *testing.T) {
 	}
 }
 
-// TestParseClock reads seconds and Go durations.
-func TestParseClock(t *testing.T) {
-	cases := []struct {
-		in         string
-		init, incr time.Duration
-		ok         bool
-	}{
-		{"900+5", 900 * time.Second, 5 * time.Second, true},
-		{"0.5+0", 500 * time.Millisecond, 0, true},
-		{"60", time.Minute, 0, true},
-		{"2s+100ms", 2 * time.Second, 100 * time.Millisecond, true},
-		{"0+5", 0, 0, false},
-		{"10+-1", 0, 0, false},
-		{"+5", 0, 0, false},
-		{"1e30+0", 0, 0, false},
-	}
-	for _, c := range cases {
-		i, n, err := parseClock(c.in)
-		if (err == nil) != c.ok || (c.ok && (i != c.init || n != c.incr)) {
-			t.Errorf("%q: %v %v %v", c.in, i, n, err)
-		}
-	}
-}
-
 // TestTableAlignsColumns: text left, numbers right, no trailing blanks.
 func TestTableAlignsColumns(t *testing.T) {
 	tb := newTable([]string{"name", "n", "note"}, 1)
@@ -220,21 +196,6 @@ func TestTableAlignsColumns(t *testing.T) {
 	want := "name         n  note\na          100\nlong name    7  µs\n"
 	if buf.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", buf.String(), want)
-	}
-}
-
-// TestProgressLine renders the bar, the count and an estimate.
-func TestProgressLine(t *testing.T) {
-	got := progressLine(5, 10, 10, 20*time.Second, "x: +1 =0 -4")
-	if want := "[#####.....] 5/10  20s (about 20s left)  x: +1 =0 -4"; got != want {
-		t.Errorf("got %q want %q", got, want)
-	}
-	// Resumed steps took none of the time: 2 steps in 20s, 4 to go.
-	if got, want := progressLineFrom(6, 4, 10, 10, 20*time.Second, ""), "[######....] 6/10  20s (about 40s left)"; got != want {
-		t.Errorf("got %q want %q", got, want)
-	}
-	if newProgressBar(&bytes.Buffer{}, 3) != nil {
-		t.Error("a progress bar on a buffer")
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
+	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/protocol/terminal"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -23,6 +24,7 @@ type playConfig struct {
 	seed          int64
 	out           string
 	logger        *slog.Logger
+	stderr        io.Writer // an external bot's stderr (nil: discarded)
 }
 
 // runPlay lets a person play one game against a bot in the terminal, under
@@ -50,7 +52,7 @@ func runPlayFrom(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
-	cfg := playConfig{bot: *bot, seed: *seed, out: *out}
+	cfg := playConfig{bot: *bot, seed: *seed, out: *out, stderr: stderr}
 	switch *color {
 	case "random":
 		cfg.color = rbc.Color(rand.IntN(2))
@@ -62,7 +64,7 @@ func runPlayFrom(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		cfg.color = c
 	}
 	var err error
-	if cfg.initial, cfg.incr, err = parseClock(*clock); err != nil {
+	if cfg.initial, cfg.incr, err = match.ParseClock(*clock); err != nil {
 		return usageError{err.Error()}
 	}
 	if cfg.seed == 0 {
@@ -81,11 +83,11 @@ func runPlayFrom(ctx context.Context, args []string, stdin io.Reader, stdout, st
 // and the bot cfg.bot (protocol/terminal), saves its record in cfg.out if
 // set, and returns it.
 func playHuman(ctx context.Context, cfg playConfig, in io.Reader, out io.Writer) (*rbc.History, error) {
-	bot, err := botspec.NewResolver(os.Stderr, "").NewPlayer(cfg.bot, cfg.seed)
+	bot, err := botspec.NewResolver(cfg.stderr, "").NewPlayer(cfg.bot, cfg.seed)
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
-	limitMemory([]string{cfg.bot}, 1, cfg.initial)
+	botspec.LimitMemory([]string{cfg.bot}, 1, cfg.initial)
 	defer closePlayer(bot, cfg.logger)
 	h, err := terminal.Play(ctx, terminal.Game{Color: cfg.color, Opponent: bot, OpponentName: cfg.bot,
 		Initial: cfg.initial, Increment: cfg.incr, In: in, Out: out, Logger: cfg.logger})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/report"
 )
 
 // writeGames writes a results log of games of a against b into a new
@@ -114,10 +115,10 @@ func TestMatchMergeRatings(t *testing.T) {
 func TestFolderIndexRatings(t *testing.T) {
 	dir := t.TempDir()
 	writeGames(t, dir, "x", "random", 6, 2, 2)
-	index := filepath.Join(dir, indexName)
 	has := func() bool {
 		t.Helper()
-		if err := writeFolderIndex(dir, index, nil); err != nil {
+		index, err := report.WriteFolderIndex(dir, nil)
+		if err != nil {
 			t.Fatal(err)
 		}
 		data, err := os.ReadFile(index)

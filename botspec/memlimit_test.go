@@ -1,4 +1,4 @@
-package main
+package botspec
 
 import (
 	"os"
@@ -25,8 +25,8 @@ func TestLimitMemory(t *testing.T) {
 	}
 	// Two games at once of Blindfish against random, and an external engine
 	// (its own process: nothing here).
-	want := processMemory + 2*(bf+rnd)
-	if got := limitMemory([]string{"blindfish", "random", "cmd:stockfish-rbc --fast"}, 2, time.Minute); got != want {
+	want := ProcessMemory + 2*(bf+rnd)
+	if got := LimitMemory([]string{"blindfish", "random", "cmd:stockfish-rbc --fast"}, 2, time.Minute); got != want {
 		t.Errorf("limit %d MiB, want %d MiB", got>>20, want>>20)
 	}
 	if got := debug.SetMemoryLimit(-1); got != want {
@@ -34,12 +34,12 @@ func TestLimitMemory(t *testing.T) {
 	}
 
 	// A bot the registry cannot bound leaves the limit alone.
-	if got := limitMemory([]string{"blindfish", "sampling:belief=los"}, 1, time.Minute); got != 0 {
+	if got := LimitMemory([]string{"blindfish", "sampling:belief=los"}, 1, time.Minute); got != 0 {
 		t.Errorf("a Kriegspiel bot's limit: %d, want none", got)
 	}
 	// So does a limit the user set.
 	t.Setenv("GOMEMLIMIT", "3GiB")
-	if got := limitMemory([]string{"blindfish"}, 1, time.Minute); got != 0 {
+	if got := LimitMemory([]string{"blindfish"}, 1, time.Minute); got != 0 {
 		t.Errorf("with GOMEMLIMIT set: limit %d, want none", got)
 	}
 	if got := debug.SetMemoryLimit(-1); got != want {
