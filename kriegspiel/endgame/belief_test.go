@@ -29,7 +29,7 @@ func TestBeliefHoldsTheKing(t *testing.T) {
 		for _, piece := range []rbc.PieceType{rbc.Queen, rbc.Rook} {
 			for _, mk := range defenders {
 				t.Run(rules.Name+"/"+piece.String()+"/"+mk(nil).name(), func(t *testing.T) {
-					tl := run(t, rules, piece, mk, 3, 11)
+					tl := run(t, rules, piece, mk, games(3), 11)
 					if tl.missed > 0 || tl.declined > 0 {
 						t.Errorf("%s", tl)
 					}
@@ -90,6 +90,14 @@ func TestBeliefFollowsRandomPlay(t *testing.T) {
 			}
 		}
 	}
+}
+
+// games returns n, or 1 under -short (the race pass runs ten times slower).
+func games(n int) int {
+	if testing.Short() {
+		return 1
+	}
+	return n
 }
 
 // holds fails the test when the belief lacks the king's true square.

@@ -3,6 +3,7 @@ package endgame
 import (
 	"flag"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
@@ -26,7 +27,7 @@ func BenchmarkMates(b *testing.B) {
 				func(r *rand.Rand) defender { return randomDefender{r} },
 				func(r *rand.Rand) defender { return adversary{r} },
 			} {
-				b.Run(rules.Name+"/K"+piece.String()+"K/"+mk(nil).name(), func(b *testing.B) {
+				b.Run(rules.Name+"/K"+strings.ToUpper(piece.String())+"K/"+mk(nil).name(), func(b *testing.B) {
 					var tl *tally
 					for range b.N {
 						tl = run(b, rules, piece, mk, *benchGames, 1)

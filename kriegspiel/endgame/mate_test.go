@@ -106,7 +106,7 @@ func TestMaterConverts(t *testing.T) {
 				func(r *rand.Rand) defender { return adversary{r} },
 			} {
 				t.Run(rules.Name+"/"+piece.String()+"/"+mk(nil).name(), func(t *testing.T) {
-					tl := run(t, rules, piece, mk, 6, 21)
+					tl := run(t, rules, piece, mk, games(6), 21)
 					if n := tl.ends[kriegspiel.DrawStalemate] + tl.ends[kriegspiel.DrawInsufficient]; n > 0 {
 						t.Errorf("%d games stalemated or lost the piece: %s", n, tl)
 					}
