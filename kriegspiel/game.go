@@ -381,6 +381,11 @@ func (g *Game) play(m rbc.Move) Answer {
 	return a
 }
 
+// CheckDirection is the direction the referee announces for a check by the
+// piece on from to the king on k (as Answer.Checks holds it), for a player
+// that predicts the answers its tries would get.
+func CheckDirection(from, k rbc.Square) Check { return checkDirection(from, k) }
+
 // checkDirection names the line from a checking piece on from to the king on k.
 func checkDirection(from, k rbc.Square) Check {
 	df, dr := from.File()-k.File(), from.Rank()-k.Rank()

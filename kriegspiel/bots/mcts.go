@@ -67,6 +67,9 @@ func NewMCTS(cfg MCTSConfig, seed uint64, log *slog.Logger) *MCTS {
 // ChooseQuestion searches the tree until the turn's share of the clock is
 // spent and asks the move searched most.
 func (p *MCTS) ChooseQuestion(ctx context.Context, questions []kriegspiel.Question, timeLeft time.Duration) (kriegspiel.Question, error) {
+	if q, ok := p.endgameQuestion(questions); ok {
+		return q, nil
+	}
 	moves, only, err := movesOf(questions)
 	if len(moves) == 0 {
 		return only, err

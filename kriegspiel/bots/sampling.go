@@ -15,6 +15,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/kriegspiel/endgame"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -70,6 +71,10 @@ type Sampling struct {
 	scores map[scoreKey]int
 	// plan shares the clock out between turns, the belief and the choice.
 	plan timePlan
+	// ending follows the game for the endings the belief above cannot
+	// convert: once the opponent has only its king, it chooses the tries
+	// (endgameQuestion).
+	ending *endgame.Tracker
 	// Thinnings and Losses count the game's cuts of the belief and its
 	// losses of the true board, Recoveries its rebuilds tried, for the
 	// game's end line.
@@ -94,6 +99,7 @@ func NewSampling(cfg SamplingConfig, eval evaluator.Evaluator, seed uint64, log 
 func (p *Sampling) HandleGameStart(_ context.Context, color rbc.Color, rules kriegspiel.Ruleset, start rbc.Board, pawnTries int, _ string) error {
 	p.color, p.lost = color, false
 	p.game = game{rules: rules, start: start, pawnTries: pawnTries}
+	p.ending = endgame.NewTracker(color, rules, start, 1) // its own seed: the player's stream stays as it was
 	p.Thinnings, p.Losses, p.Recoveries = 0, 0, 0
 	p.plan = timePlan{turnsLeft: p.cfg.TurnsLeft}
 	name, size := p.cfg.Belief, p.cfg.ThinTo
@@ -116,6 +122,9 @@ func (p *Sampling) HandleOpponentTurn(ctx context.Context, heard []kriegspiel.He
 	p.plan.startTurn(now)
 	clear(p.scores)
 	p.game.hear(observed{heard: heard})
+	if p.ending != nil {
+		p.endgameHear(p.ending.Opponent(heard))
+	}
 	defer func() { p.plan.used(time.Since(now)) }()
 	if p.lost {
 		p.lost = !p.recover(ctx, now) // the last rebuild did not fit its turn
@@ -205,6 +214,9 @@ func (p *Sampling) check(ctx context.Context, now time.Time, err error) {
 // to what it can filter before the belief's deadline.
 func (p *Sampling) HandleAnswer(ctx context.Context, q kriegspiel.Question, a kriegspiel.Answer) error {
 	p.game.hear(observed{own: true, q: q, a: a})
+	if p.ending != nil {
+		p.endgameHear(p.ending.Own(q, a))
+	}
 	if p.lost {
 		return nil // a rebuild is tried at the next turn
 	}
@@ -254,6 +266,9 @@ func (p *Sampling) HandleGameEnd(_ context.Context, res kriegspiel.Result, _ *kr
 // belief until the turn's share of the clock is spent (timePlan), and asks
 // the best.
 func (p *Sampling) ChooseQuestion(ctx context.Context, questions []kriegspiel.Question, timeLeft time.Duration) (kriegspiel.Question, error) {
+	if q, ok := p.endgameQuestion(questions); ok {
+		return q, nil
+	}
 	moves, only, err := movesOf(questions)
 	if len(moves) == 0 {
 		return only, err
@@ -317,6 +332,27 @@ func (p *Sampling) ChooseQuestion(ctx context.Context, questions []kriegspiel.Qu
 	p.log.Debug("kriegspiel move", "color", p.color, "belief", len(p.belief.Boards()), "boards", len(boards), "scored", scored,
 		"move", moves[best], "score", bestValue, "legal on", n[best])
 	return kriegspiel.TryMove(moves[best]), nil
+}
+
+// endgameQuestion is the hook of the endings (package endgame): when the
+// opponent has only its king and we a queen or a rook, the tracker's mater
+// chooses the try, over an exact belief of the king's square, and the
+// player's own belief and search are not asked. ok is false otherwise.
+func (p *Sampling) endgameQuestion(questions []kriegspiel.Question) (kriegspiel.Question, bool) {
+	if p.ending == nil {
+		return kriegspiel.Question{}, false
+	}
+	q, ok, err := p.ending.Choose(questions)
+	p.endgameHear(err)
+	return q, ok
+}
+
+// endgameHear logs the tracker's error: its belief is then lost, and the
+// player goes on choosing its tries itself.
+func (p *Sampling) endgameHear(err error) {
+	if err != nil {
+		p.log.Warn("kriegspiel endgame belief lost", "color", p.color, "err", err)
+	}
 }
 
 // movesOf returns the moves among the referee's questions. With none, it

@@ -1,0 +1,44 @@
+package endgame
+
+import (
+	"flag"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+var benchGames = flag.Int("endgame.games", 200, "positions each BenchmarkMates case plays")
+
+// BenchmarkMates plays generated won positions (a random legal KQK or KRK,
+// White to move, the king's square unknown) out against the random and the
+// adversarial defender under wild16 and berkeley with the fifty-move rule,
+// and reports the share mated within it (mate%), the moves a mate took
+// (moves/mate, max-moves) and the games where the belief lost the king
+// (lost). Run it once, not for time:
+//
+//	go test ./kriegspiel/endgame -run '^$' -bench Mates -benchtime 1x
+func BenchmarkMates(b *testing.B) {
+	for _, rules := range []kriegspiel.Ruleset{kriegspiel.Wild16().WithChessDraws(), kriegspiel.Berkeley().WithChessDraws()} {
+		for _, piece := range []rbc.PieceType{rbc.Queen, rbc.Rook} {
+			for _, mk := range []func(*rand.Rand) defender{
+				func(r *rand.Rand) defender { return randomDefender{r} },
+				func(r *rand.Rand) defender { return adversary{r} },
+			} {
+				b.Run(rules.Name+"/K"+strings.ToUpper(piece.String())+"K/"+mk(nil).name(), func(b *testing.B) {
+					var tl *tally
+					for range b.N {
+						tl = run(b, rules, piece, mk, *benchGames, 1)
+					}
+					b.ReportMetric(100*float64(tl.mates)/float64(tl.games), "mate%")
+					b.ReportMetric(float64(tl.moves)/float64(max(tl.mates, 1)), "moves/mate")
+					b.ReportMetric(float64(tl.maxMoves), "max-moves")
+					b.ReportMetric(float64(tl.missed), "lost")
+					b.Logf("%s", tl)
+				})
+			}
+		}
+	}
+}

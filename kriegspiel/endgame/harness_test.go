@@ -1,0 +1,209 @@
+package endgame
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// The test and benchmark harness: generated won positions played out
+// between a Tracker (White, the side with the queen or rook) and a lone
+// black king, on the referee's Game directly (no clocks, no goroutines),
+// checking after every answer that the belief holds the king's square.
+
+// randomPosition returns a legal position of White's king and a man of type
+// piece against Black's lone king, White to move, that is not over.
+func randomPosition(rng *rand.Rand, piece rbc.PieceType) string {
+	for {
+		var b rbc.Board
+		sq := rng.Perm(64)
+		wk, wp, bk := rbc.Square(sq[0]), rbc.Square(sq[1]), rbc.Square(sq[2])
+		b = rbc.MustParseFEN("8/8/8/8/8/8/8/8 w - - 0 1")
+		b.SetPiece(wk, rbc.MakePiece(rbc.White, rbc.King))
+		b.SetPiece(wp, rbc.MakePiece(rbc.White, piece))
+		b.SetPiece(bk, rbc.MakePiece(rbc.Black, rbc.King))
+		if kriegspiel.Attackers(&b, bk, rbc.White) != 0 {
+			continue // Black, not to move, would be in check
+		}
+		g, err := kriegspiel.NewGameFromFEN(kriegspiel.Wild16(), b.FEN())
+		if err != nil || g.Over() {
+			continue
+		}
+		return b.FEN()
+	}
+}
+
+// defender chooses the lone king's questions from the true board.
+type defender interface {
+	name() string
+	// ask returns the next question on g (Black to move).
+	ask(g *kriegspiel.Game) kriegspiel.Question
+}
+
+// randomDefender asks the referee's questions at random, refused tries
+// included, as the random player does.
+type randomDefender struct{ rng *rand.Rand }
+
+func (randomDefender) name() string { return "random" }
+
+func (d randomDefender) ask(g *kriegspiel.Game) kriegspiel.Question {
+	qs := g.Questions(nil)
+	return qs[d.rng.IntN(len(qs))]
+}
+
+// adversary sees the whole board and plays the king's legal move that
+// keeps it farthest from mate: it takes a queen or rook left en prise, else
+// goes where the region it can reach past our men's attacks is largest,
+// then nearest the centre and farthest from our king. It never tries an
+// illegal move (under berkeley those would tell us where it is).
+type adversary struct{ rng *rand.Rand }
+
+func (adversary) name() string { return "adversarial" }
+
+func (d adversary) ask(g *kriegspiel.Game) kriegspiel.Question {
+	b := g.Board()
+	white := b
+	white.SetPiece(b.KingSquare(rbc.Black), rbc.NoPiece)
+	a := attacks(&white, rbc.White)
+	wk := b.KingSquare(rbc.White)
+	best, bestScore := rbc.Move{}, -1
+	for i, m := range kriegspiel.LegalMoves(&b) {
+		score := 0
+		if heavy(&b, rbc.White).Has(m.To) {
+			score = 1 << 20
+		}
+		region := m.To.Bit()
+		for {
+			grown := region | spread(region)&^a
+			if grown == region {
+				break
+			}
+			region = grown
+		}
+		centre := 7 - max(abs(2*m.To.File()-7), abs(2*m.To.Rank()-7))/2
+		score += 1000*region.Count() + 20*centre + chebyshev(m.To, wk)
+		score = score*4 + d.rng.IntN(4) // ties at random
+		if i == 0 || score > bestScore {
+			best, bestScore = m, score
+		}
+	}
+	return kriegspiel.TryMove(best)
+}
+
+// playout is how one generated game went.
+type playout struct {
+	end   kriegspiel.Ending
+	moves int // White's moves made
+	// missed: after some answer the belief lacked the king's square.
+	// declined: the tracker would not choose a try.
+	missed, declined bool
+	err              error
+}
+
+// play plays fen out under rules, White the tracker, Black the defender, for
+// at most limit White moves.
+func play(rules kriegspiel.Ruleset, fen string, d defender, seed uint64, limit int) playout {
+	g, err := kriegspiel.NewGameFromFEN(rules, fen)
+	if err != nil {
+		return playout{err: err}
+	}
+	tr := NewTracker(rbc.White, rules, rbc.MustParseFEN(fen), seed)
+	var out playout
+	check := func() {
+		if bl := tr.Belief(); bl != nil && !g.Over() {
+			b := g.Board()
+			if !bl.Squares().Has(b.KingSquare(rbc.Black)) {
+				out.missed = true
+			}
+		}
+		if tr.Lost() {
+			out.missed = true
+		}
+	}
+	var heard []kriegspiel.Heard
+	for !g.Over() && out.moves < limit {
+		if err := tr.Opponent(heard); err != nil {
+			out.err = err
+		}
+		check()
+		heard = nil
+		for done := false; !done; {
+			q, ok, err := tr.Choose(g.Questions(nil))
+			if err != nil || !ok {
+				out.declined, out.err = true, err
+				return out
+			}
+			a, _ := g.Ask(q)
+			if err := tr.Own(q, a); err != nil {
+				out.err = err
+			}
+			check()
+			done = a.Verdict.Done()
+		}
+		out.moves++
+		for !g.Over() {
+			q := d.ask(g)
+			a, _ := g.Ask(q)
+			if rules.HeardByOpponent(a) {
+				h := kriegspiel.Heard{Answer: a}
+				h.Question.AskAny = q.AskAny
+				heard = append(heard, h)
+			}
+			if a.Verdict.Done() {
+				break
+			}
+		}
+	}
+	out.end = g.Ending()
+	return out
+}
+
+// tally sums playouts.
+type tally struct {
+	games, mates, moves, missed, declined, maxMoves int
+	ends                                            map[kriegspiel.Ending]int
+}
+
+func (t *tally) add(p playout) {
+	t.games++
+	if t.ends == nil {
+		t.ends = map[kriegspiel.Ending]int{}
+	}
+	t.ends[p.end]++
+	if p.end == kriegspiel.CheckmateWhiteWins {
+		t.mates++
+		t.moves += p.moves
+		t.maxMoves = max(t.maxMoves, p.moves)
+	}
+	if p.missed {
+		t.missed++
+	}
+	if p.declined {
+		t.declined++
+	}
+}
+
+func (t *tally) String() string {
+	return fmt.Sprintf("%d games: %d mates (%.1f%%), %.1f moves to mate on average (at most %d), belief lost %d, declined %d, endings %v",
+		t.games, t.mates, 100*float64(t.mates)/float64(max(t.games, 1)), float64(t.moves)/float64(max(t.mates, 1)),
+		t.maxMoves, t.missed, t.declined, t.ends)
+}
+
+// run plays n generated positions of piece under rules against the defender.
+func run(tb testing.TB, rules kriegspiel.Ruleset, piece rbc.PieceType, mk func(*rand.Rand) defender, n int, seed uint64) *tally {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var t tally
+	for i := range n {
+		fen := randomPosition(rng, piece)
+		p := play(rules, fen, mk(rand.New(rand.NewPCG(seed, uint64(i)))), seed+uint64(i), 60)
+		if p.missed || p.declined || p.err != nil {
+			tb.Logf("%s %s vs %s: %s: missed %v declined %v err %v", rules.Name, fen, mk(rng).name(), p.end, p.missed, p.declined, p.err)
+		}
+		t.add(p)
+	}
+	return &t
+}

@@ -1,0 +1,184 @@
+package endgame
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// Mater chooses our tries against a lone king over the belief's squares, in
+// the manner of Bolognesi and Ciancarini's metapositions: a shallow search
+// over our moves in which the king's hidden square is the opponent's choice
+// (a try is worth its worst answer), scored by how small the region the king
+// can reach is, how few squares it may stand on, and how close our king is.
+// Two moves are never played: one that stalemates the king on some square
+// it may stand on, and one after which the king may take a queen or rook
+// nothing guards. Since a refused try costs no move, tries are not judged
+// by whether they may be refused, only by what they are worth when made,
+// and among equals the one refused on more squares (which tells more) goes
+// first.
+type Mater struct {
+	// Depth is how many of our moves the search looks ahead (at least 1).
+	Depth int
+	rng   *rand.Rand
+	// seen counts the placements of our men our moves made this game: a
+	// move that makes one again is worth less for each time, so that a
+	// search that sees no progress tries something new rather than cycle
+	// into a draw by repetition.
+	seen map[uint64]int
+}
+
+// repeatPenalty is what each earlier visit of a placement costs a move, in
+// the score's units (a square of the king's box is 4).
+const repeatPenalty = 25
+
+// DefaultDepth is the search depth the benchmark's numbers were measured with.
+const DefaultDepth = 2
+
+// NewMater returns a mater whose choices among equal tries follow from seed.
+func NewMater(seed uint64) *Mater {
+	return &Mater{Depth: DefaultDepth, rng: rand.New(rand.NewPCG(seed, 0x6d617465)), seen: map[uint64]int{}}
+}
+
+// The scores: a mate is worth winScore less the moves it takes; a move that
+// can lose the piece or stalemate loses riskScore for each square where it
+// does.
+const (
+	winScore  = 1e6
+	riskScore = 1e4
+)
+
+// Playable reports whether the mater knows the position: we have a queen
+// or a rook and the opponent only its king (what the belief assumes).
+func Playable(mine *rbc.Board, us rbc.Color) bool {
+	return mine.KingSquare(us) != rbc.NoSquare && heavy(mine, us) != 0
+}
+
+// Choose returns the try to ask among moves (the referee's list) for the
+// king on any of the belief's squares; ok is false when none of them is a
+// move the mater judges (then the caller chooses).
+func (mt *Mater) Choose(bl *Belief, moves []rbc.Move) (m rbc.Move, ok bool) {
+	mine := bl.Mine()
+	us := bl.Color()
+	set := bl.Squares()
+	best, bestScore, bestInfo := -1, math.Inf(-1), -1
+	ties := 0
+	for i, mv := range moves {
+		if !candidate(&mine, mv) {
+			continue
+		}
+		t := try(&mine, us, set, mv)
+		if len(t.outcomes) == 0 {
+			continue // refused on every square: it tells nothing
+		}
+		score := mt.judge(&t, us, max(mt.Depth, 1)-1) - repeatPenalty*float64(mt.seen[t.after.Key()])
+		info := t.illegal.Count()
+		switch {
+		case best < 0 || score > bestScore || (score == bestScore && info > bestInfo):
+			best, bestScore, bestInfo, ties = i, score, info, 1
+		case score == bestScore && info == bestInfo:
+			ties++
+			if mt.rng.IntN(ties) == 0 {
+				best = i
+			}
+		}
+	}
+	if best < 0 {
+		return rbc.Move{}, false
+	}
+	return moves[best], true
+}
+
+// Played notes that our move made the placement of our men after.
+func (mt *Mater) Played(after *rbc.Board) { mt.seen[after.Key()]++ }
+
+// judge returns what the made try t is worth: its worst outcome, each
+// searched depth more of our moves deep.
+func (mt *Mater) judge(t *trial, us rbc.Color, depth int) float64 {
+	// A square where the move stalemates the king, or lets it take the
+	// piece, is a draw if the king stands there: worth more than anything
+	// the heuristic weighs, and the sooner the worse.
+	risk := riskScore * float64(depth+1) * float64(t.stalemate+t.hangs)
+	worst := math.Inf(1)
+	for _, o := range t.outcomes {
+		v := winScore + float64(depth)
+		if o.end != mates {
+			v = mt.value(&t.after, us, t.next(o), depth)
+		}
+		worst = min(worst, v)
+	}
+	return worst - risk
+}
+
+// value returns what our turn is worth with our men mine and the king on
+// any square of set: the heuristic at depth 0, else our best move's worth.
+func (mt *Mater) value(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, depth int) float64 {
+	if depth == 0 || set == 0 {
+		return score(mine, us, set)
+	}
+	ours := *mine
+	if ours.Turn() != us {
+		ours.Apply(rbc.Move{}) // the king's move, unseen: our turn again
+	}
+	var buf [128]rbc.Move
+	best := math.Inf(-1)
+	for _, mv := range kriegspiel.AppendLegalMoves(&ours, buf[:0]) {
+		if !candidate(&ours, mv) {
+			continue
+		}
+		t := try(&ours, us, set, mv)
+		if len(t.outcomes) == 0 {
+			continue
+		}
+		best = max(best, mt.judge(&t, us, depth-1))
+	}
+	if math.IsInf(best, -1) {
+		return score(mine, us, set)
+	}
+	return best
+}
+
+// score is the heuristic worth of our turn, higher better. It counts the
+// box the king is confined to — the squares it can reach through squares we
+// do not attack, from the worst square it may stand on (each part of the
+// board our men's lines cut off is a box of its own, and the king is in one
+// of them) — then the squares it may stand on now (what we do not know),
+// and our king's distance from them (it must come to help).
+func score(mine *rbc.Board, us rbc.Color, set rbc.Bitboard) float64 {
+	a := attacks(mine, us)
+	largest, total := 0, rbc.Bitboard(0)
+	for left := set; left != 0; {
+		box := left.First().Bit()
+		for {
+			grown := box | spread(box)&^a
+			if grown == box {
+				break
+			}
+			box = grown
+		}
+		left &^= box
+		total |= box
+		largest = max(largest, box.Count())
+	}
+	k := mine.KingSquare(us)
+	dist := 0
+	for bb := set; bb != 0; {
+		dist += chebyshev(k, bb.PopFirst())
+	}
+	n := set.Count()
+	return -(4*float64(largest) + float64(total.Count()) + float64(n) + 2*float64(dist)/float64(max(n, 1)))
+}
+
+// chebyshev is the number of king steps from a to b.
+func chebyshev(a, b rbc.Square) int {
+	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
