@@ -68,3 +68,12 @@ func Scores(ctx context.Context, e evaluator.Evaluator, h *rbc.History, lim eval
 		out = append(out, p)
 	}
 }
+
+// MoveText writes a move of a record for people: its UCI form, or "pass"
+// for the null move (no move requested, or none taken).
+func MoveText(m rbc.Move) string {
+	if m.IsNull() {
+		return "pass"
+	}
+	return m.String()
+}

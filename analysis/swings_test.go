@@ -78,3 +78,16 @@ func TestScoresBadRecord(t *testing.T) {
 		t.Error("no error for a record whose board does not parse")
 	}
 }
+
+func TestMoveText(t *testing.T) {
+	if got := MoveText(rbc.Move{}); got != "pass" {
+		t.Errorf("null move: %q", got)
+	}
+	m, err := rbc.ParseMove("a7a8q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := MoveText(m); got != "a7a8q" {
+		t.Errorf("a7a8q: %q", got)
+	}
+}

@@ -5,6 +5,7 @@ package engine
 
 import (
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -85,6 +86,25 @@ func NewPlayer(spec string, seed int64) (rbc.Player, error) {
 		names = append(names, b.Name)
 	}
 	return nil, fmt.Errorf("engine: unknown bot %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// NewLoggingPlayer is NewPlayer, but the blindfish bot logs its decisions
+// (the values behind each choice) to log, so that a tool replaying a game
+// through it can show why it chose what it did; the other bots have no
+// decision log.
+func NewLoggingPlayer(spec string, seed int64, log *slog.Logger) (rbc.Player, error) {
+	name, params, err := ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	if name != "blindfish" {
+		return NewPlayer(spec, seed)
+	}
+	cfg, err := ParseConfig(params)
+	if err != nil {
+		return nil, err
+	}
+	return NewBlindfish(cfg, Options{Seed: seed, Logger: log})
 }
 
 // ParseSpec splits a bot spec into its name and settings.

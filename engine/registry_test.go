@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"reflect"
 	"strings"
 	"testing"
@@ -91,6 +92,32 @@ func TestBaselinesPlayRefereedGames(t *testing.T) {
 					t.Errorf("%s vs %s seed %d: the same seed played a different game", w, b, seed)
 				}
 			}
+		}
+	}
+}
+
+// NewLoggingPlayer gives the blindfish bot the logger, with the spec's
+// settings, and builds the other bots as NewPlayer does.
+func TestNewLoggingPlayer(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	p, err := NewLoggingPlayer("blindfish:depth=5", 1, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bf, ok := p.(*Player)
+	if !ok {
+		t.Fatalf("got a %T, want the blindfish *Player", p)
+	}
+	defer bf.Close()
+	if bf.opts.Logger != log || bf.Config().Depth != 5 {
+		t.Fatalf("logger %p (want %p), depth %d (want 5)", bf.opts.Logger, log, bf.Config().Depth)
+	}
+	if p, err := NewLoggingPlayer("random", 1, log); err != nil || p == nil {
+		t.Fatalf("random: %v", err)
+	}
+	for _, spec := range []string{"blindfish:depth=99", "nosuchbot", ":x"} {
+		if _, err := NewLoggingPlayer(spec, 1, log); err == nil {
+			t.Errorf("%q accepted", spec)
 		}
 	}
 }

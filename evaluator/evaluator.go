@@ -17,6 +17,7 @@ package evaluator
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -185,6 +186,20 @@ func (s Score) Value() int {
 		return -WinValue - s.Mate
 	}
 	return min(max(s.CP, -WinValue/2), WinValue/2)
+}
+
+// Provenance says who produced the score and how, for people: "by
+// engine, depth 8, 1234 nodes", or "by guard" for a score decided
+// without search.
+func (s Score) Provenance() string {
+	parts := []string{"by " + s.Source.String()}
+	if s.Source != FromGuard {
+		parts = append(parts, fmt.Sprintf("depth %d", s.Depth))
+		if s.Nodes > 0 {
+			parts = append(parts, fmt.Sprintf("%d nodes", s.Nodes))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // String renders the score for people: "cp 35", "wins: captures the king in

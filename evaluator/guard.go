@@ -129,6 +129,23 @@ type Guarded struct {
 	Fixes Fix
 }
 
+// String says what the guard does with the board, for people: "terminal:
+// RULE", "embedded search: RULE", or "engine-safe (FEN)" with the
+// cleanings it took ("after dropping castling and en-passant").
+func (g Guarded) String() string {
+	switch g.Route {
+	case RouteTerminal:
+		return "terminal: " + g.Rule.String()
+	case RouteEmbedded:
+		return "embedded search: " + g.Rule.String()
+	}
+	s := "engine-safe"
+	if g.Fixes != 0 {
+		s += " after dropping " + strings.ReplaceAll(g.Fixes.String(), ",", " and ")
+	}
+	return s + " (" + g.FEN + ")"
+}
+
 // Guard decides how the board b may be scored. It never fails: every board
 // that ParseFEN accepts or Apply produces gets a route.
 func Guard(b *rbc.Board) Guarded {

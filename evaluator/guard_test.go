@@ -165,3 +165,36 @@ func BenchmarkGuard(b *testing.B) {
 		_ = Guard(&boards[i%len(boards)])
 	}
 }
+
+// Guarded.String says the route, the rule and the cleanings in words.
+func TestGuardedString(t *testing.T) {
+	for fen, want := range map[string]string{
+		"k7/8/8/8/8/8/8/R3K3 w - - 0 1":                            "terminal: side to move can capture the king",
+		"rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 9": "engine-safe after dropping castling (rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qq - 0 1)",
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1": "engine-safe (rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1)",
+	} {
+		b, err := rbc.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Guard(&b).String(); got != want {
+			t.Errorf("Guard(%s) = %q, want %q", fen, got, want)
+		}
+	}
+}
+
+// Score.Provenance names the source and, for a search, its depth and nodes.
+func TestScoreProvenance(t *testing.T) {
+	for _, c := range []struct {
+		s    Score
+		want string
+	}{
+		{Score{Source: FromGuard, Mate: 1}, "by guard"},
+		{Score{Source: FromEngine, Depth: 8, Nodes: 1234}, "by engine, depth 8, 1234 nodes"},
+		{Score{Source: FromEmbedded, Depth: 3}, "by embedded, depth 3"},
+	} {
+		if got := c.s.Provenance(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
+		}
+	}
+}

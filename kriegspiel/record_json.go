@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -151,6 +153,29 @@ func WriteRecord(w io.Writer, r *Record) error {
 		return fmt.Errorf("kriegspiel: writing record: %w", err)
 	}
 	return nil
+}
+
+// SaveRecordFile writes the record to path through a temporary file in the
+// same folder, renamed onto path once whole, so that path holds either its
+// old content or the whole record, and no temporary file outlives an error.
+func SaveRecordFile(path string, r *Record) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".record-*")
+	if err != nil {
+		return fmt.Errorf("kriegspiel: saving record: %w", err)
+	}
+	err = WriteRecord(f, r)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("kriegspiel: saving record: %w", cerr)
+	}
+	if err == nil {
+		if rerr := os.Rename(f.Name(), path); rerr != nil {
+			err = fmt.Errorf("kriegspiel: saving record: %w", rerr)
+		}
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // IsRecord reports whether data is a JSON object whose "format" says it is a

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -241,4 +243,34 @@ func FuzzReadRecord(f *testing.F) {
 		}
 		_, _ = r.Replay()
 	})
+}
+
+// SaveRecordFile writes a record that ReadRecord reads back, and leaves no
+// temporary file when it fails (here on a name too long for the file
+// system).
+func TestSaveRecordFile(t *testing.T) {
+	dir := t.TempDir()
+	rec := foolsMate(t)
+	path := filepath.Join(dir, "game.json")
+	if err := SaveRecordFile(path, rec); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	back, err := ReadRecord(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Turns) != len(rec.Turns) || back.Result != rec.Result {
+		t.Fatalf("read back %d turns, %v; want %d, %v", len(back.Turns), back.Result, len(rec.Turns), rec.Result)
+	}
+	if err := SaveRecordFile(filepath.Join(dir, strings.Repeat("y", 300)+".json"), rec); err == nil {
+		t.Fatal("saved under a 300-byte file name")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("%d files in the folder, want only the record", len(entries))
+	}
 }

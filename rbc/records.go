@@ -456,3 +456,28 @@ func WriteArchive(w io.Writer, records []*Record) error {
 func SortRecords(records []*Record) {
 	slices.SortStableFunc(records, func(a, b *Record) int { return strings.Compare(a.Base(), b.Base()) })
 }
+
+// MaxSafeFileName bounds what SafeFileName keeps of a name.
+const MaxSafeFileName = 40
+
+// SafeFileName keeps a name fit for a part of a record's file name: letters,
+// digits, '-', '_' and '.' (any other character becomes '_'), at most
+// MaxSafeFileName of them, and "_" for an empty name. The names of players
+// and games come from servers and their clients: they may hold a '/', bytes
+// a terminal obeys, or be too long for a file name (255 bytes at most).
+func SafeFileName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, s)
+	if s == "" {
+		return "_"
+	}
+	if len(s) > MaxSafeFileName { // every byte is ASCII now
+		s = s[:MaxSafeFileName]
+	}
+	return s
+}

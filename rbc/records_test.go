@@ -281,3 +281,20 @@ func FuzzRecordArchive(f *testing.F) {
 		})
 	})
 }
+
+// Names from servers are kept to letters, digits, '-', '_' and '.', and cut
+// to fit in a file name.
+func TestSafeFileName(t *testing.T) {
+	for in, want := range map[string]string{
+		"bot-1_v2.0":             "bot-1_v2.0",
+		"../etc/passwd":          ".._etc_passwd",
+		"red\x1b[31m":            "red__31m",
+		"":                       "_",
+		"é":                      "_",
+		strings.Repeat("é", 300): strings.Repeat("_", MaxSafeFileName),
+	} {
+		if got := SafeFileName(in); got != want {
+			t.Errorf("SafeFileName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -101,7 +101,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		played, moved := "-", "-"
 		if d.Record.HasMove {
-			played, moved = moveText(d.Record.Requested), moveText(d.Move)
+			played, moved = analysis.MoveText(d.Record.Requested), analysis.MoveText(d.Move)
 			if d.Move == d.Record.Requested {
 				moveSame++
 			}
@@ -152,8 +152,8 @@ func printSwings(ctx context.Context, path string, kind evaluator.Kind, depth, s
 		if p.Record.Capture != rbc.NoSquare {
 			capture = p.Record.Capture.String()
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%+d\t%+d\t%s\n", p.Turn, p.Color, p.Record.Sense, moveText(p.Record.Requested),
-			moveText(p.Record.Taken), capture, p.After, d, flag)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%+d\t%+d\t%s\n", p.Turn, p.Color, p.Record.Sense, analysis.MoveText(p.Record.Requested),
+			analysis.MoveText(p.Record.Taken), capture, p.After, d, flag)
 	}
 	if ferr := tw.Flush(); err == nil {
 		err = ferr
@@ -162,28 +162,10 @@ func printSwings(ctx context.Context, path string, kind evaluator.Kind, depth, s
 	return err
 }
 
-// analysisPlayer builds the bot; the blindfish bot gets log, so that -v
-// shows its decisions.
+// analysisPlayer is engine.NewLoggingPlayer: the blindfish bot logs its
+// decisions to log, so that -v shows them (view builds its bot the same way).
 func analysisPlayer(spec string, seed int64, log *slog.Logger) (rbc.Player, error) {
-	name, params, err := engine.ParseSpec(spec)
-	if err != nil {
-		return nil, err
-	}
-	if name != "blindfish" {
-		return engine.NewPlayer(spec, seed)
-	}
-	cfg, err := engine.ParseConfig(params)
-	if err != nil {
-		return nil, err
-	}
-	return engine.NewBlindfish(cfg, engine.Options{Seed: seed, Logger: log})
-}
-
-func moveText(m rbc.Move) string {
-	if m.IsNull() {
-		return "pass"
-	}
-	return m.String()
+	return engine.NewLoggingPlayer(spec, seed, log)
 }
 
 // mark flags a choice that differs from the record.

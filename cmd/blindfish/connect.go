@@ -8,9 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -92,7 +89,7 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	gameCtx, abandon := gracefulGames(ctx, log, "shutting down: setting unranked, finishing the running games (interrupt again to resign them)")
 	defer abandon()
 
-	tally := &connectTally{out: *out, stdout: stdout, log: log}
+	tally := &server.Tally{Dir: *out, Out: stdout, Logger: log}
 	err = server.Listen(ctx, server.ListenConfig{
 		Client: client,
 		NewPlayer: func() (rbc.Player, error) {
@@ -105,10 +102,10 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		StopAfter:    *games,
 		PollInterval: *poll,
 		GameContext:  gameCtx,
-		OnGame:       tally.record,
+		OnGame:       tally.Record,
 		Logger:       log,
 	})
-	tally.summary()
+	tally.WriteSummary()
 	if err != nil && ctx.Err() != nil {
 		fmt.Fprintln(stderr, "blindfish connect: interrupted before connecting")
 		return nil
@@ -146,110 +143,4 @@ func gracefulGames(ctx context.Context, log *slog.Logger, shuttingDown string) (
 		}
 	}()
 	return gameCtx, func() { signal.Stop(sigs); abandon() }
-}
-
-// connectTally saves and reports each game as it ends.
-type connectTally struct {
-	out    string
-	stdout io.Writer
-	log    *slog.Logger
-
-	mu               sync.Mutex
-	won, drew, lost  int
-	failed, unplayed int
-}
-
-func (t *connectTally) record(inv int, res *server.Result, err error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if res == nil {
-		t.unplayed++
-		fmt.Fprintf(t.stdout, "invitation %d: not played: %v\n", inv, err)
-		return
-	}
-	o := res.Outcome
-	verdict := "draw"
-	switch {
-	case err != nil:
-		t.failed++
-		verdict = "error-resigned"
-	case !o.HasWinner:
-		t.drew++
-	case o.Winner == res.Color:
-		t.won++
-		verdict = "won"
-	default:
-		t.lost++
-		verdict = "lost"
-	}
-	line := fmt.Sprintf("game %d as %s vs %s: %s", res.GameID, res.Color, res.Opponent, verdict)
-	if err != nil {
-		line += ": " + err.Error()
-	} else {
-		line += " (" + o.String() + ")"
-	}
-	if t.out != "" && len(res.HistoryJSON) > 0 {
-		path, serr := t.save(res)
-		if serr != nil {
-			t.log.Warn("could not save the game record", "game", res.GameID, "err", serr)
-		} else {
-			line += ", saved " + path
-		}
-	}
-	fmt.Fprintln(t.stdout, line)
-}
-
-// save writes the record in the harness's format: the parsed record through
-// rbc.SaveHistoryFile (atomically), or the server's bytes if it did not parse.
-func (t *connectTally) save(res *server.Result) (string, error) {
-	white, black := "us", "us"
-	if res.History != nil {
-		white, black = res.History.WhiteName, res.History.BlackName
-	}
-	name := fmt.Sprintf("%s-game%d-%s-%s.json", time.Now().Format("20060102-150405"), res.GameID, safeName(white), safeName(black))
-	path := filepath.Join(t.out, name)
-	if res.History != nil {
-		return path, rbc.SaveHistoryFile(path, res.History)
-	}
-	return path, os.WriteFile(path, res.HistoryJSON, 0o644)
-}
-
-func (t *connectTally) summary() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := t.won + t.drew + t.lost + t.failed
-	if n == 0 && t.unplayed == 0 {
-		return
-	}
-	fmt.Fprintf(t.stdout, "%d games: %d won, %d drawn, %d lost", n, t.won, t.drew, t.lost)
-	if t.failed > 0 {
-		fmt.Fprintf(t.stdout, ", %d error-resigned", t.failed)
-	}
-	if t.unplayed > 0 {
-		fmt.Fprintf(t.stdout, "; %d invitations not played", t.unplayed)
-	}
-	fmt.Fprintln(t.stdout)
-}
-
-// maxSafeName bounds a name in a file name: names come from servers and
-// their clients, and a file name longer than 255 bytes cannot be made.
-const maxSafeName = 40
-
-// safeName keeps a name fit for a file name: letters, digits, '-', '_'
-// and '.' (any other character becomes '_'), at most maxSafeName of them.
-func safeName(s string) string {
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			return r
-		}
-		return '_'
-	}, s)
-	if s == "" {
-		return "_"
-	}
-	if len(s) > maxSafeName { // every byte is ASCII now
-		s = s[:maxSafeName]
-	}
-	return s
 }

@@ -229,17 +229,6 @@ func TestEngineCommandSession(t *testing.T) {
 	}
 }
 
-// TestEngineServerRefusesSpecs: the engine serves built-in bots with valid
-// settings only.
-func TestEngineServerRefusesSpecs(t *testing.T) {
-	if _, err := newEngineServer("cmd:x", 0, nil); err == nil {
-		t.Error("the engine agreed to serve an external engine")
-	}
-	if _, err := newEngineServer("blindfish:depth=99", 0, nil); err == nil {
-		t.Error("the engine accepted a bad setting")
-	}
-}
-
 // TestMatchWithExternalEngine plays `blindfish match` with a cmd: bot.
 func TestMatchWithExternalEngine(t *testing.T) {
 	bin := blindfishBinary(t)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/evaluator"
@@ -84,7 +83,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	fmt.Fprintf(stdout, "evaluator: %s\n", ev.Name())
 	fmt.Fprintf(stdout, "position:  %s\n", board.FEN())
-	fmt.Fprintf(stdout, "guard:     %s\n", describeGuard(&board))
+	fmt.Fprintf(stdout, "guard:     %s\n", evaluator.Guard(&board))
 	fmt.Fprintf(stdout, "limits:    %s\n", lim)
 
 	start := time.Now()
@@ -119,31 +118,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-// describeGuard says what the guard does with the board.
-func describeGuard(b *rbc.Board) string {
-	g := evaluator.Guard(b)
-	switch g.Route {
-	case evaluator.RouteTerminal:
-		return "terminal: " + g.Rule.String()
-	case evaluator.RouteEmbedded:
-		return "embedded search: " + g.Rule.String()
-	}
-	s := "engine-safe"
-	if g.Fixes != 0 {
-		s += " after dropping " + strings.ReplaceAll(g.Fixes.String(), ",", " and ")
-	}
-	return s + " (" + g.FEN + ")"
-}
-
-// describeSource says who produced a score and how.
+// describeSource says who produced a score, how, and how long it took.
 func describeSource(s evaluator.Score, took time.Duration) string {
-	parts := []string{"by " + s.Source.String()}
-	if s.Source != evaluator.FromGuard {
-		parts = append(parts, fmt.Sprintf("depth %d", s.Depth))
-		if s.Nodes > 0 {
-			parts = append(parts, fmt.Sprintf("%d nodes", s.Nodes))
-		}
-	}
-	parts = append(parts, took.Round(10*time.Microsecond).String())
-	return strings.Join(parts, ", ")
+	return s.Provenance() + ", " + took.Round(10*time.Microsecond).String()
 }

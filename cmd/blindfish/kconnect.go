@@ -9,9 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
@@ -139,7 +137,7 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 	gameCtx, abandon := gracefulGames(ctx, log, "shutting down: no new games, finishing the running ones (interrupt again to resign them)")
 	defer abandon()
 
-	tally := &kTally{out: *out, stdout: stdout, log: log}
+	tally := &kriegspielorg.Tally{Dir: *out, Out: stdout, Logger: log}
 	err = kriegspielorg.Listen(ctx, kriegspielorg.ListenConfig{
 		Client: client, Username: *username, Variants: variants,
 		NewPlayer: func(kriegspiel.Ruleset) (kriegspiel.Player, error) {
@@ -147,98 +145,12 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 		},
 		Create: *create, PlayAs: *playAs, JoinOpen: *joinOpen, Join: codes,
 		MaxGames: *maxGames, StopAfter: *games, PollInterval: *poll,
-		GameContext: gameCtx, OnGame: tally.record, Logger: log,
+		GameContext: gameCtx, OnGame: tally.Record, Logger: log,
 	})
-	tally.summary()
+	tally.WriteSummary()
 	if err != nil && ctx.Err() != nil {
 		fmt.Fprintln(stderr, "blindfish connect: interrupted before connecting")
 		return nil
 	}
 	return err
-}
-
-// kTally saves and reports each Kriegspiel game as it ends.
-type kTally struct {
-	out    string
-	stdout io.Writer
-	log    *slog.Logger
-
-	mu                      sync.Mutex
-	won, drew, lost, failed int
-}
-
-func (t *kTally) record(id string, res *kriegspielorg.Result, err error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if res == nil {
-		t.failed++
-		fmt.Fprintf(t.stdout, "game %s: not played: %v\n", id, err)
-		return
-	}
-	r := res.Result
-	verdict := "draw"
-	switch {
-	case err != nil:
-		t.failed++
-		verdict = "resigned after an error"
-	case !r.HasWinner:
-		t.drew++
-	case r.Winner == res.Color:
-		t.won++
-		verdict = "won"
-	default:
-		t.lost++
-		verdict = "lost"
-	}
-	line := fmt.Sprintf("game %s as %s: %s", id, res.Color, verdict)
-	if err != nil {
-		line += ": " + err.Error()
-	} else {
-		line += " (" + r.String() + ")"
-	}
-	if t.out != "" && res.Record != nil {
-		path := filepath.Join(t.out, fmt.Sprintf("%s-kriegspiel-%s-%s-%s.json", time.Now().Format("20060102-150405"),
-			safeName(id), safeName(res.Record.White), safeName(res.Record.Black)))
-		if serr := saveKriegspielRecord(path, res.Record); serr != nil {
-			t.log.Warn("could not save the game record", "game", id, "err", serr)
-		} else {
-			line += ", saved " + path
-		}
-	}
-	fmt.Fprintln(t.stdout, line)
-}
-
-func saveKriegspielRecord(path string, rec *kriegspiel.Record) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".record-*")
-	if err != nil {
-		return err
-	}
-	if err := kriegspiel.WriteRecord(f, rec); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name()) // no temporary file outlives an error
-		return err
-	}
-	return nil
-}
-
-func (t *kTally) summary() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := t.won + t.drew + t.lost + t.failed
-	if n == 0 {
-		return
-	}
-	fmt.Fprintf(t.stdout, "%d games: %d won, %d drawn, %d lost", n, t.won, t.drew, t.lost)
-	if t.failed > 0 {
-		fmt.Fprintf(t.stdout, ", %d failed", t.failed)
-	}
-	fmt.Fprintln(t.stdout)
 }

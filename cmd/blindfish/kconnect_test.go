@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/internal/ksloopback"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
+	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg/ksserver"
 )
 
 // TestConnectKriegspiel: connect kriegspiel keeps a lobby game open on a
@@ -22,7 +22,7 @@ import (
 // token. The registration spells it as the subcommand, the game with
 // --game=kriegspiel, the alias that older scripts use.
 func TestConnectKriegspiel(t *testing.T) {
-	srv := ksloopback.New(ksloopback.Config{RegistrationKey: "reg-key-for-test", TurnLimit: 40})
+	srv := ksserver.New(ksserver.Config{RegistrationKey: "reg-key-for-test", TurnLimit: 40})
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 

@@ -14,8 +14,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
 )
 
 const ksTestKey = "ksserver-test-key"
@@ -210,53 +208,6 @@ func TestKSServerRefusesBadUsernames(t *testing.T) {
 	}
 	if names := dirNames(t, dir); len(names) != 0 {
 		t.Fatalf("files appeared: %q", names)
-	}
-}
-
-// Saving never writes over a file, and leaves no temporary file when it
-// fails (here on a name too long for the file system).
-func TestSaveNewKriegspielRecord(t *testing.T) {
-	dir := t.TempDir()
-	g := kriegspiel.NewGame(kriegspiel.Wild16())
-	rec := kriegspiel.NewRecord(g)
-	if err := os.WriteFile(filepath.Join(dir, "g0001-a-b.json"), []byte("kept"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	path, err := saveNewKriegspielRecord(dir, "g0001-a-b", rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if path != filepath.Join(dir, "g0001-a-b-2.json") {
-		t.Fatalf("saved as %s", path)
-	}
-	if data, _ := os.ReadFile(filepath.Join(dir, "g0001-a-b.json")); string(data) != "kept" {
-		t.Fatal("an existing file was written over")
-	}
-	if _, err := saveNewKriegspielRecord(dir, strings.Repeat("x", 300), rec); err == nil {
-		t.Fatal("a 300-byte file name was accepted")
-	}
-	// connect's saving cleans up after itself as well.
-	if err := saveKriegspielRecord(filepath.Join(dir, strings.Repeat("y", 300)+".json"), rec); err == nil {
-		t.Fatal("connect saved under a 300-byte file name")
-	}
-	if got, want := dirNames(t, dir), []string{"g0001-a-b-2.json", "g0001-a-b.json"}; !slices.Equal(got, want) {
-		t.Fatalf("files %q, want %q (no temporary file)", got, want)
-	}
-	// Names from elsewhere are cut to fit.
-	if n := len(safeName(strings.Repeat("é", 300))); n != maxSafeName {
-		t.Fatalf("safeName kept %d bytes", n)
-	}
-}
-
-func TestLastGameNumber(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{"g0007-a-b.json", "g0012-c-d-2.json", "notes.txt", "g-x.json", "gabc-1.json", ".record-123"} {
-		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n, err := lastGameNumber(dir); err != nil || n != 12 {
-		t.Fatalf("lastGameNumber = %d, %v; want 12", n, err)
 	}
 }
 

@@ -167,7 +167,7 @@ func TestPinnedBuildErrors(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q", spec, code, errs)
 		}
 	}
-	if _, err := newEngineServer("build:HEAD", 0, nil); err == nil {
+	if _, err := botspec.Engine("build:HEAD", 0, nil); err == nil {
 		t.Error("engine --bot build:HEAD accepted")
 	}
 }

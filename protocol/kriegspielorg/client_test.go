@@ -6,8 +6,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/internal/ksloopback"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
+	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg/ksserver"
 )
 
 // Register sends the X-Bot-Registration-Key header with a key and none
@@ -41,7 +41,7 @@ func TestRegisterSendsTheKeyOnlyWhenGiven(t *testing.T) {
 // that game instead of an error, and a refusal with no game of ours behind
 // it stays an error.
 func TestCreateFindsOurOpenGame(t *testing.T) {
-	srv := ksloopback.New(ksloopback.Config{})
+	srv := ksserver.New(ksserver.Config{})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	c, err := kriegspielorg.NewClient(kriegspielorg.Config{URL: ts.URL, Token: srv.AddBot("alpha")})

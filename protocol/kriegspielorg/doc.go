@@ -13,6 +13,7 @@
 // Calls are retried on 5xx answers and dropped connections (package
 // internal/httpapi, shared with the reconchess client); a try is never
 // repeated blindly — the scoresheet says whether a try whose answer was lost
-// counted. The tests play whole games against internal/loopback, a server of
-// the same API on our referee, with injected faults.
+// counted. The tests play whole games against package ksserver, a server of
+// the same API on our referee (the one `blindfish ksserver` serves), with
+// injected faults.
 package kriegspielorg

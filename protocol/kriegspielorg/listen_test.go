@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/internal/faults"
-	"github.com/blindfish-rbc/blindfish/internal/ksloopback"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
+	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg/ksserver"
 )
 
 // TestListenersPlayEachOther: one bot keeps a lobby game open, the other
@@ -222,7 +222,7 @@ func (s *syncBuffer) String() string {
 // cooldown leaves the lobby alone instead of asking every poll. At the
 // start it sends its rulesets to /bots/profile once and shows its profile.
 func TestListenKeepsTheSitesRulesForBots(t *testing.T) {
-	srv := ksloopback.New(ksloopback.Config{RegistrationKey: key})
+	srv := ksserver.New(ksserver.Config{RegistrationKey: key})
 	cnt := newCounter(srv)
 	ts := httptest.NewServer(cnt)
 	defer ts.Close()
@@ -278,7 +278,7 @@ func TestListenKeepsTheSitesRulesForBots(t *testing.T) {
 // Retry-After is asked again only after that wait (here 1 s, not the 1 h
 // of RefusalWait), not at every poll.
 func TestListenWaitsOutACreateRefusal(t *testing.T) {
-	srv := ksloopback.New(ksloopback.Config{RegistrationKey: key})
+	srv := ksserver.New(ksserver.Config{RegistrationKey: key})
 	refuse := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/game/create" {
 			w.Header().Set("Retry-After", "1")

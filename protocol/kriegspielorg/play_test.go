@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/internal/faults"
-	"github.com/blindfish-rbc/blindfish/internal/ksloopback"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
+	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg/ksserver"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -51,7 +51,7 @@ func (l *listener) HandleGameEnd(ctx context.Context, r kriegspiel.Result, rec *
 
 // rig is a loopback server with two registered bots.
 type rig struct {
-	srv     *ksloopback.Server
+	srv     *ksserver.Server
 	url     string
 	clients [2]*kriegspielorg.Client
 }
@@ -60,11 +60,11 @@ func newRig(t *testing.T, f faults.Faults) *rig {
 	t.Helper()
 	// The site's one join per minute, made short: the listeners' tests
 	// join games back to back, and meet the cooldown all the same.
-	cfg := ksloopback.Config{RegistrationKey: key, Faults: f, JoinCooldown: 20 * time.Millisecond}
+	cfg := ksserver.Config{RegistrationKey: key, Faults: f, JoinCooldown: 20 * time.Millisecond}
 	if testing.Short() {
 		cfg.TurnLimit = 30 // short games: the race pass is slow
 	}
-	srv := ksloopback.New(cfg)
+	srv := ksserver.New(cfg)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	r := &rig{srv: srv, url: ts.URL}

@@ -1,4 +1,4 @@
-package ksloopback
+package ksserver
 
 import (
 	"bufio"

@@ -1,11 +1,17 @@
-// Package ksloopback is a kriegspiel.org server for tests: the bot API of the
-// site's server (registration, by key or open as the site's is, bearer
-// tokens, the lobby with the site's rules for bots, game states
-// with the viewer's scoresheet in words, move and "any?" tries, resignation,
-// transcripts) on our own referee, with a chess clock and the faults of a
-// flaky server and network (package faults). It is written from the API's
-// documented behaviour, not from the server's code.
-package ksloopback
+// Package ksserver is a local kriegspiel.org: the bot API of the site's
+// server (registration, by key or open as the site's is, bearer tokens, the
+// lobby with the site's rules for bots, game states with the viewer's
+// scoresheet in words, move and "any?" tries, resignation, transcripts) on
+// our own referee, with a chess clock. `blindfish ksserver` serves it, so
+// that the site's public bots and ours play each other on one machine; the
+// tests of package kriegspielorg, the site's client, play against it.
+//
+// It is written from the API's documented behaviour, not from the server's
+// code. A Server is an http.Handler: serve it with the deadlines and bounds
+// of internal/httpserve (docs/security.md). Config's TurnLimit, Now and
+// Faults exist for tests (short games, a stepped clock, the faults of a
+// flaky server and network); a real server leaves them zero.
+package ksserver
 
 import (
 	"bytes"
