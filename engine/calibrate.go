@@ -215,3 +215,69 @@ func (c *PriorCalibration) ImpliedThreat(k int) float64 {
 	}
 	return math.Log(rel) / c.Zone[k].Value
 }
+
+// CalibrationOptions say which recorded games and turns PriorCalibration's
+// ObserveRecords measures.
+type CalibrationOptions struct {
+	// MemoryBudget is the exact belief's memory budget in bytes.
+	MemoryBudget int64
+	// MaxBoards leaves out turns whose belief holds more boards than this
+	// (their scan is slow).
+	MaxBoards int
+	// Opponent, when set, keeps only the sides that played against the
+	// player of this name (as the records spell it), so that the model
+	// measured is that opponent's.
+	Opponent string
+}
+
+// ObserveRecords replays the recorded games at paths (rbc.Records) through
+// the exact belief from the sides o keeps and observes their turns (see
+// ObserveGame). It returns the number of games measured and of records
+// read.
+func (c *PriorCalibration) ObserveRecords(ctx context.Context, paths []string, o CalibrationOptions) (games, records int, err error) {
+	for rec, err := range rbc.Records(paths...) {
+		if err != nil {
+			return games, records, err
+		}
+		h, err := rec.History()
+		if err != nil {
+			return games, records, err
+		}
+		records++
+		sides := []rbc.Color{rbc.White, rbc.Black}
+		switch o.Opponent {
+		case "":
+		case h.BlackName:
+			sides = []rbc.Color{rbc.White}
+		case h.WhiteName:
+			sides = []rbc.Color{rbc.Black}
+		default:
+			continue
+		}
+		games++
+		for _, us := range sides {
+			if err := c.ObserveGame(ctx, h, us, o); err != nil {
+				return games, records, fmt.Errorf("%s as %v: %w", rec.Name(), us, err)
+			}
+		}
+	}
+	return games, records, nil
+}
+
+// ObserveGame replays one game from side us through the exact belief and
+// observes every turn whose belief is exact, holds the true board and more
+// than one board (and at most o.MaxBoards).
+func (c *PriorCalibration) ObserveGame(ctx context.Context, h *rbc.History, us rbc.Color, o CalibrationOptions) error {
+	s, err := sampler.New("exact", sampler.Options{Seed: 1, MemoryBudget: o.MemoryBudget})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	r := &sampler.Replay{Noticed: func(ctx context.Context, t *sampler.ReplayTurn) error {
+		if size := s.Size(); size.Exact && size.Boards > 1 && size.Boards <= o.MaxBoards && s.Contains(&t.Before) {
+			return c.Observe(ctx, s, &t.Before, us, t.CaptureSquare)
+		}
+		return nil
+	}}
+	return r.Run(ctx, s, h, us)
+}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -392,4 +393,21 @@ func TestBeliefStopsWithItsContext(t *testing.T) {
 	}
 	t.Logf("opponent's turn stopped on %d boards; answer %s stopped on %d boards kept %d of the full %d",
 		len(before), try.Question, asked, own.Len(), full.Len())
+}
+
+// TestFollowRecordsRefusesRBC: an RBC record among Kriegspiel ones is an
+// error of its own kind, naming the record.
+func TestFollowRecordsRefusesRBC(t *testing.T) {
+	const rbcRecord = "../testdata/histories/trout_bot-attacker_bot-8-000.json"
+	o := FollowOptions{Views: []string{"exact"}, Colors: []rbc.Color{rbc.White}, Size: 10, Limit: 100}
+	n := 0
+	for _, err := range FollowRecords(context.Background(), []string{rbcRecord}, o) {
+		n++
+		if !errors.Is(err, ErrNotKriegspiel) || !strings.Contains(err.Error(), "trout_bot-attacker_bot-8-000.json") {
+			t.Errorf("err %v, want ErrNotKriegspiel naming the record", err)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d results, want the one error", n)
+	}
 }

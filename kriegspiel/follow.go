@@ -1,8 +1,12 @@
 package kriegspiel
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"iter"
+	"math/rand/v2"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -97,4 +101,86 @@ func follow(ctx context.Context, rec *Record, c rbc.Color, turns int, v View, ch
 		}
 	}
 	return nil
+}
+
+// ErrNotKriegspiel is FollowRecords' error for a record of another game.
+var ErrNotKriegspiel = errors.New("not a Kriegspiel record")
+
+// FollowOptions say which beliefs FollowRecords follows records with.
+type FollowOptions struct {
+	Views  []string    // belief names (ViewNames)
+	Colors []rbc.Color // the sides to follow
+	// Size is the sampling beliefs' size; Limit the exact belief's most
+	// boards (a turn past it stops that game).
+	Size, Limit int
+	Seed        uint64 // of the sampling beliefs' randomness
+}
+
+// Followed is one record followed from one side by one belief.
+type Followed struct {
+	Record *rbc.Record // where the record came from
+	Color  rbc.Color
+	View   string
+	Stats  FollowStats
+}
+
+// FollowRecords follows every Kriegspiel record at paths (rbc.Records)
+// with each belief of o from each side, in that order, and yields each
+// following as it ends. An error (a record that cannot be read, one of
+// another game: ErrNotKriegspiel, a done ctx) is yielded last.
+func FollowRecords(ctx context.Context, paths []string, o FollowOptions) iter.Seq2[Followed, error] {
+	return func(yield func(Followed, error) bool) {
+		for rec, err := range rbc.Records(paths...) {
+			if err == nil {
+				err = ctx.Err()
+			}
+			if err != nil {
+				yield(Followed{}, err)
+				return
+			}
+			if !followOne(ctx, rec, o, yield) {
+				return
+			}
+		}
+	}
+}
+
+// followOne follows one record for FollowRecords; false when it is done.
+func followOne(ctx context.Context, rec *rbc.Record, o FollowOptions, yield func(Followed, error) bool) bool {
+	if !IsRecord(rec.Data) {
+		yield(Followed{}, fmt.Errorf("%s: %w", rec.Name(), ErrNotKriegspiel))
+		return false
+	}
+	kr, err := ReadRecord(bytes.NewReader(rec.Data))
+	if err != nil {
+		yield(Followed{}, fmt.Errorf("%s: %w", rec.Name(), err))
+		return false
+	}
+	start, err := rbc.ParseFEN(kr.StartFEN)
+	if err != nil {
+		yield(Followed{}, fmt.Errorf("%s: %w", rec.Name(), err))
+		return false
+	}
+	for _, name := range o.Views {
+		for _, c := range o.Colors {
+			n := o.Size
+			if name == "exact" {
+				n = o.Limit
+			}
+			v, err := NewView(name, c, kr.Ruleset, start, kr.PawnTries, n, rand.New(rand.NewPCG(o.Seed, uint64(c))))
+			if err != nil {
+				yield(Followed{}, err)
+				return false
+			}
+			st, err := Follow(ctx, kr, c, v)
+			if err != nil {
+				yield(Followed{}, fmt.Errorf("%s: %w", rec.Name(), err))
+				return false
+			}
+			if !yield(Followed{Record: rec, Color: c, View: name, Stats: st}, nil) {
+				return false
+			}
+		}
+	}
+	return true
 }

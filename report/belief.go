@@ -55,26 +55,29 @@ func Belief(runs []BeliefRun, opts BeliefOptions) (*Page, error) {
 		page.Sections = append(page.Sections, sum)
 		return page, nil
 	}
-	page.Sections = append(page.Sections, sum)
+	perTurn, err := beliefPerTurn(runs)
+	if err != nil {
+		return nil, err
+	}
+	page.Sections = append(page.Sections, sum, perTurn, beliefGames(runs, filepath.Dir(opts.Page)))
+	return page, nil
+}
 
-	var samplers []string
-	bySampler := map[string][]BeliefRun{}
-	for _, r := range runs {
-		if _, ok := bySampler[r.Sampler]; !ok {
-			samplers = append(samplers, r.Sampler)
-		}
-		bySampler[r.Sampler] = append(bySampler[r.Sampler], r)
-	}
-	type measure struct {
-		title, yLabel, caption string
-		log                    bool
-		value                  func(t BeliefTurn) float64
-		// mean averages the values at one turn: arithmetic, or geometric
-		// for sizes and times that span orders of magnitude.
-		geometric bool
-		percent   bool
-	}
-	measures := []measure{
+// beliefMeasure is one figure of a belief page: a value of each turn,
+// averaged over the runs at each turn.
+type beliefMeasure struct {
+	title, yLabel, caption string
+	log                    bool
+	value                  func(t BeliefTurn) float64
+	// geometric averages the values at one turn geometrically, for sizes
+	// and times that span orders of magnitude (else arithmetically).
+	geometric bool
+	percent   bool
+}
+
+// beliefMeasures are the figures of a belief page, in order.
+func beliefMeasures() []beliefMeasure {
+	return []beliefMeasure{
 		{title: "Belief size after the sense", yLabel: "boards (geometric mean)", log: true, geometric: true,
 			value:   func(t BeliefTurn) float64 { return math.Max(1, float64(t.Size)) },
 			caption: "Boards in the belief after each turn's sense, the geometric mean over the games and sides replayed (log scale)."},
@@ -93,9 +96,21 @@ func Belief(runs []BeliefRun, opts BeliefOptions) (*Page, error) {
 			value:   func(t BeliefTurn) float64 { return math.Max(1e-3, t.Millis) },
 			caption: "The time the sampler took over each turn's updates (notice, sense, move), the geometric mean (log scale)."},
 	}
+}
+
+// beliefPerTurn is the section of figures, one line per sampler in each.
+func beliefPerTurn(runs []BeliefRun) (Section, error) {
+	var samplers []string
+	bySampler := map[string][]BeliefRun{}
+	for _, r := range runs {
+		if _, ok := bySampler[r.Sampler]; !ok {
+			samplers = append(samplers, r.Sampler)
+		}
+		bySampler[r.Sampler] = append(bySampler[r.Sampler], r)
+	}
 	sec := Section{Heading: "Per turn", ID: "per-turn",
 		Notes: []string{"Each line is a sampler; each point is the turn (of the side replayed) over the games that lasted that long, so later turns rest on fewer games."}}
-	for _, m := range measures {
+	for _, m := range beliefMeasures() {
 		pl := newPlot(m.title, "turn", m.yLabel)
 		if m.log {
 			pl.Y.Scale = plot.LogScale{}
@@ -103,40 +118,13 @@ func Belief(runs []BeliefRun, opts BeliefOptions) (*Page, error) {
 		}
 		drawn := 0
 		for i, name := range samplers {
-			var sums []float64
-			var counts []int
-			for _, r := range bySampler[name] {
-				for k, t := range r.Turns {
-					for len(sums) <= k {
-						sums, counts = append(sums, 0), append(counts, 0)
-					}
-					v := m.value(t)
-					if m.geometric {
-						v = math.Log(v)
-					}
-					sums[k] += v
-					counts[k]++
-				}
-			}
-			var xys plotter.XYs
-			for k, s := range sums {
-				v := s / float64(counts[k])
-				switch {
-				case m.geometric:
-					v = math.Exp(v)
-				case m.percent:
-					v *= 100
-				}
-				if finite(v) {
-					xys = append(xys, plotter.XY{X: float64(k + 1), Y: v})
-				}
-			}
+			xys := m.means(bySampler[name])
 			if len(xys) == 0 {
 				continue
 			}
 			l, err := line(xys, i, false)
 			if err != nil {
-				return nil, fmt.Errorf("report: %w", err)
+				return sec, fmt.Errorf("report: %w", err)
 			}
 			pl.Add(l)
 			pl.Legend.Add(name, l)
@@ -152,14 +140,50 @@ func Belief(runs []BeliefRun, opts BeliefOptions) (*Page, error) {
 		}
 		svg, err := renderSVG(pl, figWidth, figHeight)
 		if err != nil {
-			return nil, err
+			return sec, err
 		}
 		sec.Figures = append(sec.Figures, Figure{Caption: m.caption, SVG: svg})
 	}
-	page.Sections = append(page.Sections, sec)
+	return sec, nil
+}
 
-	// The games, once each, with their records.
-	pageDir := filepath.Dir(opts.Page)
+// means is the measure's mean over runs at each turn (the turns whose mean
+// is finite).
+func (m beliefMeasure) means(runs []BeliefRun) plotter.XYs {
+	var sums []float64
+	var counts []int
+	for _, r := range runs {
+		for k, t := range r.Turns {
+			for len(sums) <= k {
+				sums, counts = append(sums, 0), append(counts, 0)
+			}
+			v := m.value(t)
+			if m.geometric {
+				v = math.Log(v)
+			}
+			sums[k] += v
+			counts[k]++
+		}
+	}
+	var xys plotter.XYs
+	for k, s := range sums {
+		v := s / float64(counts[k])
+		switch {
+		case m.geometric:
+			v = math.Exp(v)
+		case m.percent:
+			v *= 100
+		}
+		if finite(v) {
+			xys = append(xys, plotter.XY{X: float64(k + 1), Y: v})
+		}
+	}
+	return xys
+}
+
+// beliefGames is the section of the games, once each, with links to their
+// records relative to pageDir.
+func beliefGames(runs []BeliefRun, pageDir string) Section {
 	games := &Table{Header: []string{"record", "viewer", "sides", "turns of a side"}, Numeric: []int{3}}
 	type game struct {
 		sides map[string]bool
@@ -192,7 +216,6 @@ func Belief(runs []BeliefRun, opts BeliefOptions) (*Page, error) {
 		}
 		games.Rows = append(games.Rows, []Cell{rec, view, {Text: sides}, {Text: fmt.Sprint(g.turns)}})
 	}
-	page.Sections = append(page.Sections, Section{Heading: "Games", ID: "games", Table: games,
-		Notes: []string{"The games replayed, with their records and viewer pages (or the command that makes one, run in this page's folder)."}})
-	return page, nil
+	return Section{Heading: "Games", ID: "games", Table: games,
+		Notes: []string{"The games replayed, with their records and viewer pages (or the command that makes one, run in this page's folder)."}}
 }

@@ -325,10 +325,6 @@ func (p *Page) addPlies(h *rbc.History) error {
 // replay feeds colour c's observations to a fresh sampler and summarises the
 // belief at each moment of each turn.
 func replay(ctx context.Context, h *rbc.History, c rbc.Color, opts Options) ([]TurnBeliefs, error) {
-	start, turns, err := sampler.Observations(h, c)
-	if err != nil {
-		return nil, err
-	}
 	so := opts.SamplerOptions
 	so.Seed = opts.Seed
 	s, err := sampler.New(opts.Sampler, so)
@@ -336,36 +332,32 @@ func replay(ctx context.Context, h *rbc.History, c rbc.Color, opts Options) ([]T
 		return nil, err
 	}
 	defer s.Close()
-	if err := s.HandleGameStart(ctx, c, start); err != nil {
-		return nil, fmt.Errorf("game start: %w", err)
-	}
 	rng := rand.New(rand.NewPCG(opts.Seed, uint64(c)+1))
 	enemy := c.Other()
-	out := make([]TurnBeliefs, 0, len(turns))
-	for i := range turns {
-		t := &turns[i]
-		var tb TurnBeliefs
-		if err := t.Notice(ctx, s); err != nil {
-			return nil, fmt.Errorf("turn %d: notice: %w", i, err)
+	out := make([]TurnBeliefs, 0, len(h.Turns[c]))
+	// summary summarises the belief, against the true board now, into *into.
+	summary := func(ctx context.Context, t *sampler.ReplayTurn, into **Belief) error {
+		b, err := summarise(ctx, s, enemy, &t.Path[len(t.Path)-1], opts.MaxBoards, rng)
+		if err != nil {
+			return fmt.Errorf("turn %d: %w", t.Index, err)
 		}
-		if tb.Start, err = summarise(ctx, s, enemy, &t.Before, opts.MaxBoards, rng); err != nil {
-			return nil, fmt.Errorf("turn %d: %w", i, err)
-		}
-		if err := t.SenseWith(ctx, s, t.Sense); err != nil {
-			return nil, fmt.Errorf("turn %d: sense: %w", i, err)
-		}
-		if tb.Sensed, err = summarise(ctx, s, enemy, &t.Before, opts.MaxBoards, rng); err != nil {
-			return nil, fmt.Errorf("turn %d: %w", i, err)
-		}
-		if t.HasMove {
-			if err := t.Move(ctx, s); err != nil {
-				return nil, fmt.Errorf("turn %d: move: %w", i, err)
-			}
-			if tb.Moved, err = summarise(ctx, s, enemy, &t.After, opts.MaxBoards, rng); err != nil {
-				return nil, fmt.Errorf("turn %d: %w", i, err)
-			}
-		}
-		out = append(out, tb)
+		*into = b
+		return nil
+	}
+	r := &sampler.Replay{
+		Noticed: func(ctx context.Context, t *sampler.ReplayTurn) error {
+			out = append(out, TurnBeliefs{})
+			return summary(ctx, t, &out[len(out)-1].Start)
+		},
+		Sensed: func(ctx context.Context, t *sampler.ReplayTurn) error {
+			return summary(ctx, t, &out[len(out)-1].Sensed)
+		},
+		Moved: func(ctx context.Context, t *sampler.ReplayTurn) error {
+			return summary(ctx, t, &out[len(out)-1].Moved)
+		},
+	}
+	if err := r.Run(ctx, s, h, c); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

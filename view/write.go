@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // pageHTML is the page: markup, styles and the script that draws the game
@@ -74,4 +76,29 @@ func WriteFile(path string, p *Page) (err error) {
 		return fmt.Errorf("view: %w", err)
 	}
 	return nil
+}
+
+// PagePath is where the page of a record goes: out when set, else beside
+// the record (or its archive), named after it with .html.
+func PagePath(rec *rbc.Record, out string) string {
+	if out != "" {
+		return out
+	}
+	return filepath.Join(filepath.Dir(rec.Path), strings.TrimSuffix(rec.Base(), ".json")+".html")
+}
+
+// RecordLink is how the page at page links to the file record that holds
+// its record (Options.Source): relative to the page's folder, so that the
+// pair can be moved together; the bare path when there is no relative way.
+func RecordLink(page, record string) string {
+	pageAbs, err1 := filepath.Abs(filepath.Dir(page))
+	recAbs, err2 := filepath.Abs(record)
+	if err1 != nil || err2 != nil {
+		return filepath.ToSlash(record)
+	}
+	rel, err := filepath.Rel(pageAbs, recAbs)
+	if err != nil {
+		return filepath.ToSlash(record)
+	}
+	return filepath.ToSlash(rel)
 }

@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/blindfish-rbc/blindfish/sampler/beliefbench"
 )
 
 const beliefTestGame = "../../testdata/histories/trout_bot-attacker_bot-8-000.json"
@@ -43,7 +47,7 @@ func TestBeliefJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
-	var rep beliefReport
+	var rep beliefbench.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -109,10 +113,17 @@ func TestBeliefFolder(t *testing.T) {
 	}
 }
 
-// TestBeliefCalibrate: the calibration mode counts the game's turns from
-// both sides and prints both feature tables.
+// TestBeliefCalibrate: the calibration mode, by its subcommand and by its
+// older flag, counts the game's turns from both sides and prints both
+// feature tables.
 func TestBeliefCalibrate(t *testing.T) {
-	code, out, errs := runBlindfish(t, context.Background(), "belief", "--calibrate", beliefTestGame)
+	for _, mode := range []string{"calibrate", "--calibrate"} {
+		t.Run(mode, func(t *testing.T) { testBeliefCalibrate(t, mode) })
+	}
+}
+
+func testBeliefCalibrate(t *testing.T, mode string) {
+	code, out, errs := runBlindfish(t, context.Background(), "belief", mode, beliefTestGame)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
@@ -123,6 +134,63 @@ func TestBeliefCalibrate(t *testing.T) {
 	for _, row := range []string{`(?m)^none +\d`, `(?m)^queen +\d`, `(?m)^checked +\d`, `(?m)^king +\d`, `(?m)^4\+ +\d`} {
 		if !regexp.MustCompile(row).MatchString(out) {
 			t.Errorf("no row %s:\n%s", row, out)
+		}
+	}
+}
+
+// TestBeliefDispatch: the first argument names belief's subcommand, and the
+// older flag forms, wherever they stand, select the same one with the rest
+// of the command line left to it.
+func TestBeliefDispatch(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		name string
+		rest []string
+		bad  bool
+	}{
+		{args: []string{"a.json"}, rest: []string{"a.json"}},
+		{args: []string{"--sampler", "all", "a.json"}, rest: []string{"--sampler", "all", "a.json"}},
+		{args: []string{"sense", "--strategies", "all", "a.json"}, name: "sense", rest: []string{"--strategies", "all", "a.json"}},
+		{args: []string{"calibrate", "a.json"}, name: "calibrate", rest: []string{"a.json"}},
+		{args: []string{"kriegspiel", "--view", "all", "d"}, name: "kriegspiel", rest: []string{"--view", "all", "d"}},
+		{args: []string{"--sense", "random,size", "-q", "a.json"}, name: "sense", rest: []string{"--strategies=random,size", "-q", "a.json"}},
+		{args: []string{"a.json", "-sense=all"}, name: "sense", rest: []string{"--strategies=all", "a.json"}},
+		{args: []string{"--sense"}, name: "sense", rest: []string{"--strategies="}},
+		{args: []string{"--calibrate", "--opponent", "X", "d"}, name: "calibrate", rest: []string{"--opponent", "X", "d"}},
+		{args: []string{"d", "-calibrate"}, name: "calibrate", rest: []string{"d"}},
+		{args: []string{"--calibrate=false", "d"}, rest: []string{"--calibrate=false", "d"}},
+		{args: []string{"--game", "kriegspiel", "--size", "50", "d"}, name: "kriegspiel", rest: []string{"--size", "50", "d"}},
+		{args: []string{"d", "--game=kriegspiel"}, name: "kriegspiel", rest: []string{"d"}},
+		{args: []string{"--game", "rbc", "d"}, bad: true},
+		{args: []string{"--", "--calibrate"}, rest: []string{"--", "--calibrate"}},
+	} {
+		name, rest, err := beliefDispatch(tc.args)
+		if tc.bad {
+			if !errors.As(err, new(usageError)) {
+				t.Errorf("%q: err %v, want a usage error", tc.args, err)
+			}
+			continue
+		}
+		if err != nil || name != tc.name || !slices.Equal(rest, tc.rest) {
+			t.Errorf("%q: %q %q %v, want %q %q", tc.args, name, rest, err, tc.name, tc.rest)
+		}
+	}
+}
+
+// TestBeliefHelp: belief --help lists the subcommands, and each subcommand's
+// --help its own flags.
+func TestBeliefHelp(t *testing.T) {
+	_, _, errs := runBlindfish(t, context.Background(), "belief", "--help")
+	for _, want := range []string{"blindfish belief sense --strategies", "blindfish belief calibrate", "blindfish belief kriegspiel",
+		"\n  sense ", "\n  calibrate ", "\n  kriegspiel ", "--sense STRATEGIES, --calibrate and --game kriegspiel", "-sampler"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("belief --help lacks %q:\n%s", want, errs)
+		}
+	}
+	for sub, flag := range map[string]string{"sense": "-strategies", "calibrate": "-opponent", "kriegspiel": "-view"} {
+		_, _, errs := runBlindfish(t, context.Background(), "belief", sub, "--help")
+		if !strings.Contains(errs, "Usage: blindfish belief "+sub+" ") || !strings.Contains(errs, flag) {
+			t.Errorf("belief %s --help:\n%s", sub, errs)
 		}
 	}
 }

@@ -8,17 +8,15 @@ import (
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/engine"
-	"github.com/blindfish-rbc/blindfish/rbc"
-	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
-// runCalibrate replays recorded games through the exact belief from both
-// sides and measures the player's opponent model against them (see
-// engine.PriorCalibration): how often the true board left material en prise
-// or bore on our king, against the share of the belief that did.
+// runCalibrate is `blindfish belief calibrate` (and `blindfish belief
+// --calibrate`, its older form): it measures the player's opponent model
+// against recorded games (engine.PriorCalibration): how often the true board
+// left material en prise or bore on our king, against the share of the
+// belief that did.
 func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("belief --calibrate", "[--budget MiB] [--max-boards N] [--opponent NAME] FILE|DIR...", stderr)
-	fs.Bool("calibrate", true, "measure the opponent model (the prior) against the games")
+	fs := newFlagSet("belief calibrate", "[--budget MiB] [--max-boards N] [--opponent NAME] FILE|DIR...", stderr)
 	budget := fs.Int64("budget", 256, "exact's memory budget in `MiB`")
 	maxBoards := fs.Int("max-boards", 2000000, "skip turns whose belief holds more boards than this (their scan is slow)")
 	opponent := fs.String("opponent", "", "measure only the sides that played against the player of this `name` (as the records spell it), so that the model is that opponent's")
@@ -29,73 +27,15 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return usageError{"no game records given (history files or folders of them)"}
 	}
 	cal := engine.NewPriorCalibration()
-	games, records := 0, 0
-	for rec, err := range rbc.Records(fs.Args()...) {
-		if err != nil {
-			return err
-		}
-		h, err := rec.History()
-		if err != nil {
-			return err
-		}
-		records++
-		file := rec.Name()
-		sides := []rbc.Color{rbc.White, rbc.Black}
-		switch *opponent {
-		case "":
-		case h.BlackName:
-			sides = []rbc.Color{rbc.White}
-		case h.WhiteName:
-			sides = []rbc.Color{rbc.Black}
-		default:
-			continue
-		}
-		games++
-		for _, c := range sides {
-			if err := calibrateGame(ctx, cal, h, c, *budget, *maxBoards); err != nil {
-				return fmt.Errorf("%s as %v: %w", file, c, err)
-			}
-		}
+	games, records, err := cal.ObserveRecords(ctx, fs.Args(),
+		engine.CalibrationOptions{MemoryBudget: *budget << 20, MaxBoards: *maxBoards, Opponent: *opponent})
+	if err != nil {
+		return err
 	}
 	if games == 0 {
 		return fmt.Errorf("no record of a game against %q among %d", *opponent, records)
 	}
 	writeCalibration(stdout, cal, games, *opponent)
-	return nil
-}
-
-// calibrateGame replays one game from colour c's side and adds every turn
-// whose belief is exact, holds the true board and more than one board.
-func calibrateGame(ctx context.Context, cal *engine.PriorCalibration, h *rbc.History, c rbc.Color, budgetMiB int64, maxBoards int) error {
-	start, turns, err := sampler.Observations(h, c)
-	if err != nil {
-		return err
-	}
-	s, err := sampler.New("exact", sampler.Options{Seed: 1, MemoryBudget: budgetMiB << 20})
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	if err := s.HandleGameStart(ctx, c, start); err != nil {
-		return err
-	}
-	for i := range turns {
-		t := &turns[i]
-		if err := t.Notice(ctx, s); err != nil {
-			return err
-		}
-		if size := s.Size(); size.Exact && size.Boards > 1 && size.Boards <= maxBoards && s.Contains(&t.Before) {
-			if err := cal.Observe(ctx, s, &t.Before, c, t.CaptureSquare); err != nil {
-				return err
-			}
-		}
-		if err := t.SenseWith(ctx, s, t.Sense); err != nil {
-			return err
-		}
-		if err := t.Move(ctx, s); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 

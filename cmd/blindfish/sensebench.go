@@ -15,33 +15,16 @@ import (
 	"github.com/blindfish-rbc/blindfish/evaluator"
 )
 
-// The offline sense benchmark's command line: `blindfish belief --sense
-// STRATEGY[,...]`. The benchmark itself (what it replays and how it scores a
-// window) is engine/sensebench; this file reads its flags and prints its
-// table.
+// The offline sense benchmark's command line: `blindfish belief sense
+// --strategies STRATEGY[,...]`. The benchmark itself (what it replays and how
+// it scores a window) is engine/sensebench; this file reads its flags and
+// prints its table.
 
-// hasSenseFlag reports whether a belief command line asks for the sense
-// benchmark (the hook in belief.go).
-func hasSenseFlag(args []string) bool { return hasFlag(args, "sense") }
-
-// hasFlag reports whether a command line sets the flag name (before any
-// "--"), in any of the forms the flag package reads.
-func hasFlag(args []string, name string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == "--"+name || a == "-"+name || strings.HasPrefix(a, "--"+name+"=") || strings.HasPrefix(a, "-"+name+"=") {
-			return true
-		}
-	}
-	return false
-}
-
-// runSenseBench is `blindfish belief --sense ...`.
+// runSenseBench is `blindfish belief sense ...` (and `blindfish belief
+// --sense STRATEGIES ...`, its older form).
 func runSenseBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("belief", "--sense STRATEGY[,STRATEGY...] [--time 1s] [--eval auto] [--depth N] [--memory-mb N] FILE|DIR...", stderr)
-	senses := fs.String("sense", "", "sense strategies to compare, comma-separated, or 'all' ("+strings.Join(engine.SenseNames(), ", ")+")")
+	fs := newFlagSet("belief sense", "--strategies STRATEGY[,STRATEGY...] [--time 1s] [--eval auto] [--depth N] [--memory-mb N] FILE|DIR...", stderr)
+	senses := fs.String("strategies", "", "sense strategies to compare, comma-separated, or 'all' ("+strings.Join(engine.SenseNames(), ", ")+")")
 	budget := fs.Duration("time", 2*time.Second, "time budget of each sense decision")
 	maxBoards := fs.Int("max-boards", 300000, "stop replaying a side once its belief holds more boards than this (random games explode)")
 	evalName := fs.String("eval", "auto", "evaluator for strategies that score moves (voi): auto, stockfish or embedded")
@@ -70,7 +53,7 @@ func runSenseBench(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 	}
 	if len(cfg.Strategies) == 0 {
-		return usageError{"--sense needs at least one strategy"}
+		return usageError{"--strategies needs at least one strategy"}
 	}
 	if *budget <= 0 || *memoryMB <= 0 || *maxBoards <= 1 || *depth < 0 || *workers < 0 {
 		return usageError{"--time, --memory-mb and --max-boards must be positive, --depth and --workers not negative"}

@@ -48,7 +48,12 @@ func TestSenseBenchOnARecordedGame(t *testing.T) {
 	if num(4, "(no sense)") != 0 || num(5, "(hindsight best)") != 100 {
 		t.Errorf("reference rows wrong:\n%s", out)
 	}
-	if code, _, errs := runBlindfish(t, context.Background(), "belief", "--sense", "bogus", "x.json"); code != 2 || !strings.Contains(errs, `unknown sense strategy "bogus"`) {
-		t.Errorf("bad strategy: exit %d %q", code, errs)
+	for _, args := range [][]string{{"belief", "--sense", "bogus", "x.json"}, {"belief", "sense", "--strategies", "bogus", "x.json"}} {
+		if code, _, errs := runBlindfish(t, context.Background(), args...); code != 2 || !strings.Contains(errs, `unknown sense strategy "bogus"`) {
+			t.Errorf("%q: exit %d %q", args, code, errs)
+		}
+	}
+	if code, _, errs := runBlindfish(t, context.Background(), "belief", "sense", "x.json"); code != 2 || !strings.Contains(errs, "--strategies needs") {
+		t.Errorf("no strategy: exit %d %q", code, errs)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -91,13 +90,7 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	// The page goes beside the record (or its archive), named after it; the
-	// page links to the file that holds the record.
-	record := rec.Path
-	path := *out
-	if path == "" {
-		path = filepath.Join(filepath.Dir(rec.Path), strings.TrimSuffix(rec.Base(), ".json")+".html")
-	}
+	path := view.PagePath(rec, *out)
 	page, err := view.Build(ctx, h, view.Options{
 		Colors:  colors,
 		Sampler: *samplerName,
@@ -109,7 +102,7 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		},
 		MaxBoards: *maxBoards,
 		Seed:      *seed,
-		Source:    recordLink(path, record),
+		Source:    view.RecordLink(path, rec.Path),
 		Bot:       botOpts,
 	})
 	if err != nil {
@@ -125,20 +118,4 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "%s: %d turns, %d KiB, made in %v\n", path, len(page.Plies), (st.Size()+1023)/1024,
 		time.Since(began).Round(time.Millisecond))
 	return nil
-}
-
-// recordLink is how the page links to its record: relative to the page's
-// folder, so that the pair can be moved together; the bare path when there
-// is no relative way.
-func recordLink(page, record string) string {
-	pageAbs, err1 := filepath.Abs(filepath.Dir(page))
-	recAbs, err2 := filepath.Abs(record)
-	if err1 != nil || err2 != nil {
-		return filepath.ToSlash(record)
-	}
-	rel, err := filepath.Rel(pageAbs, recAbs)
-	if err != nil {
-		return filepath.ToSlash(record)
-	}
-	return filepath.ToSlash(rel)
 }

@@ -128,48 +128,34 @@ type run struct {
 // side replays colour c of h and scores every strategy at each turn. It
 // returns the number of turns scored.
 func (r *run) side(ctx context.Context, h *rbc.History, c rbc.Color) (int, error) {
-	start, turns, err := sampler.Observations(h, c)
-	if err != nil {
-		return 0, err
-	}
 	s, err := sampler.New("exact", sampler.Options{MemoryBudget: int64(r.cfg.MemoryMB) << 20, Workers: r.cfg.Workers,
 		Seed: uint64(r.cfg.Seed), Logger: r.cfg.Logger})
 	if err != nil {
 		return 0, err
 	}
 	defer s.Close()
-	if err := s.HandleGameStart(ctx, c, start); err != nil {
-		return 0, err
-	}
 	scored := 0
-	for i := range turns {
-		t := &turns[i]
-		if err := t.Notice(ctx, s); err != nil {
-			return scored, err
-		}
+	score := func(ctx context.Context, t *sampler.ReplayTurn) error {
 		size := s.Size()
 		if size.Boards+size.Deferred > r.cfg.MaxBoards {
 			r.res.CutSides++
-			r.res.CutTurns += len(turns) - i
+			r.res.CutTurns += t.Turns - t.Index
 			if r.cfg.TurnLog != nil {
-				fmt.Fprintf(r.cfg.TurnLog, "%s turn %d: %d boards: stopping this side\n", c, i+1, size.Boards+size.Deferred)
+				fmt.Fprintf(r.cfg.TurnLog, "%s turn %d: %d boards: stopping this side\n", c, t.Index+1, size.Boards+size.Deferred)
 			}
-			return scored, nil
+			return sampler.ErrStopReplay
 		}
-		if size.Boards > 1 {
-			if err := r.turn(ctx, s, c, i+1, t, size); err != nil {
-				return scored, err
-			}
-			scored++
+		if size.Boards <= 1 {
+			return nil
 		}
-		if err := t.SenseWith(ctx, s, t.Sense); err != nil {
-			return scored, err
+		if err := r.turn(ctx, s, c, t.Index+1, &t.ObservedTurn, size); err != nil {
+			return err
 		}
-		if err := t.Move(ctx, s); err != nil {
-			return scored, err
-		}
+		scored++
+		return nil
 	}
-	return scored, nil
+	err = (&sampler.Replay{Noticed: score}).Run(ctx, s, h, c)
+	return scored, err
 }
 
 // turn scores the recorded sense, the hindsight-best window and every
