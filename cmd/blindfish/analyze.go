@@ -72,7 +72,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	level := &slog.LevelVar{}
 	level.Set(slog.LevelWarn)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	p, err := analysisPlayer(*bot, *seed, log)
+	p, err := engine.NewLoggingPlayer(*bot, *seed, log)
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -160,12 +160,6 @@ func printSwings(ctx context.Context, path string, kind evaluator.Kind, depth, s
 	}
 	fmt.Fprintf(stdout, "\n%d moves scored, %d changed the score by %d cp or more\n", len(plies), marked, swing)
 	return err
-}
-
-// analysisPlayer is engine.NewLoggingPlayer: the blindfish bot logs its
-// decisions to log, so that -v shows them (view builds its bot the same way).
-func analysisPlayer(spec string, seed int64, log *slog.Logger) (rbc.Player, error) {
-	return engine.NewLoggingPlayer(spec, seed, log)
 }
 
 // mark flags a choice that differs from the record.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/analysis"
+	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 	"github.com/blindfish-rbc/blindfish/view"
@@ -72,7 +73,7 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return usageError{fmt.Sprintf("bad --clock %q", *clock)}
 		}
 		capture := analysis.NewCapture(slog.LevelDebug, 200)
-		p, err := analysisPlayer(*bot, int64(*seed), slog.New(capture))
+		p, err := engine.NewLoggingPlayer(*bot, int64(*seed), slog.New(capture))
 		if err != nil {
 			return usageError{err.Error()}
 		}
