@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/protocol/internal/tally"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -25,8 +26,8 @@ type Tally struct {
 	// Logger gets the records that could not be saved; nil discards them.
 	Logger *slog.Logger
 
-	mu                      sync.Mutex
-	won, drew, lost, failed int
+	mu    sync.Mutex
+	count tally.Count
 }
 
 // Record counts and reports game id: res nil is a game not played, err
@@ -35,25 +36,12 @@ func (t *Tally) Record(id string, res *Result, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if res == nil {
-		t.failed++
+		t.count.Failed++
 		fmt.Fprintf(t.Out, "game %s: not played: %v\n", id, err)
 		return
 	}
 	r := res.Result
-	verdict := "draw"
-	switch {
-	case err != nil:
-		t.failed++
-		verdict = "resigned after an error"
-	case !r.HasWinner:
-		t.drew++
-	case r.Winner == res.Color:
-		t.won++
-		verdict = "won"
-	default:
-		t.lost++
-		verdict = "lost"
-	}
+	verdict := t.count.Add(res.Color, r.HasWinner, r.Winner, err, "resigned after an error")
 	line := fmt.Sprintf("game %s as %s: %s", id, res.Color, verdict)
 	if err != nil {
 		line += ": " + err.Error()
@@ -81,13 +69,9 @@ func (t *Tally) Record(id string, res *Result, err error) {
 func (t *Tally) WriteSummary() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	n := t.won + t.drew + t.lost + t.failed
-	if n == 0 {
+	if t.count.Games() == 0 {
 		return
 	}
-	fmt.Fprintf(t.Out, "%d games: %d won, %d drawn, %d lost", n, t.won, t.drew, t.lost)
-	if t.failed > 0 {
-		fmt.Fprintf(t.Out, ", %d failed", t.failed)
-	}
+	t.count.Write(t.Out, "failed")
 	fmt.Fprintln(t.Out)
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/protocol/internal/tally"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -26,9 +27,9 @@ type Tally struct {
 	// Logger gets the records that could not be saved; nil discards them.
 	Logger *slog.Logger
 
-	mu               sync.Mutex
-	won, drew, lost  int
-	failed, unplayed int
+	mu       sync.Mutex
+	count    tally.Count
+	unplayed int
 }
 
 // Record counts and reports the game of invitation inv: res nil is an
@@ -42,20 +43,7 @@ func (t *Tally) Record(inv int, res *Result, err error) {
 		return
 	}
 	o := res.Outcome
-	verdict := "draw"
-	switch {
-	case err != nil:
-		t.failed++
-		verdict = "error-resigned"
-	case !o.HasWinner:
-		t.drew++
-	case o.Winner == res.Color:
-		t.won++
-		verdict = "won"
-	default:
-		t.lost++
-		verdict = "lost"
-	}
+	verdict := t.count.Add(res.Color, o.HasWinner, o.Winner, err, "error-resigned")
 	line := fmt.Sprintf("game %d as %s vs %s: %s", res.GameID, res.Color, res.Opponent, verdict)
 	if err != nil {
 		line += ": " + err.Error()
@@ -97,14 +85,10 @@ func (t *Tally) save(res *Result) (string, error) {
 func (t *Tally) WriteSummary() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	n := t.won + t.drew + t.lost + t.failed
-	if n == 0 && t.unplayed == 0 {
+	if t.count.Games() == 0 && t.unplayed == 0 {
 		return
 	}
-	fmt.Fprintf(t.Out, "%d games: %d won, %d drawn, %d lost", n, t.won, t.drew, t.lost)
-	if t.failed > 0 {
-		fmt.Fprintf(t.Out, ", %d error-resigned", t.failed)
-	}
+	t.count.Write(t.Out, "error-resigned")
 	if t.unplayed > 0 {
 		fmt.Fprintf(t.Out, "; %d invitations not played", t.unplayed)
 	}
