@@ -9,10 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"slices"
 	"sync/atomic"
 	"time"
+
+	"github.com/blindfish-rbc/blindfish/chessclock"
 )
 
 // Options configure a local game. Start from DefaultOptions: the zero value
@@ -101,71 +102,61 @@ func PlayLocalGame(ctx context.Context, white, black Player, opts Options) (*Gam
 	}
 	r := &referee{
 		opts:        opts,
-		clock:       opts.Clock,
-		log:         opts.Logger,
 		board:       StartBoard(),
 		lastCapture: NoSquare,
 		hist:        &History{WhiteName: opts.WhiteName, BlackName: opts.BlackName},
-	}
-	if r.clock == nil {
-		r.clock = SystemClock{}
-	}
-	if r.log == nil {
-		r.log = slog.Default()
-	}
-	if r.opts.GameEndTimeout <= 0 {
-		r.opts.GameEndTimeout = 10 * time.Second
+		players:     [2]Player{white, black},
+		table: chessclock.New[Color](chessclock.Config{Game: "rbc", Initial: opts.InitialTime, Increment: opts.Increment,
+			Clock: opts.Clock, Logger: opts.Logger, GameEndTimeout: opts.GameEndTimeout, Aborted: ErrAborted}),
 	}
 	r.hist.Turns = [2][]TurnRecord{{}, {}}
-	r.seats[White] = &seat{p: white, color: White, log: r.log}
-	r.seats[Black] = &seat{p: black, color: Black, log: r.log}
-	r.clocks = [2]time.Duration{opts.InitialTime, opts.InitialTime}
 
 	if err := r.play(ctx); err != nil {
 		return nil, err
 	}
+	if l := r.table.Loss(); l != nil {
+		reason := Resign
+		if l.OnTime {
+			reason = Timeout
+		}
+		r.outcome = Outcome{Winner: l.Loser.Other(), HasWinner: true, Reason: reason, Detail: l.Detail}
+	}
 	r.hist.Outcome = r.outcome
-	r.endGame(ctx)
-	return &GameResult{History: r.hist, Used: r.used, TurnTimes: r.turnTimes, Left: r.clocks}, nil
+	r.table.EndGame(ctx, "HandleGameEnd", func(c Color) func(context.Context) error {
+		hist, outcome := r.hist.Clone(), r.outcome
+		return func(ctx context.Context) error { return r.players[c].HandleGameEnd(ctx, outcome, hist) }
+	})
+	t := r.table
+	return &GameResult{History: r.hist, Used: t.Used(), TurnTimes: t.TurnTimes(), Left: t.Clocks()}, nil
 }
 
-// referee holds the state of one game.
+// referee holds the state of one game; the table holds its clocks and runs
+// the players' callbacks under them.
 type referee struct {
 	opts        Options
-	clock       Clock
-	log         *slog.Logger
+	table       *chessclock.Table[Color]
+	players     [2]Player
 	board       Board
-	seats       [2]*seat
-	clocks      [2]time.Duration // time left on each clock
-	used        [2]time.Duration
-	turnTimes   [2][]time.Duration // charged at each turn
-	lastCapture Square             // the square of the piece the last move captured
+	lastCapture Square // the square of the piece the last move captured
 	hist        *History
-	outcome     Outcome
-	over        bool
+	outcome     Outcome // set by the rules; a callback's loss is the table's
 }
 
 // play runs the game until it is over; it fails only when ctx is done.
 func (r *referee) play(ctx context.Context) error {
 	names := [2]string{r.opts.WhiteName, r.opts.BlackName}
 	for c := White; c <= Black; c++ {
-		s := r.seats[c]
-		board := r.board
+		p, board := r.players[c], r.board
 		// Game start is not charged (the harness starts the clocks after
 		// it), but it may not outlast the player's clock either.
-		deadline := r.clock.Now().Add(r.clocks[c])
-		ok, err := r.run(ctx, c, deadline, "HandleGameStart", func(ctx context.Context) error {
-			return s.p.HandleGameStart(ctx, c, board, names[c.Other()])
-		})
-		if !ok {
-			if r.over && r.outcome.Reason == Timeout {
-				r.clocks[c] = 0
-			}
+		if ok, err := r.table.Start(ctx, c, "HandleGameStart", func(ctx context.Context) error {
+			return p.HandleGameStart(ctx, c, board, names[c.Other()])
+		}); !ok {
 			return err
 		}
 	}
 	for {
-		if r.checkOver(); r.over {
+		if r.checkOver(); r.table.Over() {
 			return nil
 		}
 		if err := ctx.Err(); err != nil {
@@ -174,7 +165,7 @@ func (r *referee) play(ctx context.Context) error {
 		if err := r.playTurn(ctx); err != nil {
 			return err
 		}
-		if r.over {
+		if r.table.Over() {
 			return nil
 		}
 	}
@@ -183,9 +174,9 @@ func (r *referee) play(ctx context.Context) error {
 // checkOver applies the harness's end-of-game rules between turns.
 func (r *referee) checkOver() {
 	switch {
-	case r.clocks[White] <= 0:
+	case r.table.Left(White) <= 0:
 		r.finish(Outcome{Winner: Black, HasWinner: true, Reason: Timeout})
-	case r.clocks[Black] <= 0:
+	case r.table.Left(Black) <= 0:
 		r.finish(Outcome{Winner: White, HasWinner: true, Reason: Timeout})
 	case r.board.KingMissing(White):
 		r.finish(Outcome{Winner: Black, HasWinner: true, Reason: KingCapture})
@@ -200,57 +191,32 @@ func (r *referee) checkOver() {
 
 func (r *referee) finish(o Outcome) {
 	r.outcome = o
-	r.over = true
-}
-
-// run calls a callback of colour c (see seat.call). It reports whether the
-// game goes on; when it does not, the game is over (r.over) or aborted (the
-// error).
-func (r *referee) run(ctx context.Context, c Color, deadline time.Time, name string, fn func(context.Context) error) (bool, error) {
-	err := r.seats[c].call(ctx, r.clock, deadline, name, fn)
-	if err == nil {
-		return true, nil
-	}
-	var stop *stopError
-	if !errors.As(err, &stop) {
-		return false, err
-	}
-	r.finish(Outcome{Winner: c.Other(), HasWinner: true, Reason: stop.reason, Detail: stop.detail})
-	return false, nil
+	r.table.End()
 }
 
 // playTurn plays one turn of the side to move. It returns an error only when
-// ctx is done; a turn that ends the game early sets r.over.
+// ctx is done; a turn that ends the game early ends it on the table.
 func (r *referee) playTurn(ctx context.Context) error {
 	c := r.board.Turn()
-	s := r.seats[c]
-	start := r.clock.Now()
-	deadline := start.Add(r.clocks[c])
-	defer func() {
-		elapsed := r.clock.Now().Sub(start)
-		r.used[c] += elapsed
-		r.turnTimes[c] = append(r.turnTimes[c], elapsed)
-		r.clocks[c] -= elapsed
-		if !r.over || r.outcome.Reason != Timeout {
-			r.clocks[c] += r.opts.Increment
-		}
-	}()
+	p := r.players[c]
+	r.table.BeginTurn(c)
+	defer r.table.EndTurn()
 	moveActions := r.board.MoveActions()
 
 	// 1. The opponent's capture, if any.
 	captured := r.lastCapture
-	if ok, err := r.run(ctx, c, deadline, "HandleOpponentMoveResult", func(ctx context.Context) error {
-		return s.p.HandleOpponentMoveResult(ctx, captured != NoSquare, captured)
+	if ok, err := r.table.Call(ctx, "HandleOpponentMoveResult", func(ctx context.Context) error {
+		return p.HandleOpponentMoveResult(ctx, captured != NoSquare, captured)
 	}); !ok {
 		return err
 	}
 
 	// 2. The sense.
 	var sense Square
-	left := deadline.Sub(r.clock.Now())
+	left := r.table.TurnLeft()
 	senseActions, senseMoves := allSquares(), slices.Clone(moveActions)
-	if ok, err := r.run(ctx, c, deadline, "ChooseSense", func(ctx context.Context) (err error) {
-		sense, err = s.p.ChooseSense(ctx, senseActions, senseMoves, left)
+	if ok, err := r.table.Call(ctx, "ChooseSense", func(ctx context.Context) (err error) {
+		sense, err = p.ChooseSense(ctx, senseActions, senseMoves, left)
 		return err
 	}); !ok {
 		return err
@@ -267,18 +233,18 @@ func (r *referee) playTurn(ctx context.Context) error {
 	r.hist.Turns[c] = append(r.hist.Turns[c], TurnRecord{Sense: sense, SenseResult: result, Capture: NoSquare})
 	rec := &r.hist.Turns[c][len(r.hist.Turns[c])-1]
 	shown := slices.Clone(result)
-	if ok, err := r.run(ctx, c, deadline, "HandleSenseResult", func(ctx context.Context) error {
-		return s.p.HandleSenseResult(ctx, shown)
+	if ok, err := r.table.Call(ctx, "HandleSenseResult", func(ctx context.Context) error {
+		return p.HandleSenseResult(ctx, shown)
 	}); !ok {
 		return err
 	}
 
 	// 3. The move.
 	var req Move
-	left = deadline.Sub(r.clock.Now())
+	left = r.table.TurnLeft()
 	moveMoves := slices.Clone(moveActions)
-	if ok, err := r.run(ctx, c, deadline, "ChooseMove", func(ctx context.Context) (err error) {
-		req, err = s.p.ChooseMove(ctx, moveMoves, left)
+	if ok, err := r.table.Call(ctx, "ChooseMove", func(ctx context.Context) (err error) {
+		req, err = p.ChooseMove(ctx, moveMoves, left)
 		return err
 	}); !ok {
 		return err
@@ -298,31 +264,10 @@ func (r *referee) playTurn(ctx context.Context) error {
 	rec.FENAfter = r.board.FEN()
 	r.lastCapture = rec.Capture
 	taken, capture := rec.Taken, rec.Capture
-	_, err := r.run(ctx, c, deadline, "HandleMoveResult", func(ctx context.Context) error {
-		return s.p.HandleMoveResult(ctx, req, taken, capture != NoSquare, capture)
+	_, err := r.table.Call(ctx, "HandleMoveResult", func(ctx context.Context) error {
+		return p.HandleMoveResult(ctx, req, taken, capture != NoSquare, capture)
 	})
 	return err
-}
-
-// endGame calls HandleGameEnd on both players.
-func (r *referee) endGame(ctx context.Context) {
-	for c := White; c <= Black; c++ {
-		s := r.seats[c]
-		if !s.waitIdle(r.opts.GameEndTimeout) {
-			r.log.Warn("rbc: a callback overran its clock and has not returned; HandleGameEnd not called",
-				"color", c.String(), "callback", s.pendingName)
-			continue
-		}
-		hist := r.hist.Clone()
-		outcome := r.outcome
-		deadline := r.clock.Now().Add(r.opts.GameEndTimeout)
-		err := s.call(context.WithoutCancel(ctx), r.clock, deadline, "HandleGameEnd", func(ctx context.Context) error {
-			return s.p.HandleGameEnd(ctx, outcome, hist)
-		})
-		if err != nil {
-			r.log.Warn("rbc: HandleGameEnd failed", "color", c.String(), "err", err)
-		}
-	}
 }
 
 // moveString shows a request, even one with squares off the board.
@@ -340,87 +285,6 @@ func allSquares() []Square {
 		s[i] = Square(i)
 	}
 	return s
-}
-
-// stopError is a callback failure that ends the game: the player resigns
-// (an error or a panic) or loses on time.
-type stopError struct {
-	reason WinReason
-	detail string
-}
-
-func (e *stopError) Error() string { return e.reason.String() + ": " + e.detail }
-
-// seat is one player at the board and the state of its callbacks.
-type seat struct {
-	p     Player
-	color Color
-	log   *slog.Logger
-	// pending receives the result of a callback the referee stopped waiting
-	// for (it overran its clock); nil when no callback is running.
-	pending     chan error
-	pendingName string
-}
-
-// call runs fn (a callback of the seat's player) in its own goroutine with a
-// context done at deadline, and waits for it until then. It returns nil, a
-// *stopError (the callback failed, panicked or overran its clock) or, when
-// ctx is done, ErrAborted.
-func (s *seat) call(ctx context.Context, clock Clock, deadline time.Time, name string, fn func(context.Context) error) error {
-	cctx, cancel := clock.WithDeadline(ctx, deadline)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		defer func() {
-			if v := recover(); v != nil {
-				s.log.Error("rbc: player panicked", "color", s.color.String(), "callback", name,
-					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-				done <- fmt.Errorf("panic: %v", v)
-			}
-		}()
-		done <- fn(cctx)
-	}()
-	var err error
-	select {
-	case err = <-done:
-	case <-cctx.Done():
-		select {
-		case err = <-done: // it returned just as the deadline passed
-		default:
-			if ctx.Err() != nil {
-				s.pending, s.pendingName = done, name
-				return fmt.Errorf("%w: %w", ErrAborted, ctx.Err())
-			}
-			s.pending, s.pendingName = done, name
-			return &stopError{Timeout, fmt.Sprintf("%s's %s was still running when its clock ran out", s.color, name)}
-		}
-	}
-	if !clock.Now().Before(deadline) {
-		return &stopError{Timeout, fmt.Sprintf("%s's %s returned after its clock ran out", s.color, name)}
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("%w: %w", ErrAborted, ctx.Err())
-		}
-		return &stopError{Resign, fmt.Sprintf("%s's %s failed: %v", s.color, name, err)}
-	}
-	return nil
-}
-
-// waitIdle waits up to d for a callback that overran its clock to return.
-func (s *seat) waitIdle(d time.Duration) bool {
-	if s.pending == nil {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-s.pending:
-		s.pending = nil
-		return true
-	case <-t.C:
-		return false
-	}
 }
 
 // ErrScriptEnded is what a ScriptedPlayer returns when the referee asks it for
