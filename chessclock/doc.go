@@ -11,7 +11,7 @@
 // resigns. A Table holds that machinery once, so that the two referees keep
 // only their rules and observations and cannot drift apart on time.
 //
-// A Table does not know the games' result types. It records a Loss (who lost,
-// on time or by failing, and why); a referee turns it into its own result,
-// and tells the Table (End) when its rules end the game instead.
+// A Table keeps the game's result in the game's own type: a referee says how
+// a Loss (who lost, on time or by failing, and why) reads in its game, and
+// tells the Table (End) when its rules end the game instead.
 package chessclock

@@ -47,10 +47,19 @@ type Loss[C Color] struct {
 
 func (l *Loss[C]) Error() string { return l.Detail }
 
-// Table is the clocks and the callbacks of one game. It is not safe for
-// concurrent use: the referee drives it from one goroutine, and only the
-// callbacks it starts run beside it.
-type Table[C Color] struct {
+// Reason returns timeout for a loss on time and resign for a failure: the
+// game's own names for the two ways a Table loses it.
+func Reason[C Color, W any](l Loss[C], timeout, resign W) W {
+	if l.OnTime {
+		return timeout
+	}
+	return resign
+}
+
+// Table is the clocks, the callbacks and the result of one game, a result of
+// the game's type R. It is not safe for concurrent use: the referee drives it
+// from one goroutine, and only the callbacks it starts run beside it.
+type Table[C Color, R any] struct {
 	cfg       Config
 	left      [2]time.Duration // time left on each clock
 	used      [2]time.Duration
@@ -61,14 +70,16 @@ type Table[C Color] struct {
 	mover           C
 	start, deadline time.Time
 
-	over bool
-	loss *Loss[C]
+	lose   func(Loss[C]) R
+	over   bool
+	result R
+	loss   *Loss[C] // the callback failure that ended the game, if one did
 }
 
 // New returns the table of a game about to start, both clocks at
 // cfg.Initial. A nil cfg.Clock is the system clock, a nil cfg.Logger
-// slog.Default().
-func New[C Color](cfg Config) *Table[C] {
+// slog.Default(). lose gives the game's result when a callback fails.
+func New[C Color, R any](cfg Config, lose func(Loss[C]) R) *Table[C, R] {
 	if cfg.Clock == nil {
 		cfg.Clock = System{}
 	}
@@ -78,13 +89,13 @@ func New[C Color](cfg Config) *Table[C] {
 	if cfg.GameEndTimeout <= 0 {
 		cfg.GameEndTimeout = 10 * time.Second
 	}
-	return &Table[C]{cfg: cfg, left: [2]time.Duration{cfg.Initial, cfg.Initial}}
+	return &Table[C, R]{cfg: cfg, lose: lose, left: [2]time.Duration{cfg.Initial, cfg.Initial}}
 }
 
 // Start runs c's game-start callback fn. Game start is not charged, but it
 // may not outlast the player's clock either: a player that overruns it loses
 // on time with no time left. The result is Call's.
-func (t *Table[C]) Start(ctx context.Context, c C, name string, fn func(context.Context) error) (bool, error) {
+func (t *Table[C, R]) Start(ctx context.Context, c C, name string, fn func(context.Context) error) (bool, error) {
 	ok, err := t.call(ctx, c, t.cfg.Clock.Now().Add(t.left[c]), name, fn)
 	if t.loss != nil && t.loss.OnTime {
 		t.left[c] = 0
@@ -94,7 +105,7 @@ func (t *Table[C]) Start(ctx context.Context, c C, name string, fn func(context.
 
 // BeginTurn starts c's turn: c's clock runs from now until EndTurn, and the
 // callbacks run by Call are c's, due when its clock runs out.
-func (t *Table[C]) BeginTurn(c C) {
+func (t *Table[C, R]) BeginTurn(c C) {
 	t.mover = c
 	t.start = t.cfg.Clock.Now()
 	t.deadline = t.start.Add(t.left[c])
@@ -102,7 +113,7 @@ func (t *Table[C]) BeginTurn(c C) {
 
 // EndTurn charges the whole turn to the mover's clock and adds the
 // increment, unless the mover lost on time.
-func (t *Table[C]) EndTurn() {
+func (t *Table[C, R]) EndTurn() {
 	c := t.mover
 	elapsed := t.cfg.Clock.Now().Sub(t.start)
 	t.used[c] += elapsed
@@ -114,17 +125,17 @@ func (t *Table[C]) EndTurn() {
 }
 
 // TurnLeft returns the time the mover has left in this turn.
-func (t *Table[C]) TurnLeft() time.Duration { return t.deadline.Sub(t.cfg.Clock.Now()) }
+func (t *Table[C, R]) TurnLeft() time.Duration { return t.deadline.Sub(t.cfg.Clock.Now()) }
 
 // Call runs the mover's callback fn (see BeginTurn) under its clock. It
 // reports whether the game goes on; when it does not, the game is over (Over)
 // or aborted (the error, which wraps cfg.Aborted). A callback that fails
 // after the game is over (End) changes nothing but a warning.
-func (t *Table[C]) Call(ctx context.Context, name string, fn func(context.Context) error) (bool, error) {
+func (t *Table[C, R]) Call(ctx context.Context, name string, fn func(context.Context) error) (bool, error) {
 	return t.call(ctx, t.mover, t.deadline, name, fn)
 }
 
-func (t *Table[C]) call(ctx context.Context, c C, deadline time.Time, name string, fn func(context.Context) error) (bool, error) {
+func (t *Table[C, R]) call(ctx context.Context, c C, deadline time.Time, name string, fn func(context.Context) error) (bool, error) {
 	err := t.seat(c).call(ctx, t.cfg, deadline, c, name, fn)
 	if err == nil {
 		return true, nil
@@ -137,38 +148,39 @@ func (t *Table[C]) call(ctx context.Context, c C, deadline time.Time, name strin
 		t.cfg.Logger.Warn(t.cfg.Game+": a callback failed after the game ended", "color", c.String(), "err", err)
 		return false, nil
 	}
-	t.over, t.loss = true, loss
+	t.over, t.loss, t.result = true, loss, t.lose(*loss)
 	return false, nil
 }
 
-// End records that the game's rules ended it.
-func (t *Table[C]) End() { t.over = true }
+// End records that the game's rules ended it with result.
+func (t *Table[C, R]) End(result R) { t.over, t.result = true, result }
 
 // Over reports whether the game is over, by the rules or by a Loss.
-func (t *Table[C]) Over() bool { return t.over }
+func (t *Table[C, R]) Over() bool { return t.over }
 
-// Loss returns the callback failure that ended the game, or nil.
-func (t *Table[C]) Loss() *Loss[C] { return t.loss }
+// Result returns the game's result: End's, or lose's for the callback
+// failure that ended the game; the zero R while the game goes on.
+func (t *Table[C, R]) Result() R { return t.result }
 
 // Left returns the time left on c's clock.
-func (t *Table[C]) Left(c C) time.Duration { return t.left[c] }
+func (t *Table[C, R]) Left(c C) time.Duration { return t.left[c] }
 
 // Clocks returns the time left on each clock.
-func (t *Table[C]) Clocks() [2]time.Duration { return t.left }
+func (t *Table[C, R]) Clocks() [2]time.Duration { return t.left }
 
 // Used returns the clock time charged to each player over the game.
-func (t *Table[C]) Used() [2]time.Duration { return t.used }
+func (t *Table[C, R]) Used() [2]time.Duration { return t.used }
 
 // TurnTimes returns the clock time charged to each player at each of its
 // turns, in order.
-func (t *Table[C]) TurnTimes() [2][]time.Duration { return t.turnTimes }
+func (t *Table[C, R]) TurnTimes() [2][]time.Duration { return t.turnTimes }
 
 // EndGame runs each player's game-end callback, the one build(c) returns,
 // under cfg.GameEndTimeout and not under its clock, even when ctx is done. It
 // skips a player whose callback overran its clock and has not returned within
 // cfg.GameEndTimeout: calling it then would race with the bot. Failures are
 // only logged: the game is over.
-func (t *Table[C]) EndGame(ctx context.Context, name string, build func(c C) func(context.Context) error) {
+func (t *Table[C, R]) EndGame(ctx context.Context, name string, build func(c C) func(context.Context) error) {
 	for c := C(0); c <= 1; c++ {
 		s := t.seat(c)
 		if !s.waitIdle(t.cfg.GameEndTimeout) {
@@ -184,7 +196,7 @@ func (t *Table[C]) EndGame(ctx context.Context, name string, build func(c C) fun
 	}
 }
 
-func (t *Table[C]) seat(c C) *seat[C] { return &t.seats[c] }
+func (t *Table[C, R]) seat(c C) *seat[C] { return &t.seats[c] }
 
 // seat is the state of one player's callbacks.
 type seat[C Color] struct {

@@ -95,8 +95,11 @@ func PlayGame(ctx context.Context, white, black Player, opts Options) (*GameResu
 		return nil, fmt.Errorf("kriegspiel: PlayGame: %w", err)
 	}
 	r := &referee{opts: opts, game: g, players: [2]Player{white, black},
-		table: chessclock.New[rbc.Color](chessclock.Config{Game: "kriegspiel", Initial: opts.InitialTime, Increment: opts.Increment,
-			Clock: opts.Clock, Logger: opts.Logger, GameEndTimeout: opts.GameEndTimeout, Aborted: ErrAborted})}
+		table: chessclock.New(chessclock.Config{Game: "kriegspiel", Initial: opts.InitialTime, Increment: opts.Increment,
+			Clock: opts.Clock, Logger: opts.Logger, GameEndTimeout: opts.GameEndTimeout, Aborted: ErrAborted},
+			func(l chessclock.Loss[rbc.Color]) Result {
+				return Result{Reason: chessclock.Reason(l, Timeout, Resign), Winner: l.Loser.Other(), HasWinner: true, Detail: l.Detail}
+			})}
 	if r.opts.QuestionLimit == 0 {
 		r.opts.QuestionLimit = 1000
 	}
@@ -105,18 +108,11 @@ func PlayGame(ctx context.Context, white, black Player, opts Options) (*GameResu
 	if err := r.play(ctx); err != nil {
 		return nil, err
 	}
-	if l := r.table.Loss(); l != nil {
-		reason := Resign
-		if l.OnTime {
-			reason = Timeout
-		}
-		r.result = Result{Reason: reason, Winner: l.Loser.Other(), HasWinner: true, Detail: l.Detail}
-	}
-	r.rec.Result = r.result
+	r.rec.Result = r.table.Result()
 	b := r.game.Board()
 	r.rec.FinalFEN = b.FEN()
 	r.table.EndGame(ctx, "HandleGameEnd", func(c rbc.Color) func(context.Context) error {
-		rec, result := r.rec.clone(), r.result
+		rec, result := r.rec.clone(), r.rec.Result
 		return func(ctx context.Context) error { return r.players[c].HandleGameEnd(ctx, result, rec) }
 	})
 	return &GameResult{Record: r.rec, Used: r.table.Used(), Left: r.table.Clocks()}, nil
@@ -126,12 +122,11 @@ func PlayGame(ctx context.Context, white, black Player, opts Options) (*GameResu
 // the players' callbacks under them.
 type referee struct {
 	opts    Options
-	table   *chessclock.Table[rbc.Color]
+	table   *chessclock.Table[rbc.Color, Result]
 	players [2]Player
 	game    *Game
 	rec     *Record
 	heard   [2][]Heard // what each player heard since its last turn
-	result  Result     // set by the rules; a callback's loss is the table's
 }
 
 // play runs the game until it is over; it fails only when ctx is done.
@@ -148,7 +143,7 @@ func (r *referee) play(ctx context.Context) error {
 		}
 	}
 	if r.game.Over() { // a starting position that is already mate or a draw
-		r.finish(ResultOf(r.game))
+		r.table.End(ResultOf(r.game))
 	}
 	for !r.table.Over() {
 		if err := ctx.Err(); err != nil {
@@ -156,7 +151,7 @@ func (r *referee) play(ctx context.Context) error {
 		}
 		b := r.game.Board()
 		if r.opts.TurnLimit > 0 && b.FullmoveNumber() > r.opts.TurnLimit {
-			r.finish(Result{Reason: TurnLimit})
+			r.table.End(Result{Reason: TurnLimit})
 			return nil
 		}
 		if err := r.playTurn(ctx); err != nil {
@@ -164,11 +159,6 @@ func (r *referee) play(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-func (r *referee) finish(res Result) {
-	r.result = res
-	r.table.End()
 }
 
 // playTurn plays one turn of the player to move: what it heard, then
@@ -194,7 +184,7 @@ func (r *referee) playTurn(ctx context.Context) error {
 	}
 	for n := 0; ; n++ {
 		if n == r.opts.QuestionLimit {
-			r.finish(Result{Reason: Resign, Winner: c.Other(), HasWinner: true,
+			r.table.End(Result{Reason: Resign, Winner: c.Other(), HasWinner: true,
 				Detail: fmt.Sprintf("%s asked %d questions in one turn without making a move", c, n)})
 			return nil
 		}
@@ -223,7 +213,7 @@ func (r *referee) playTurn(ctx context.Context) error {
 			b := r.game.Board()
 			turn.FENAfter = b.FEN()
 			if r.game.Over() {
-				r.finish(ResultOf(r.game))
+				r.table.End(ResultOf(r.game))
 			}
 		}
 		if ok, err := r.table.Call(ctx, "HandleAnswer", func(ctx context.Context) error {

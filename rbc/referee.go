@@ -106,24 +106,20 @@ func PlayLocalGame(ctx context.Context, white, black Player, opts Options) (*Gam
 		lastCapture: NoSquare,
 		hist:        &History{WhiteName: opts.WhiteName, BlackName: opts.BlackName},
 		players:     [2]Player{white, black},
-		table: chessclock.New[Color](chessclock.Config{Game: "rbc", Initial: opts.InitialTime, Increment: opts.Increment,
-			Clock: opts.Clock, Logger: opts.Logger, GameEndTimeout: opts.GameEndTimeout, Aborted: ErrAborted}),
+		table: chessclock.New(chessclock.Config{Game: "rbc", Initial: opts.InitialTime, Increment: opts.Increment,
+			Clock: opts.Clock, Logger: opts.Logger, GameEndTimeout: opts.GameEndTimeout, Aborted: ErrAborted},
+			func(l chessclock.Loss[Color]) Outcome {
+				return Outcome{Winner: l.Loser.Other(), HasWinner: true, Reason: chessclock.Reason(l, Timeout, Resign), Detail: l.Detail}
+			}),
 	}
 	r.hist.Turns = [2][]TurnRecord{{}, {}}
 
 	if err := r.play(ctx); err != nil {
 		return nil, err
 	}
-	if l := r.table.Loss(); l != nil {
-		reason := Resign
-		if l.OnTime {
-			reason = Timeout
-		}
-		r.outcome = Outcome{Winner: l.Loser.Other(), HasWinner: true, Reason: reason, Detail: l.Detail}
-	}
-	r.hist.Outcome = r.outcome
+	r.hist.Outcome = r.table.Result()
 	r.table.EndGame(ctx, "HandleGameEnd", func(c Color) func(context.Context) error {
-		hist, outcome := r.hist.Clone(), r.outcome
+		hist, outcome := r.hist.Clone(), r.hist.Outcome
 		return func(ctx context.Context) error { return r.players[c].HandleGameEnd(ctx, outcome, hist) }
 	})
 	t := r.table
@@ -134,12 +130,11 @@ func PlayLocalGame(ctx context.Context, white, black Player, opts Options) (*Gam
 // the players' callbacks under them.
 type referee struct {
 	opts        Options
-	table       *chessclock.Table[Color]
+	table       *chessclock.Table[Color, Outcome]
 	players     [2]Player
 	board       Board
 	lastCapture Square // the square of the piece the last move captured
 	hist        *History
-	outcome     Outcome // set by the rules; a callback's loss is the table's
 }
 
 // play runs the game until it is over; it fails only when ctx is done.
@@ -175,23 +170,18 @@ func (r *referee) play(ctx context.Context) error {
 func (r *referee) checkOver() {
 	switch {
 	case r.table.Left(White) <= 0:
-		r.finish(Outcome{Winner: Black, HasWinner: true, Reason: Timeout})
+		r.table.End(Outcome{Winner: Black, HasWinner: true, Reason: Timeout})
 	case r.table.Left(Black) <= 0:
-		r.finish(Outcome{Winner: White, HasWinner: true, Reason: Timeout})
+		r.table.End(Outcome{Winner: White, HasWinner: true, Reason: Timeout})
 	case r.board.KingMissing(White):
-		r.finish(Outcome{Winner: Black, HasWinner: true, Reason: KingCapture})
+		r.table.End(Outcome{Winner: Black, HasWinner: true, Reason: KingCapture})
 	case r.board.KingMissing(Black):
-		r.finish(Outcome{Winner: White, HasWinner: true, Reason: KingCapture})
+		r.table.End(Outcome{Winner: White, HasWinner: true, Reason: KingCapture})
 	case r.opts.TurnLimit > 0 && r.board.FullmoveNumber() > r.opts.TurnLimit:
-		r.finish(Outcome{Reason: TurnLimit})
+		r.table.End(Outcome{Reason: TurnLimit})
 	case r.opts.MoveLimit > 0 && r.board.HalfmoveClock() >= r.opts.MoveLimit:
-		r.finish(Outcome{Reason: MoveLimit})
+		r.table.End(Outcome{Reason: MoveLimit})
 	}
-}
-
-func (r *referee) finish(o Outcome) {
-	r.outcome = o
-	r.table.End()
 }
 
 // playTurn plays one turn of the side to move. It returns an error only when
@@ -222,7 +212,7 @@ func (r *referee) playTurn(ctx context.Context) error {
 		return err
 	}
 	if sense != NoSquare && !sense.Valid() {
-		r.finish(Outcome{Winner: c.Other(), HasWinner: true, Reason: IllegalAction,
+		r.table.End(Outcome{Winner: c.Other(), HasWinner: true, Reason: IllegalAction,
 			Detail: fmt.Sprintf("%s sensed square %d, which is not on the board", c, sense)})
 		return nil
 	}
@@ -250,7 +240,7 @@ func (r *referee) playTurn(ctx context.Context) error {
 		return err
 	}
 	if !req.IsNull() && !r.board.IsMoveAction(r.board.WithQueenDefault(req)) {
-		r.finish(Outcome{Winner: c.Other(), HasWinner: true, Reason: IllegalAction,
+		r.table.End(Outcome{Winner: c.Other(), HasWinner: true, Reason: IllegalAction,
 			Detail: fmt.Sprintf("%s requested %s, which is not one of its %d move actions", c, moveString(req), len(moveActions))})
 		return nil
 	}
