@@ -93,17 +93,11 @@ func Listen(ctx context.Context, cfg ListenConfig) error {
 	if cfg.RefusalWait <= 0 {
 		cfg.RefusalWait = time.Minute
 	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := listen.Logger(cfg.Logger)
 	if cfg.Play.Logger == nil {
 		cfg.Play.Logger = log
 	}
-	gameCtx := cfg.GameContext
-	if gameCtx == nil {
-		gameCtx = context.WithoutCancel(ctx)
-	}
+	gameCtx := listen.GameContext(ctx, cfg.GameContext)
 	// The first call checks the token: a refusal stops us at once.
 	if _, err := cfg.Client.ActiveGames(ctx); err != nil {
 		return err

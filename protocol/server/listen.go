@@ -67,17 +67,11 @@ func Listen(ctx context.Context, cfg ListenConfig) error {
 	if cfg.PollInterval <= 0 {
 		cfg.PollInterval = 5 * time.Second
 	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := listen.Logger(cfg.Logger)
 	if cfg.Play.Logger == nil {
 		cfg.Play.Logger = log
 	}
-	gameCtx := cfg.GameContext
-	if gameCtx == nil {
-		gameCtx = context.WithoutCancel(ctx)
-	}
+	gameCtx := listen.GameContext(ctx, cfg.GameContext)
 
 	v, err := c.Version(ctx)
 	if err != nil {

@@ -164,3 +164,21 @@ func (l *Loop[ID, R]) counts() (started, finished int) {
 	defer l.mu.Unlock()
 	return len(l.started), l.finished
 }
+
+// Logger is log, or one that discards everything when log is nil.
+func Logger(log *slog.Logger) *slog.Logger {
+	if log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return log
+}
+
+// GameContext is the context a client's games run under: game, or when it
+// is nil one that ctx's cancellation does not reach, so that the running
+// games finish after a shutdown request.
+func GameContext(ctx, game context.Context) context.Context {
+	if game == nil {
+		return context.WithoutCancel(ctx)
+	}
+	return game
+}

@@ -228,3 +228,24 @@ func TestRunStopsOnContext(t *testing.T) {
 		t.Errorf("Run returned after %d polls (ctx %v), want 3 and cancelled", polls, ctx.Err())
 	}
 }
+
+func TestDefaults(t *testing.T) {
+	if Logger(nil) == nil {
+		t.Error("Logger(nil) is nil")
+	}
+	log := slog.New(slog.DiscardHandler)
+	if Logger(log) != log {
+		t.Error("Logger(log) is not log")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	games := GameContext(ctx, nil)
+	cancel()
+	if games.Err() != nil {
+		t.Errorf("the default games' context is cancelled with Listen's: %v", games.Err())
+	}
+	own, stop := context.WithCancel(context.Background())
+	defer stop()
+	if GameContext(ctx, own) != own {
+		t.Error("GameContext(ctx, own) is not own")
+	}
+}
