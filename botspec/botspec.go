@@ -16,12 +16,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/internal/spec"
 	"github.com/blindfish-rbc/blindfish/protocol/line"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -154,27 +154,7 @@ func (r *Resolver) Canonical(ctx context.Context, spec string, log *slog.Logger)
 
 // Format writes a bot spec back from its parts: "name" or "name:k=v,..."
 // with the settings sorted, so that equal specs are equal strings.
-func Format(name string, params engine.Params) string {
-	if len(params) == 0 {
-		return name
-	}
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var b strings.Builder
-	b.WriteString(name)
-	for i, k := range keys {
-		if i == 0 {
-			b.WriteByte(':')
-		} else {
-			b.WriteByte(',')
-		}
-		b.WriteString(k + "=" + params[k])
-	}
-	return b.String()
-}
+func Format(name string, params engine.Params) string { return spec.Format(name, params) }
 
 // MemoryBound returns the most memory the bot a spec names holds in this
 // process in a game whose clock starts at initial (engine.MemoryBound): none

@@ -7,35 +7,16 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/engine/baseline"
+	"github.com/blindfish-rbc/blindfish/internal/spec"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Params are a spec's settings: "blindfish:k=v,x=y" gives {k: v, x: y}.
-type Params map[string]string
-
-// Check returns an error naming any setting not in allowed, so that a typo
-// in a spec fails loudly instead of being ignored.
-func (p Params) Check(bot string, allowed ...string) error {
-	var bad []string
-	for k := range p {
-		if !slices.Contains(allowed, k) {
-			bad = append(bad, k)
-		}
-	}
-	if len(bad) == 0 {
-		return nil
-	}
-	sort.Strings(bad)
-	if len(allowed) == 0 {
-		return fmt.Errorf("engine: bot %q takes no settings, got %s", bot, strings.Join(bad, ", "))
-	}
-	return fmt.Errorf("engine: bot %q has no setting %s (it has %s)", bot, strings.Join(bad, ", "), strings.Join(allowed, ", "))
-}
+// The grammar is internal/spec's, shared with the Kriegspiel bots.
+type Params = spec.Params
 
 // Bot describes one buildable bot.
 type Bot struct {
@@ -61,7 +42,7 @@ func Bots() []Bot {
 func noParams(name string, f func(seed int64) rbc.Player) func(Params, int64) (rbc.Player, error) {
 	return func(p Params, seed int64) (rbc.Player, error) {
 		if err := p.Check(name); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("engine: %w", err)
 		}
 		return f(seed), nil
 	}
@@ -107,25 +88,11 @@ func NewLoggingPlayer(spec string, seed int64, log *slog.Logger) (rbc.Player, er
 	return NewBlindfish(cfg, Options{Seed: seed, Logger: log})
 }
 
-// ParseSpec splits a bot spec into its name and settings.
-func ParseSpec(spec string) (name string, params Params, err error) {
-	name, rest, hasParams := strings.Cut(spec, ":")
-	if name == "" {
-		return "", nil, fmt.Errorf("engine: bad bot spec %q: no bot name", spec)
-	}
-	params = Params{}
-	if !hasParams {
-		return name, params, nil
-	}
-	for kv := range strings.SplitSeq(rest, ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return "", nil, fmt.Errorf("engine: bad bot spec %q: setting %q is not key=value", spec, kv)
-		}
-		if _, dup := params[k]; dup {
-			return "", nil, fmt.Errorf("engine: bad bot spec %q: setting %q given twice", spec, k)
-		}
-		params[k] = v
+// ParseSpec splits a bot spec into its name and settings (spec.Parse).
+func ParseSpec(botSpec string) (name string, params Params, err error) {
+	name, params, err = spec.Parse(botSpec)
+	if err != nil {
+		return "", nil, fmt.Errorf("engine: %w", err)
 	}
 	return name, params, nil
 }

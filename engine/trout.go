@@ -14,7 +14,7 @@ import (
 // message naming evaluator.ErrNoStockfish when no Stockfish is installed.
 func newTrout(p Params, seed int64) (rbc.Player, error) {
 	if err := p.Check("trout", "robust", "movetime"); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("engine: %w", err)
 	}
 	cfg := baseline.TroutConfig{Rand: NewRand(seed)}
 	if v, ok := p["robust"]; ok {

@@ -10,12 +10,47 @@ import (
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/evaluator"
+	"github.com/blindfish-rbc/blindfish/internal/spec"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 )
 
+// bot is one line of the table New reads: a name, and what builds the
+// player from a spec's settings (already split by spec.Parse).
+type bot struct {
+	name  string
+	build func(p spec.Params, seed int64, log *slog.Logger) (kriegspiel.Player, error)
+}
+
+// table lists the Kriegspiel bots, in the order help texts list them. To
+// add a bot, add one line here.
+func table() []bot {
+	return []bot{
+		{"random", func(p spec.Params, seed int64, _ *slog.Logger) (kriegspiel.Player, error) {
+			if len(p) > 0 {
+				return nil, fmt.Errorf("random takes no settings")
+			}
+			return kriegspiel.NewRandomPlayer(uint64(seed)), nil
+		}},
+		{"sampling", newSamplingBot},
+		{"mcts", func(p spec.Params, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
+			cfg := DefaultMCTSConfig()
+			if err := apply(&cfg, "mcts", p, mctsSettings()); err != nil {
+				return nil, err
+			}
+			return NewMCTS(cfg, uint64(seed), log), nil
+		}},
+	}
+}
+
 // Names lists the Kriegspiel bots New builds, in the order help texts list
 // them.
-func Names() []string { return []string{"random", "sampling", "mcts"} }
+func Names() []string {
+	var names []string
+	for _, b := range table() {
+		names = append(names, b.name)
+	}
+	return names
+}
 
 // New builds the Kriegspiel player a spec names: "random", or "sampling"
 // with optional settings
@@ -30,113 +65,119 @@ func Names() []string { return []string{"random", "sampling", "mcts"} }
 // UCB1's exploration, depth the most of our turns a line of the tree
 // holds, restrict whether the root counts the opponent's moves on its
 // boards, iterations the most a decision runs; the belief's settings are
-// the sampling player's). seed fixes its random
-// choices. A sampling player owns its evaluator: it is an io.Closer, to be
-// closed after the game.
-func New(spec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
-	name, settings, _ := strings.Cut(spec, ":")
-	params := map[string]string{}
-	if settings != "" {
-		for _, kv := range strings.Split(settings, ",") {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok || k == "" {
-				return nil, fmt.Errorf("kriegspiel bot %q: setting %q is not key=value", spec, kv)
+// the sampling player's). The grammar is the RBC bots' (internal/spec).
+// seed fixes its random choices. A sampling player owns its evaluator: it
+// is an io.Closer, to be closed after the game.
+func New(botSpec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
+	name, params, err := spec.Parse(botSpec)
+	if err != nil {
+		return nil, fmt.Errorf("kriegspiel: %w", err)
+	}
+	for _, b := range table() {
+		if b.name == name {
+			p, err := b.build(params, seed, log)
+			if err != nil {
+				return nil, fmt.Errorf("kriegspiel bot %q: %w", botSpec, err)
 			}
-			params[k] = v
+			return p, nil
 		}
 	}
-	switch name {
-	case "random":
-		if len(params) > 0 {
-			return nil, fmt.Errorf("kriegspiel bot %q: random takes no settings", spec)
-		}
-		return kriegspiel.NewRandomPlayer(uint64(seed)), nil
-	case "mcts":
-		cfg := DefaultMCTSConfig()
-		for k, v := range params {
-			var err error
-			switch k {
-			case "boards":
-				cfg.Belief.Samples, err = positive(v)
-			case "depth":
-				cfg.MaxDepth, err = positive(v)
-			case "restrict":
-				cfg.Restrict, err = strconv.ParseBool(v)
-			case "iterations":
-				cfg.Iterations, err = positive(v)
-			case "c":
-				cfg.Exploration, err = strconv.ParseFloat(v, 64)
-				if err == nil && (cfg.Exploration < 0 || math.IsInf(cfg.Exploration, 0) || math.IsNaN(cfg.Exploration)) {
-					err = fmt.Errorf("%q is not a finite number at least 0", v)
-				}
-			default:
-				var known bool
-				known, err = beliefSetting(&cfg.Belief, k, v)
-				if !known {
-					err = fmt.Errorf("unknown setting (mcts has boards, c, depth, restrict, iterations, belief, size, limit, recover)")
-				}
-			}
-			if err != nil {
-				return nil, fmt.Errorf("kriegspiel bot %q: %s: %w", spec, k, err)
-			}
-		}
-		return NewMCTS(cfg, uint64(seed), log), nil
-	case "sampling":
-		cfg := DefaultSamplingConfig()
-		kind := evaluator.KindAuto
-		for k, v := range params {
-			var err error
-			switch k {
-			case "samples":
-				cfg.Samples, err = positive(v)
-			case "depth":
-				cfg.Depth, err = positive(v)
-			case "eval":
-				kind, err = evaluator.ParseKind(v)
-			default:
-				var known bool
-				known, err = beliefSetting(&cfg, k, v)
-				if !known {
-					err = fmt.Errorf("unknown setting (sampling has samples, depth, eval, belief, size, limit, recover)")
-				}
-			}
-			if err != nil {
-				return nil, fmt.Errorf("kriegspiel bot %q: %s: %w", spec, k, err)
-			}
-		}
-		eval, err := evaluator.Open(context.Background(), kind, evaluator.OpenConfig{Logger: log})
-		if err != nil {
-			return nil, fmt.Errorf("kriegspiel bot %q: %w", spec, err)
-		}
-		p := NewSampling(cfg, eval, uint64(seed), log)
-		p.owned = true
-		return p, nil
-	}
-	return nil, fmt.Errorf("unknown kriegspiel bot %q (want %s)", spec, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("unknown kriegspiel bot %q (want %s)", botSpec, strings.Join(Names(), ", "))
 }
 
-// beliefSetting applies one of the belief's settings, shared by the
-// sampling and MCTS players; known is false for any other key.
-func beliefSetting(cfg *SamplingConfig, k, v string) (known bool, err error) {
-	switch k {
-	case "belief":
-		if !slices.Contains(kriegspiel.ViewNames(), v) {
-			err = fmt.Errorf("%q is not one of %v", v, kriegspiel.ViewNames())
+// setting is one key a bot's spec takes and how it changes the bot's
+// configuration C.
+type setting[C any] struct {
+	key string
+	set func(c *C, v string) error
+}
+
+// apply applies a spec's settings to cfg in the order of their keys (so
+// that the first bad one is the same on every run); an error names the key,
+// and an unknown key's error lists the bot's keys.
+func apply[C any](cfg *C, bot string, p spec.Params, settings []setting[C]) error {
+	for _, k := range p.Keys() {
+		i := slices.IndexFunc(settings, func(s setting[C]) bool { return s.key == k })
+		if i < 0 {
+			keys := make([]string, len(settings))
+			for j, s := range settings {
+				keys[j] = s.key
+			}
+			return fmt.Errorf("%s: unknown setting (%s has %s)", k, bot, strings.Join(keys, ", "))
 		}
-		cfg.Belief = v
-	case "size":
-		cfg.ThinTo, err = positive(v)
-	case "limit":
-		cfg.BeliefLimit, err = positive(v)
-	case "recover":
-		if v != "hybrid" && v != "none" {
-			err = fmt.Errorf("%q is neither hybrid nor none", v)
+		if err := settings[i].set(cfg, p[k]); err != nil {
+			return fmt.Errorf("%s: %w", k, err)
 		}
-		cfg.Recover = v
-	default:
-		return false, nil
 	}
-	return true, err
+	return nil
+}
+
+// samplingSpec is what a sampling spec sets: the player's configuration
+// and the evaluator it opens.
+type samplingSpec struct {
+	cfg  SamplingConfig
+	eval evaluator.Kind
+}
+
+func newSamplingBot(p spec.Params, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
+	s := samplingSpec{cfg: DefaultSamplingConfig(), eval: evaluator.KindAuto}
+	settings := []setting[samplingSpec]{
+		{"samples", func(s *samplingSpec, v string) (err error) { s.cfg.Samples, err = positive(v); return err }},
+		{"depth", func(s *samplingSpec, v string) (err error) { s.cfg.Depth, err = positive(v); return err }},
+		{"eval", func(s *samplingSpec, v string) (err error) { s.eval, err = evaluator.ParseKind(v); return err }},
+	}
+	settings = append(settings, beliefSettings(func(s *samplingSpec) *SamplingConfig { return &s.cfg })...)
+	if err := apply(&s, "sampling", p, settings); err != nil {
+		return nil, err
+	}
+	eval, err := evaluator.Open(context.Background(), s.eval, evaluator.OpenConfig{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	sp := NewSampling(s.cfg, eval, uint64(seed), log)
+	sp.owned = true
+	return sp, nil
+}
+
+func mctsSettings() []setting[MCTSConfig] {
+	s := []setting[MCTSConfig]{
+		{"boards", func(c *MCTSConfig, v string) (err error) { c.Belief.Samples, err = positive(v); return err }},
+		{"c", func(c *MCTSConfig, v string) error {
+			x, err := strconv.ParseFloat(v, 64)
+			if err == nil && (x < 0 || math.IsInf(x, 0) || math.IsNaN(x)) {
+				err = fmt.Errorf("%q is not a finite number at least 0", v)
+			}
+			c.Exploration = x
+			return err
+		}},
+		{"depth", func(c *MCTSConfig, v string) (err error) { c.MaxDepth, err = positive(v); return err }},
+		{"restrict", func(c *MCTSConfig, v string) (err error) { c.Restrict, err = strconv.ParseBool(v); return err }},
+		{"iterations", func(c *MCTSConfig, v string) (err error) { c.Iterations, err = positive(v); return err }},
+	}
+	return append(s, beliefSettings(func(c *MCTSConfig) *SamplingConfig { return &c.Belief })...)
+}
+
+// beliefSettings are the belief's settings, shared by the sampling and MCTS
+// players; belief picks the belief's configuration out of the bot's.
+func beliefSettings[C any](belief func(*C) *SamplingConfig) []setting[C] {
+	return []setting[C]{
+		{"belief", func(c *C, v string) error {
+			if !slices.Contains(kriegspiel.ViewNames(), v) {
+				return fmt.Errorf("%q is not one of %v", v, kriegspiel.ViewNames())
+			}
+			belief(c).Belief = v
+			return nil
+		}},
+		{"size", func(c *C, v string) (err error) { belief(c).ThinTo, err = positive(v); return err }},
+		{"limit", func(c *C, v string) (err error) { belief(c).BeliefLimit, err = positive(v); return err }},
+		{"recover", func(c *C, v string) error {
+			if v != "hybrid" && v != "none" {
+				return fmt.Errorf("%q is neither hybrid nor none", v)
+			}
+			belief(c).Recover = v
+			return nil
+		}},
+	}
 }
 
 func positive(s string) (int, error) {

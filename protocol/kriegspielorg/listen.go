@@ -9,11 +9,11 @@ import (
 	"maps"
 	"net/http"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/httpapi"
+	"github.com/blindfish-rbc/blindfish/protocol/internal/listen"
 )
 
 // ListenConfig configures Listen.
@@ -93,25 +93,24 @@ func Listen(ctx context.Context, cfg ListenConfig) error {
 	if cfg.RefusalWait <= 0 {
 		cfg.RefusalWait = time.Minute
 	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := listen.Logger(cfg.Logger)
 	if cfg.Play.Logger == nil {
 		cfg.Play.Logger = log
 	}
-	gameCtx := cfg.GameContext
-	if gameCtx == nil {
-		gameCtx = context.WithoutCancel(ctx)
-	}
+	gameCtx := listen.GameContext(ctx, cfg.GameContext)
 	// The first call checks the token: a refusal stops us at once.
 	if _, err := cfg.Client.ActiveGames(ctx); err != nil {
 		return err
 	}
 	log.Info("connected", "server", cfg.Client.Server(), "bot", cfg.Username)
 	showProfile(ctx, cfg, log)
-	l := &listener{cfg: cfg, log: log, gameCtx: gameCtx, running: map[string]bool{}, done: map[string]bool{},
-		refused: map[string]bool{}}
+	l := &listener{cfg: cfg, log: log, gameCtx: gameCtx, skipped: map[string]bool{}, refused: map[string]bool{}}
+	// The site puts us in games we must play, so the loop polls until
+	// StopAfter games are finished, not only started.
+	l.games = listen.New(listen.Config[string, *Result]{
+		MaxGames: cfg.MaxGames, StopAfter: cfg.StopAfter, PollUntilFinished: true, PollInterval: cfg.PollInterval,
+		Poll: l.poll, OnGame: cfg.OnGame,
+	})
 	for _, code := range cfg.Join {
 		// A join refused for the cooldown is tried once more after it.
 		for try := 0; try < 2; try++ {
@@ -129,30 +128,26 @@ func Listen(ctx context.Context, cfg ListenConfig) error {
 			}
 		}
 	}
-	l.loop(ctx)
-	if n := l.count(); n > 0 {
-		log.Info("waiting for running games to finish", "games", n)
-	}
-	l.wg.Wait()
+	l.games.Run(ctx)
+	l.games.Wait(log)
 	return nil
 }
 
+// listener is the state of one Listen call: the games it plays are the
+// shared loop's (protocol/internal/listen), the lobby is its own.
 type listener struct {
 	cfg     ListenConfig
 	log     *slog.Logger
 	gameCtx context.Context
-	wg      sync.WaitGroup
+	games   *listen.Loop[string, *Result]
 
 	// Owned by the loop's goroutine: the lobby's calls wait until these
-	// times after a 409, and the codes of games the site refused us (a
-	// human's, one taken) are not asked for again while they are listed.
+	// times after a 409, the codes of games the site refused us (a
+	// human's, one taken) are not asked for again while they are listed,
+	// and games of a ruleset we do not play are left alone.
 	createAfter, joinAfter time.Time
 	refused                map[string]bool
-
-	mu       sync.Mutex
-	running  map[string]bool
-	done     map[string]bool
-	finished int
+	skipped                map[string]bool
 }
 
 // showProfile tells the site our rulesets (POST /bots/profile) and logs
@@ -203,28 +198,11 @@ func (l *listener) joinRefused(err error) bool {
 	return true
 }
 
-func (l *listener) count() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.running)
-}
-
-func (l *listener) loop(ctx context.Context) {
-	for {
-		if l.cfg.StopAfter > 0 {
-			l.mu.Lock()
-			n := l.finished
-			l.mu.Unlock()
-			if n >= l.cfg.StopAfter {
-				return
-			}
-		}
-		if err := l.round(ctx); err != nil && ctx.Err() == nil {
-			l.log.Warn("polling the server failed; trying again", "err", err)
-		}
-		if httpapi.Sleep(ctx, l.cfg.PollInterval) != nil {
-			return
-		}
+// poll is one round; a failure is logged, and the loop tries again after
+// the pause.
+func (l *listener) poll(ctx context.Context) {
+	if err := l.round(ctx); err != nil && ctx.Err() == nil {
+		l.log.Warn("polling the server failed; trying again", "err", err)
 	}
 }
 
@@ -241,12 +219,12 @@ func (l *listener) round(ctx context.Context) error {
 		case g.State == "waiting":
 			waiting = true
 		case g.State == "active" && l.startable(g):
-			l.start(g)
+			l.games.Start(g.GameID, func() (*Result, error) { return l.play(g) })
 		}
 	}
-	room := l.cfg.StopAfter == 0 || l.startedOrFinished() < l.cfg.StopAfter
+	room := l.games.Room()
 	now := time.Now()
-	if l.cfg.Create && !waiting && room && l.count() < l.cfg.MaxGames && !now.Before(l.createAfter) {
+	if l.cfg.Create && !waiting && room && !now.Before(l.createAfter) {
 		c, err := l.cfg.Client.Create(ctx, CreateRequest{RuleVariant: l.cfg.Variants[0], PlayAs: l.cfg.PlayAs})
 		var se *StatusError
 		switch {
@@ -261,7 +239,7 @@ func (l *listener) round(ctx context.Context) error {
 			l.log.Info("opened a lobby game", "game", c.GameID, "code", c.GameCode, "rules", c.RuleVariant)
 		}
 	}
-	if l.cfg.JoinOpen && room && l.count() < l.cfg.MaxGames && !now.Before(l.joinAfter) {
+	if l.cfg.JoinOpen && room && !now.Before(l.joinAfter) {
 		open, err := l.cfg.Client.OpenGames(ctx)
 		if err != nil {
 			return err
@@ -294,39 +272,19 @@ func (l *listener) round(ctx context.Context) error {
 	return nil
 }
 
-func (l *listener) startedOrFinished() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.finished + len(l.running)
-}
-
+// startable reports whether an active game is one to start: not one we
+// play or played, and of a ruleset we play (a game of another is left
+// alone, said once).
 func (l *listener) startable(g GameInfo) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.running[g.GameID] || l.done[g.GameID] || len(l.running) >= l.cfg.MaxGames {
+	if l.skipped[g.GameID] || l.games.Started(g.GameID) {
 		return false
 	}
 	if !slices.Contains(l.cfg.Variants, g.RuleVariant) {
-		l.done[g.GameID] = true
+		l.skipped[g.GameID] = true
 		l.log.Warn("a game of a ruleset we do not play; left alone", "game", g.GameID, "rules", g.RuleVariant)
 		return false
 	}
-	l.running[g.GameID] = true
 	return true
-}
-
-func (l *listener) start(g GameInfo) {
-	l.wg.Go(func() {
-		res, err := l.play(g)
-		l.mu.Lock()
-		delete(l.running, g.GameID)
-		l.done[g.GameID] = true
-		l.finished++
-		l.mu.Unlock()
-		if l.cfg.OnGame != nil {
-			l.cfg.OnGame(g.GameID, res, err)
-		}
-	})
 }
 
 // play plays one game; a game that fails is resigned.

@@ -1,7 +1,6 @@
 package kriegspielorg_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/internal/faults"
+	"github.com/blindfish-rbc/blindfish/internal/syncbuf"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg/ksserver"
@@ -199,22 +199,7 @@ func (s *statusRecorder) WriteHeader(code int) {
 }
 
 // syncBuffer is a log's buffer that several goroutines write.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 // TestListenKeepsTheSitesRulesForBots: on a server with the site's rules,
 // a listener that joins open games asks for a human's game once (403) and

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishpath"
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/internal/loopback"
+	"github.com/blindfish-rbc/blindfish/internal/syncbuf"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -202,19 +202,4 @@ func TestBridgeWithRCConnect(t *testing.T) {
 }
 
 // syncBuffer collects the output of a process's two streams.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = syncbuf.Buffer

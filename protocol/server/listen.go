@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/protocol/internal/listen"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -67,17 +67,11 @@ func Listen(ctx context.Context, cfg ListenConfig) error {
 	if cfg.PollInterval <= 0 {
 		cfg.PollInterval = 5 * time.Second
 	}
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := listen.Logger(cfg.Logger)
 	if cfg.Play.Logger == nil {
 		cfg.Play.Logger = log
 	}
-	gameCtx := cfg.GameContext
-	if gameCtx == nil {
-		gameCtx = context.WithoutCancel(ctx)
-	}
+	gameCtx := listen.GameContext(ctx, cfg.GameContext)
 
 	v, err := c.Version(ctx)
 	if err != nil {
@@ -108,9 +102,12 @@ func Listen(ctx context.Context, cfg ListenConfig) error {
 		return err
 	}
 
-	l := &listener{cfg: cfg, c: c, log: log, gameCtx: gameCtx, running: map[int]bool{}, seen: map[int]bool{},
-		stop: make(chan struct{})}
-	l.loop(ctx)
+	l := &listener{cfg: cfg, c: c, log: log, gameCtx: gameCtx}
+	l.games = listen.New(listen.Config[int, *Result]{
+		MaxGames: cfg.MaxGames, StopAfter: cfg.StopAfter, PollInterval: cfg.PollInterval,
+		Poll: l.poll, OnGame: cfg.OnGame,
+	})
+	l.games.Run(ctx)
 
 	// Shutting down: no more ranked games, then let the running ones end.
 	if cfg.Ranked {
@@ -120,109 +117,65 @@ func Listen(ctx context.Context, cfg ListenConfig) error {
 		}
 		cancel()
 	}
-	if n := l.runningCount(); n > 0 {
-		log.Info("waiting for running games to finish", "games", n)
-	}
-	l.wg.Wait()
+	l.games.Wait(log)
 	return nil
 }
 
-// listener is the state of one Listen call.
+// listener is the state of one Listen call: the invitations it plays are
+// the shared loop's (protocol/internal/listen), the connection's state is
+// its own.
 type listener struct {
 	cfg     ListenConfig
 	c       *Client
 	log     *slog.Logger
 	gameCtx context.Context
-	wg      sync.WaitGroup
+	games   *listen.Loop[int, *Result]
 
-	mu       sync.Mutex
-	running  map[int]bool // invitations being played
-	seen     map[int]bool // invitations accepted (never accepted twice)
-	finished int
-	stop     chan struct{} // closed when StopAfter games are finished
+	connected bool // owned by the loop's goroutine
 }
 
-func (l *listener) runningCount() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.running)
-}
-
-// loop polls the invitations until ctx is done or enough games are finished.
-func (l *listener) loop(ctx context.Context) {
-	connected := false
-	for {
-		if l.cfg.StopAfter > 0 && l.startedOrFinished() >= l.cfg.StopAfter {
-			// Enough games accepted: wait for them rather than take more.
-			select {
-			case <-ctx.Done():
-			case <-l.stop:
-			}
-			return
+// poll reads the invitations once and accepts those there is room for;
+// after a failure (or at the start) it says it is connected again and tells
+// the server MaxGames.
+func (l *listener) poll(ctx context.Context) {
+	invs, err := l.c.Invitations(ctx)
+	switch {
+	case ctx.Err() != nil:
+	case err != nil:
+		if l.connected {
+			l.log.Warn("lost the server; retrying", "err", err)
 		}
-		invs, err := l.c.Invitations(ctx)
-		switch {
-		case ctx.Err() != nil:
-			return
-		case err != nil:
-			if connected {
-				l.log.Warn("lost the server; retrying", "err", err)
-			}
-			connected = false
-		default:
-			if !connected {
-				l.log.Info("connected", "server", l.c.Server(), "user", l.c.Username())
-				if err := l.c.SetMaxGames(ctx, l.cfg.MaxGames); err != nil {
-					l.log.Warn("could not set max_games", "err", err)
-				} else {
-					connected = true
-				}
-			}
-			for _, inv := range invs {
-				l.maybeAccept(inv)
+		l.connected = false
+	default:
+		if !l.connected {
+			l.log.Info("connected", "server", l.c.Server(), "user", l.c.Username())
+			if err := l.c.SetMaxGames(ctx, l.cfg.MaxGames); err != nil {
+				l.log.Warn("could not set max_games", "err", err)
+			} else {
+				l.connected = true
 			}
 		}
-		t := time.NewTimer(l.cfg.PollInterval)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return
-		case <-l.stop:
-			t.Stop()
-			return
-		case <-t.C:
+		for _, inv := range invs {
+			l.maybeAccept(inv)
 		}
 	}
-}
-
-// startedOrFinished counts the games accepted so far.
-func (l *listener) startedOrFinished() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.seen)
 }
 
 // maybeAccept starts playing invitation inv if there is room for it.
 func (l *listener) maybeAccept(inv int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.seen[inv] {
+	if l.games.Started(inv) {
 		return
 	}
-	if len(l.running) >= l.cfg.MaxGames || (l.cfg.StopAfter > 0 && len(l.seen) >= l.cfg.StopAfter) {
+	if !l.games.Room() {
 		l.log.Debug("no room for an invitation now", "invitation", inv)
 		return
 	}
-	l.seen[inv] = true
-	l.running[inv] = true
-	l.wg.Add(1)
-	go l.play(inv)
+	l.games.Start(inv, func() (*Result, error) { return l.play(inv) })
 }
 
 // play accepts and plays one invitation, error-resigns the game if it
 // fails, and finishes the invitation in every case.
-func (l *listener) play(inv int) {
-	defer l.wg.Done()
+func (l *listener) play(inv int) (*Result, error) {
 	ctx := l.gameCtx
 	log := l.log.With("invitation", inv)
 	res, err := l.acceptAndPlay(ctx, inv, log)
@@ -238,20 +191,7 @@ func (l *listener) play(inv int) {
 	if ferr := l.c.Finish(fctx, inv); ferr != nil {
 		log.Warn("could not finish the invitation", "err", ferr)
 	}
-	if l.cfg.OnGame != nil {
-		l.cfg.OnGame(inv, res, err)
-	}
-	l.mu.Lock()
-	delete(l.running, inv)
-	l.finished++
-	if l.cfg.StopAfter > 0 && l.finished >= l.cfg.StopAfter {
-		select {
-		case <-l.stop:
-		default:
-			close(l.stop)
-		}
-	}
-	l.mu.Unlock()
+	return res, err
 }
 
 func (l *listener) acceptAndPlay(ctx context.Context, inv int, log *slog.Logger) (*Result, error) {

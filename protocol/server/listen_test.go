@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/internal/loopback"
+	"github.com/blindfish-rbc/blindfish/internal/syncbuf"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
 	"github.com/blindfish-rbc/blindfish/protocol/server"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -25,22 +25,7 @@ const (
 )
 
 // syncBuffer is a log sink safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 // rig is a loopback server and a client of it.
 type rig struct {

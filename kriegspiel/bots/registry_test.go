@@ -1,0 +1,47 @@
+package bots
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/blindfish-rbc/blindfish/internal/spec"
+)
+
+// TestNewRefusesBadSpecs: a spec that breaks the grammar is refused as the
+// RBC bots refuse it (spec.ErrBadSpec), and a bad setting's error names the
+// setting and, when unknown, the bot's settings.
+func TestNewRefusesBadSpecs(t *testing.T) {
+	for _, tc := range []struct {
+		spec, err string
+		grammar   bool
+	}{
+		{"", `kriegspiel: bad bot spec "": no bot name`, true},
+		{"sampling:depth", `kriegspiel: bad bot spec "sampling:depth": setting "depth" is not key=value`, true},
+		{"mcts:depth=2,depth=3", `kriegspiel: bad bot spec "mcts:depth=2,depth=3": setting "depth" given twice`, true},
+		{"trout", `unknown kriegspiel bot "trout" (want random, sampling, mcts)`, false},
+		{"random:seed=1", `kriegspiel bot "random:seed=1": random takes no settings`, false},
+		{"sampling:speed=3", `kriegspiel bot "sampling:speed=3": speed: unknown setting (sampling has samples, depth, eval, belief, size, limit, recover)`, false},
+		{"mcts:eval=embedded", `kriegspiel bot "mcts:eval=embedded": eval: unknown setting (mcts has boards, c, depth, restrict, iterations, belief, size, limit, recover)`, false},
+		{"mcts:c=-1", `kriegspiel bot "mcts:c=-1": c: "-1" is not a finite number at least 0`, false},
+		{"sampling:samples=0", `kriegspiel bot "sampling:samples=0": samples: "0" is not a positive integer`, false},
+		{"sampling:recover=maybe", `kriegspiel bot "sampling:recover=maybe": recover: "maybe" is neither hybrid nor none`, false},
+		// The first bad key in sorted order is the one named, on every run.
+		{"mcts:size=0,boards=0", `kriegspiel bot "mcts:size=0,boards=0": boards: "0" is not a positive integer`, false},
+	} {
+		_, err := New(tc.spec, 1, nil)
+		if err == nil || err.Error() != tc.err {
+			t.Errorf("New(%q) = %v, want %q", tc.spec, err, tc.err)
+			continue
+		}
+		if errors.Is(err, spec.ErrBadSpec) != tc.grammar {
+			t.Errorf("New(%q): errors.Is(ErrBadSpec) = %v, want %v", tc.spec, !tc.grammar, tc.grammar)
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	got := Names()
+	if len(got) != 3 || got[0] != "random" || got[1] != "sampling" || got[2] != "mcts" {
+		t.Errorf("Names() = %v", got)
+	}
+}
