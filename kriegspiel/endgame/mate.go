@@ -19,8 +19,16 @@ import (
 // by whether they may be refused, only by what they are worth when made,
 // and among equals the one refused on more squares (which tells more) goes
 // first.
+//
+// King and rook against king is played in two phases, since the general
+// score is too weak for it (see krk.go): while the king may stand on many
+// squares the search herds them, adding to the score the rectangle that
+// holds them all (the largest box alone stays the same while the rook
+// splits the board in four) and the table's distances to mate; once they
+// are few it looks one move ahead and scores by the distances alone.
 type Mater struct {
-	// Depth is how many of our moves the search looks ahead (at least 1).
+	// Depth is how many of our moves the search looks ahead (at least 1);
+	// the narrow phase of the rook ending looks one.
 	Depth int
 	rng   *rand.Rand
 	// seen counts the placements of our men our moves made this game: a
@@ -28,7 +36,28 @@ type Mater struct {
 	// search that sees no progress tries something new rather than cycle
 	// into a draw by repetition.
 	seen map[uint64]int
+	// plan is how the current choice scores its leaves.
+	plan plan
 }
+
+// plan says which score the search's leaves get.
+type plan int
+
+const (
+	general   plan = iota // score: the king's box, its squares, our king's distance
+	krkWide               // the rook ending, many squares: herd them
+	krkNarrow             // the rook ending, few squares: the table's distances
+)
+
+// The rook ending's phases: at most krkFew squares is the narrow phase; in
+// the wide one a square of the rectangle costs rectangleWeight and the
+// table's score counts tableWeight (the box score counts 4 for a square of
+// the largest box).
+const (
+	krkFew          = 10
+	rectangleWeight = 3
+	tableWeight     = 0.5
+)
 
 // repeatPenalty is what each earlier visit of a placement costs a move, in
 // the score's units (a square of the king's box is 4).
@@ -63,6 +92,16 @@ func (mt *Mater) Choose(bl *Belief, moves []rbc.Move) (m rbc.Move, ok bool) {
 	mine := bl.Mine()
 	us := bl.Color()
 	set := bl.Squares()
+	depth := max(mt.Depth, 1)
+	mt.plan = general
+	if _, _, ok := krkMen(&mine, us); ok {
+		mt.plan = krkWide
+		if set.Count() <= krkFew {
+			// The table holds what a deeper search would find, and the
+			// squares a second move would face have spread again.
+			mt.plan, depth = krkNarrow, 1
+		}
+	}
 	best, bestScore, bestInfo := -1, math.Inf(-1), -1
 	ties := 0
 	for i, mv := range moves {
@@ -73,7 +112,7 @@ func (mt *Mater) Choose(bl *Belief, moves []rbc.Move) (m rbc.Move, ok bool) {
 		if len(t.outcomes) == 0 {
 			continue // refused on every square: it tells nothing
 		}
-		score := mt.judge(&t, us, max(mt.Depth, 1)-1) - repeatPenalty*float64(mt.seen[t.after.Key()])
+		score := mt.judge(&t, us, depth-1) - repeatPenalty*float64(mt.seen[t.after.Key()])
 		info := t.illegal.Count()
 		switch {
 		case best < 0 || score > bestScore || (score == bestScore && info > bestInfo):
@@ -104,7 +143,11 @@ func (mt *Mater) judge(t *trial, us rbc.Color, depth int) float64 {
 	worst := math.Inf(1)
 	for _, o := range t.outcomes {
 		v := winScore + float64(depth)
-		if o.end != mates {
+		switch {
+		case o.end == mates:
+		case depth == 0 && mt.plan != general:
+			v = mt.rookScore(&t.after, us, o.squares, t.next(o))
+		default:
 			v = mt.value(&t.after, us, t.next(o), depth)
 		}
 		worst = min(worst, v)
@@ -169,6 +212,32 @@ func score(mine *rbc.Board, us rbc.Color, set rbc.Bitboard) float64 {
 	}
 	n := set.Count()
 	return -(4*float64(largest) + float64(total.Count()) + float64(n) + 2*float64(dist)/float64(max(n, 1)))
+}
+
+// rookScore is the rook ending's worth of a made move that leaves our men
+// mine and the king to move on any square of squares, from which it can
+// reach next.
+func (mt *Mater) rookScore(mine *rbc.Board, us rbc.Color, squares, next rbc.Bitboard) float64 {
+	k, r, _ := krkMen(mine, us)
+	table := krkScore(k, r, squares)
+	if mt.plan == krkNarrow {
+		return table
+	}
+	return score(mine, us, next) - rectangleWeight*float64(rectangle(next)) + tableWeight*table
+}
+
+// rectangle returns the area of the smallest rectangle holding set.
+func rectangle(set rbc.Bitboard) int {
+	if set == 0 {
+		return 0
+	}
+	f0, f1, r0, r1 := 7, 0, 7, 0
+	for bb := set; bb != 0; {
+		s := bb.PopFirst()
+		f0, f1 = min(f0, s.File()), max(f1, s.File())
+		r0, r1 = min(r0, s.Rank()), max(r1, s.Rank())
+	}
+	return (f1 - f0 + 1) * (r1 - r0 + 1)
 }
 
 // chebyshev is the number of king steps from a to b.
