@@ -22,7 +22,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/internal/spec"
-	"github.com/blindfish-rbc/blindfish/protocol/line"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -87,7 +87,7 @@ func (r *Resolver) NewPlayer(spec string, seed int64) (rbc.Player, error) {
 	if !ok {
 		return engine.NewPlayer(spec, seed)
 	}
-	argv, err := line.SplitCommand(cmdline)
+	argv, err := rbcp.SplitCommand(cmdline)
 	if err != nil {
 		return nil, fmt.Errorf("bot %q: %w", spec, err)
 	}
@@ -97,9 +97,9 @@ func (r *Resolver) NewPlayer(spec string, seed int64) (rbc.Player, error) {
 // external returns a client for the rbcp engine argv runs; startTimeout
 // bounds its start and handshake (0: the client's default).
 func (r *Resolver) external(spec string, argv []string, seed int64, startTimeout time.Duration) (rbc.Player, error) {
-	c, err := line.NewClient(line.ClientConfig{
+	c, err := rbcp.NewClient(rbcp.ClientConfig{
 		Command:      argv,
-		Announced:    []line.SetOption{{Name: "seed", Value: strconv.FormatInt(seed&(1<<31-1), 10)}},
+		Announced:    []rbcp.SetOption{{Name: "seed", Value: strconv.FormatInt(seed&(1<<31-1), 10)}},
 		Stderr:       r.stderr,
 		StartTimeout: startTimeout,
 	})
@@ -123,7 +123,7 @@ func (r *Resolver) Probe(ctx context.Context, spec string) error {
 			c.Close()
 		}
 	}()
-	if c, ok := p.(*line.Client); ok {
+	if c, ok := p.(*rbcp.Client); ok {
 		if err := c.Start(ctx); err != nil {
 			return fmt.Errorf("bot %q: %w", spec, err)
 		}

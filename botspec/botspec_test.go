@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/engine"
-	"github.com/blindfish-rbc/blindfish/protocol/line"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 )
 
 func TestNewPlayerSpecs(t *testing.T) {
@@ -16,14 +16,14 @@ func TestNewPlayerSpecs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := p.(*line.Client); ok {
+	if _, ok := p.(*rbcp.Client); ok {
 		t.Fatal("a built-in spec gave a protocol client")
 	}
 	p, err = r.NewPlayer(`cmd:"/path with space/engine" --flag 'a b'`, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := p.(*line.Client); !ok {
+	if _, ok := p.(*rbcp.Client); !ok {
 		t.Fatalf("cmd: spec gave %T", p)
 	}
 	p.(io.Closer).Close()

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/protocol/line"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 	"github.com/blindfish-rbc/blindfish/protocol/reconchess"
 )
 
@@ -40,7 +40,7 @@ func TestPySpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := p.(*line.Client); !ok {
+	if _, ok := p.(*rbcp.Client); !ok {
 		t.Fatalf("py: spec gave %T", p)
 	}
 	p.(io.Closer).Close()

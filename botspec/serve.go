@@ -8,12 +8,12 @@ import (
 	"strconv"
 
 	"github.com/blindfish-rbc/blindfish/engine"
-	"github.com/blindfish-rbc/blindfish/protocol/line"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Engine describes the rbcp engine that `blindfish engine` serves
-// (docs/protocol.md) for line.Serve: it plays bot, a built-in bot spec,
+// (docs/protocol.md) for rbcp.Serve: it plays bot, a built-in bot spec,
 // with seed (0: a new one each game). Its options are the bot spec, the
 // seed, the info level and every setting of the blindfish bot, so that a
 // harness can tune the player without knowing our spec syntax; a setting
@@ -21,19 +21,19 @@ import (
 // Options are checked when set, without building a player (which may start
 // Stockfish). log gets the session's diagnostics, and the blindfish bot's
 // decisions when the info option is "off".
-func Engine(bot string, seed int64, log *slog.Logger) (line.Engine, error) {
+func Engine(bot string, seed int64, log *slog.Logger) (rbcp.Engine, error) {
 	if IsExternal(bot) {
-		return line.Engine{}, fmt.Errorf("--bot %q: an engine cannot serve an external engine", bot)
+		return rbcp.Engine{}, fmt.Errorf("--bot %q: an engine cannot serve an external engine", bot)
 	}
 	name, params, err := engine.ParseSpec(bot)
 	if err != nil {
-		return line.Engine{}, err
+		return rbcp.Engine{}, err
 	}
 	if seed < 0 || seed > 1<<31-1 {
-		return line.Engine{}, fmt.Errorf("--seed %d: want 0 to %d", seed, 1<<31-1)
+		return rbcp.Engine{}, fmt.Errorf("--seed %d: want 0 to %d", seed, 1<<31-1)
 	}
 	s := &engineServer{defaults: map[string]string{}, log: log}
-	opts := []line.Option{
+	opts := []rbcp.Option{
 		{Name: "bot", Type: "string", Default: bot, HasDefault: true},
 		{Name: "seed", Type: "spin", Default: strconv.FormatInt(seed, 10), HasDefault: true, Min: 0, Max: 1<<31 - 1},
 		{Name: "info", Type: "combo", Default: "debug", HasDefault: true, Vars: []string{"off", "info", "debug"}},
@@ -46,15 +46,15 @@ func Engine(bot string, seed int64, log *slog.Logger) (line.Engine, error) {
 			}
 		}
 		s.keys = append(s.keys, k.Name)
-		opts = append(opts, line.Option{Name: k.Name, Type: "string", Default: def, HasDefault: true})
+		opts = append(opts, rbcp.Option{Name: k.Name, Type: "string", Default: def, HasDefault: true})
 	}
 	for _, o := range opts {
 		s.defaults[o.Name] = o.Default
 	}
 	if err := s.check(s.defaults); err != nil {
-		return line.Engine{}, err
+		return rbcp.Engine{}, err
 	}
-	return line.Engine{
+	return rbcp.Engine{
 		Name:      "Blindfish",
 		Author:    "the Blindfish authors",
 		Options:   opts,
@@ -139,9 +139,9 @@ func (s *engineServer) newPlayer(ctx context.Context, opts map[string]string, in
 	logger := s.log
 	switch opts["info"] { // "off": the player logs to the session's logger
 	case "info":
-		logger = line.InfoLogger(info, slog.LevelInfo)
+		logger = rbcp.InfoLogger(info, slog.LevelInfo)
 	case "debug":
-		logger = line.InfoLogger(info, slog.LevelDebug)
+		logger = rbcp.InfoLogger(info, slog.LevelDebug)
 	}
 	return engine.NewBlindfish(cfg, engine.Options{Seed: seed, Logger: logger})
 }

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
-	"github.com/blindfish-rbc/blindfish/protocol/server"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -48,7 +48,7 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	bot := fs.String("bot", botspec.DefaultBot, `the bot that plays: a bot spec, or "cmd:PROGRAM ARGS" for an external engine`)
 	out := fs.String("out", "games", `directory for the game records ("" saves nothing)`)
 	poll := fs.Duration("poll", 5*time.Second, "pause between polls for invitations")
-	anyVersion := fs.Bool("any-version", false, "play even if the server's reconchess version is not "+server.HarnessVersion)
+	anyVersion := fs.Bool("any-version", false, "play even if the server's reconchess version is not "+rbcclient.HarnessVersion)
 	verbose := fs.Bool("v", false, "log every call and retry")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -76,7 +76,7 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	client, err := server.NewClient(server.Config{URL: *serverURL, Username: *username, Password: password, Logger: log})
+	client, err := rbcclient.NewClient(rbcclient.Config{URL: *serverURL, Username: *username, Password: password, Logger: log})
 	if err != nil {
 		return usageError{err.Error()}
 	}
@@ -89,8 +89,8 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	gameCtx, abandon := gracefulGames(ctx, log, "shutting down: setting unranked, finishing the running games (interrupt again to resign them)")
 	defer abandon()
 
-	tally := &server.Tally{Dir: *out, Out: stdout, Logger: log}
-	err = server.Listen(ctx, server.ListenConfig{
+	tally := &rbcclient.Tally{Dir: *out, Out: stdout, Logger: log}
+	err = rbcclient.Listen(ctx, rbcclient.ListenConfig{
 		Client: client,
 		NewPlayer: func() (rbc.Player, error) {
 			return bots.NewPlayer(*bot, rand.Int64())

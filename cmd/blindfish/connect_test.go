@@ -84,7 +84,7 @@ func noCredentials(t *testing.T, texts ...string) {
 }
 
 func TestConnectPlaysAndSavesUnderFaults(t *testing.T) {
-	// A light dose of every fault (protocol/server's tests take them one by
+	// A light dose of every fault (protocol/rbcclient's tests take them one by
 	// one and heavier): the command retries at the reference's 0.5 s.
 	faults := loopback.Faults{Seed: 3, Burst5xx: 0.004, Slow: 0.004, SlowDelay: 30 * time.Millisecond,
 		Drop: 0.004, DropAfter: 0.004, Malformed: 0.004}

@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
-	"github.com/blindfish-rbc/blindfish/protocol/line"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 )
 
 // runEngine serves a bot over the rbcp line protocol (docs/protocol.md) on
@@ -34,5 +34,5 @@ func runEngine(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	return line.Serve(ctx, os.Stdin, stdout, eng)
+	return rbcp.Serve(ctx, os.Stdin, stdout, eng)
 }

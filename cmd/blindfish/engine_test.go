@@ -17,7 +17,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/engine"
-	"github.com/blindfish-rbc/blindfish/protocol/line"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -121,7 +121,7 @@ func TestEngineBlindfishThroughProtocol(t *testing.T) {
 	bin := blindfishBinary(t)
 	var mu sync.Mutex
 	var infos []string
-	c, err := line.NewClient(line.ClientConfig{
+	c, err := rbcp.NewClient(rbcp.ClientConfig{
 		Command: []string{bin, "engine", "--bot", "blindfish:eval=embedded,engines=1,samples=20,voisamples=20", "--seed", "4"},
 		OnInfo: func(s string) {
 			mu.Lock()

@@ -11,6 +11,6 @@
 // alone.
 //
 // It is shared by the clients that run engines as child processes (the UCI
-// client of evaluator/uci and the rbcp client of protocol/line) and imports
+// client of evaluator/uci and the rbcp client of protocol/rbcp) and imports
 // nothing of the project.
 package childproc

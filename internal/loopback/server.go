@@ -25,7 +25,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/internal/faults"
-	"github.com/blindfish-rbc/blindfish/protocol/server"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -34,7 +34,7 @@ type Faults = faults.Faults
 
 // Config configures a Server.
 type Config struct {
-	// Version is what GET /api/version reports (default server.HarnessVersion).
+	// Version is what GET /api/version reports (default rbcclient.HarnessVersion).
 	Version string
 	// Users maps each account's name to its password.
 	Users map[string]string
@@ -107,7 +107,7 @@ type game struct {
 // New returns a server; serve it with httptest.NewServer (or any server).
 func New(cfg Config) *Server {
 	if cfg.Version == "" {
-		cfg.Version = server.HarnessVersion
+		cfg.Version = rbcclient.HarnessVersion
 	}
 	if cfg.Game.InitialTime <= 0 {
 		cfg.Game = rbc.DefaultOptions()
@@ -526,7 +526,7 @@ func (s *Server) gameCall(r *http.Request, g *game, endpoint string, get, post b
 	case endpoint == "color" && get:
 		return map[string]bool{"color": g.color == rbc.White}, nil
 	case endpoint == "starting_board" && get:
-		return map[string]any{"board": server.WireBoard{FEN: rbc.StartFEN}}, nil
+		return map[string]any{"board": rbcclient.WireBoard{FEN: rbc.StartFEN}}, nil
 	case endpoint == "opponent_name" && get:
 		return map[string]string{"opponent_name": g.oppName}, nil
 	case endpoint == "ready" && post:
@@ -550,17 +550,17 @@ func (s *Server) gameCall(r *http.Request, g *game, endpoint string, get, post b
 	case endpoint == "sense_actions" && get:
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		sq := make([]server.WireSquare, len(p.senseActions))
+		sq := make([]rbcclient.WireSquare, len(p.senseActions))
 		for i, s := range p.senseActions {
-			sq[i] = server.WireSquare{Square: s}
+			sq[i] = rbcclient.WireSquare{Square: s}
 		}
 		return map[string]any{"sense_actions": sq}, nil
 	case endpoint == "move_actions" && get:
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		ms := make([]server.WireMove, len(p.moveActions))
+		ms := make([]rbcclient.WireMove, len(p.moveActions))
 		for i, m := range p.moveActions {
-			ms[i] = server.WireMove{Move: m}
+			ms[i] = rbcclient.WireMove{Move: m}
 		}
 		return map[string]any{"move_actions": ms}, nil
 	case endpoint == "opponent_move_results" && get:
@@ -569,7 +569,7 @@ func (s *Server) gameCall(r *http.Request, g *game, endpoint string, get, post b
 		}
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		return map[string]any{"opponent_move_results": server.WireSquare{Square: p.oppCapture}}, nil
+		return map[string]any{"opponent_move_results": rbcclient.WireSquare{Square: p.oppCapture}}, nil
 	case endpoint == "seconds_left" && get:
 		if over {
 			return nil, finished
@@ -617,7 +617,7 @@ func (s *Server) gameCall(r *http.Request, g *game, endpoint string, get, post b
 			}
 			return map[string]*bool{"winner_color": w}, nil
 		case "win_reason":
-			return map[string]any{"win_reason": server.WireWinReason{WinReason: g.outcome.Reason}}, nil
+			return map[string]any{"win_reason": rbcclient.WireWinReason{WinReason: g.outcome.Reason}}, nil
 		default:
 			if g.history == nil {
 				return nil, badRequest("the game was aborted")
@@ -637,7 +637,7 @@ func (s *Server) sense(r *http.Request, g *game) (any, *apiError) {
 	if !ok {
 		return nil, badRequest("malformed request data: no square")
 	}
-	var sq server.WireSquare
+	var sq rbcclient.WireSquare
 	if err := sq.UnmarshalJSON(raw); err != nil {
 		return nil, badRequest("malformed request data: %v", err)
 	}
@@ -652,9 +652,9 @@ func (s *Server) sense(r *http.Request, g *game) (any, *apiError) {
 	p.senseCh <- sq.Square
 	select {
 	case res := <-p.senseResCh:
-		out := make([]server.WireSenseEntry, len(res))
+		out := make([]rbcclient.WireSenseEntry, len(res))
 		for i, e := range res {
-			out[i] = server.WireSenseEntry(e)
+			out[i] = rbcclient.WireSenseEntry(e)
 		}
 		return map[string]any{"sense_result": out}, nil
 	case <-g.over:
@@ -673,7 +673,7 @@ func (s *Server) move(r *http.Request, g *game) (any, *apiError) {
 	if !ok {
 		return nil, badRequest("malformed request data: no requested_move")
 	}
-	var m server.WireMove
+	var m rbcclient.WireMove
 	if err := m.UnmarshalJSON(raw); err != nil {
 		return nil, badRequest("malformed request data: %v", err)
 	}
@@ -688,7 +688,7 @@ func (s *Server) move(r *http.Request, g *game) (any, *apiError) {
 	p.moveCh <- m.Move
 	select {
 	case res := <-p.moveResCh:
-		return map[string]any{"move_result": server.WireMoveResult{Requested: res.requested, Taken: res.taken, Capture: res.capture}}, nil
+		return map[string]any{"move_result": rbcclient.WireMoveResult{Requested: res.requested, Taken: res.taken, Capture: res.capture}}, nil
 	case <-g.over:
 		return nil, badRequest("game is finished")
 	case <-r.Context().Done():

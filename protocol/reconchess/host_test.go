@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
-	"github.com/blindfish-rbc/blindfish/protocol/line"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -39,17 +39,17 @@ func hostBots(t *testing.T) string {
 
 // hostClient returns a client for the host serving bot (a path or module)
 // with the argv prefix that runs Python, and the buffer its stderr goes to.
-func hostClient(t *testing.T, python []string, env []string, bot string) (*line.Client, *syncBuffer) {
+func hostClient(t *testing.T, python []string, env []string, bot string) (*rbcp.Client, *syncBuffer) {
 	t.Helper()
 	host, err := filepath.Abs("rbcp_host.py")
 	if err != nil {
 		t.Fatal(err)
 	}
 	stderr := &syncBuffer{}
-	c, err := line.NewClient(line.ClientConfig{
+	c, err := rbcp.NewClient(rbcp.ClientConfig{
 		Command:      append(append([]string{}, python...), host, bot),
 		Env:          append(os.Environ(), env...),
-		Announced:    []line.SetOption{{Name: "seed", Value: "3"}},
+		Announced:    []rbcp.SetOption{{Name: "seed", Value: "3"}},
 		Stderr:       stderr,
 		StartTimeout: time.Minute,
 	})

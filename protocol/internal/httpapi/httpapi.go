@@ -2,7 +2,7 @@
 // retries a bot needs on the open internet: a 5xx answer, a dropped or hung
 // connection or an undecodable answer is tried again for a bounded time; any
 // other refusal is an error at once. The reconchess tournament client
-// (protocol/server) and the kriegspiel.org client (protocol/kriegspielorg)
+// (protocol/rbcclient) and the kriegspiel.org client (protocol/kriegspielorg)
 // share it, so that both treat a flaky server alike.
 //
 // Every call carries a credential (a password, a bearer token or a

@@ -1,6 +1,6 @@
 //go:build linux
 
-package line
+package rbcp
 
 import (
 	"log/slog"

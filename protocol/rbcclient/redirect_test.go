@@ -1,4 +1,4 @@
-package server_test
+package rbcclient_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/protocol/server"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
 )
 
 // authLog is a server that keeps the Authorization headers it was sent.
@@ -41,7 +41,7 @@ func (a *authLog) seen() (int, []string) {
 
 func answerVersion(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = io.WriteString(w, `{"version":"`+server.HarnessVersion+`"}`)
+	_, _ = io.WriteString(w, `{"version":"`+rbcclient.HarnessVersion+`"}`)
 }
 
 // redirectAll answers every request with a 307 to the same path on target.
@@ -58,7 +58,7 @@ func checkNoPassword(t *testing.T, err error, from, to string, target *authLog) 
 	if hits, auth := target.seen(); hits != 0 {
 		t.Errorf("the redirect's target got %d requests, with Authorization %q", hits, auth)
 	}
-	var re *server.RedirectError
+	var re *rbcclient.RedirectError
 	if !errors.As(err, &re) {
 		t.Fatalf("err = %v, want a RedirectError", err)
 	}
@@ -79,7 +79,7 @@ func TestRedirectToAnotherPortGetsNoPassword(t *testing.T) {
 	src := httptest.NewServer(origin.wrap(redirectAll(dst.URL)))
 	defer src.Close()
 
-	c, err := server.NewClient(server.Config{URL: src.URL, Username: user, Password: password})
+	c, err := rbcclient.NewClient(rbcclient.Config{URL: src.URL, Username: user, Password: password})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestRedirectFromHTTPSToHTTPGetsNoPassword(t *testing.T) {
 	src := httptest.NewTLSServer(redirectAll(dst.URL))
 	defer src.Close()
 
-	c, err := server.NewClient(server.Config{URL: src.URL, Username: user, Password: password, HTTPClient: src.Client()})
+	c, err := rbcclient.NewClient(rbcclient.Config{URL: src.URL, Username: user, Password: password, HTTPClient: src.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,11 +121,11 @@ func TestSameOriginRedirectIsFollowed(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	c, err := server.NewClient(server.Config{URL: srv.URL, Username: user, Password: password})
+	c, err := rbcclient.NewClient(rbcclient.Config{URL: srv.URL, Username: user, Password: password})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, err := c.Version(context.Background()); err != nil || v != server.HarnessVersion {
-		t.Fatalf("Version() = %q, %v; want %q", v, err, server.HarnessVersion)
+	if v, err := c.Version(context.Background()); err != nil || v != rbcclient.HarnessVersion {
+		t.Fatalf("Version() = %q, %v; want %q", v, err, rbcclient.HarnessVersion)
 	}
 }

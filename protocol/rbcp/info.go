@@ -1,4 +1,4 @@
-package line
+package rbcp
 
 import (
 	"log/slog"

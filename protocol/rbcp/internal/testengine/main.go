@@ -1,5 +1,5 @@
 // Command testengine is the engine the protocol tests run as a subprocess: a
-// random player behind line.Serve that can be told to misbehave (hang, die,
+// random player behind rbcp.Serve that can be told to misbehave (hang, die,
 // send garbage) so that the client's defences can be tested against a real
 // process. It is built once per test run, without the race detector, so that
 // it starts fast even when the tests run under it.
@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
-	"github.com/blindfish-rbc/blindfish/protocol/line"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -73,10 +73,10 @@ func run(mode string) int {
 		fmt.Fprintln(os.Stderr, "unknown mode", mode)
 		return 2
 	}
-	eng := line.Engine{
+	eng := rbcp.Engine{
 		Name:   "Test Engine 1.0",
 		Author: "Blindfish tests",
-		Options: []line.Option{
+		Options: []rbcp.Option{
 			{Name: "seed", Type: "spin", Default: "1", HasDefault: true, Min: 0, Max: 1 << 30},
 			{Name: "style", Type: "combo", Default: "calm", HasDefault: true, Vars: []string{"calm", "wild"}},
 		},
@@ -93,7 +93,7 @@ func run(mode string) int {
 			return p, nil
 		},
 	}
-	if err := line.Serve(context.Background(), os.Stdin, os.Stdout, eng); err != nil {
+	if err := rbcp.Serve(context.Background(), os.Stdin, os.Stdout, eng); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

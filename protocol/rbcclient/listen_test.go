@@ -1,4 +1,4 @@
-package server_test
+package rbcclient_test
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/internal/loopback"
 	"github.com/blindfish-rbc/blindfish/internal/syncbuf"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
-	"github.com/blindfish-rbc/blindfish/protocol/server"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -31,7 +31,7 @@ type syncBuffer = syncbuf.Buffer
 type rig struct {
 	srv    *loopback.Server
 	http   *httptest.Server
-	client *server.Client
+	client *rbcclient.Client
 	logs   *syncBuffer
 	log    *slog.Logger
 }
@@ -55,7 +55,7 @@ func newRig(t *testing.T, f loopback.Faults, mutate func(*loopback.Config)) *rig
 	hs := httptest.NewServer(srv)
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c, err := server.NewClient(server.Config{
+	c, err := rbcclient.NewClient(rbcclient.Config{
 		URL: hs.URL, Username: user, Password: password, Logger: log,
 		RetryInterval: 10 * time.Millisecond, RetryFor: 20 * time.Second, AttemptTimeout: 5 * time.Second,
 	})
@@ -76,10 +76,10 @@ func newRig(t *testing.T, f loopback.Faults, mutate func(*loopback.Config)) *rig
 
 func basicToken() string { return base64.StdEncoding.EncodeToString([]byte(user + ":" + password)) }
 
-func (r *rig) listenConfig(games int) server.ListenConfig {
+func (r *rig) listenConfig(games int) rbcclient.ListenConfig {
 	seed := uint64(0)
 	var mu sync.Mutex
-	return server.ListenConfig{
+	return rbcclient.ListenConfig{
 		Client: r.client,
 		NewPlayer: func() (rbc.Player, error) {
 			mu.Lock()
@@ -90,7 +90,7 @@ func (r *rig) listenConfig(games int) server.ListenConfig {
 		MaxGames:     3,
 		StopAfter:    games,
 		PollInterval: 20 * time.Millisecond,
-		Play:         server.PlayOptions{PollInterval: 5 * time.Millisecond},
+		Play:         rbcclient.PlayOptions{PollInterval: 5 * time.Millisecond},
 		Logger:       r.log,
 	}
 }
@@ -153,9 +153,9 @@ func TestListenPlaysGamesUnderEveryFault(t *testing.T) {
 			}
 			r.invite(games)
 			var mu sync.Mutex
-			var results []*server.Result
+			var results []*rbcclient.Result
 			cfg := r.listenConfig(games)
-			cfg.OnGame = func(inv int, res *server.Result, err error) {
+			cfg.OnGame = func(inv int, res *rbcclient.Result, err error) {
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil {
@@ -165,7 +165,7 @@ func TestListenPlaysGamesUnderEveryFault(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 			defer cancel()
-			if err := server.Listen(ctx, cfg); err != nil {
+			if err := rbcclient.Listen(ctx, cfg); err != nil {
 				t.Fatal(err)
 			}
 			r.checkGames(t, games)
@@ -208,7 +208,7 @@ func TestListenRankedAndGracefulShutdown(t *testing.T) {
 	}}, nil))
 	var mu sync.Mutex
 	var endedAt []time.Time
-	cfg.OnGame = func(inv int, res *server.Result, err error) {
+	cfg.OnGame = func(inv int, res *rbcclient.Result, err error) {
 		if err != nil {
 			t.Errorf("invitation %d: %v", inv, err)
 		}
@@ -217,7 +217,7 @@ func TestListenRankedAndGracefulShutdown(t *testing.T) {
 		mu.Unlock()
 	}
 	done := make(chan error, 1)
-	go func() { done <- server.Listen(ctx, cfg) }()
+	go func() { done <- rbcclient.Listen(ctx, cfg) }()
 	select {
 	case <-started:
 	case <-time.After(20 * time.Second):
@@ -282,13 +282,13 @@ func (n *notify) Write(p []byte) (int, error) {
 func TestListenVersionCheck(t *testing.T) {
 	r := newRig(t, loopback.Faults{}, func(c *loopback.Config) { c.Version = "1.7.0" })
 	cfg := r.listenConfig(1)
-	err := server.Listen(context.Background(), cfg)
+	err := rbcclient.Listen(context.Background(), cfg)
 	if err == nil || !strings.Contains(err.Error(), "1.7.0") {
 		t.Fatalf("Listen on a 1.7.0 server: %v", err)
 	}
 	r.invite(1)
 	cfg.AnyVersion = true
-	if err := server.Listen(context.Background(), cfg); err != nil {
+	if err := rbcclient.Listen(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	r.checkGames(t, 1)
@@ -301,11 +301,11 @@ func TestCredentialsNeverInErrorsOrLogs(t *testing.T) {
 	r := newRig(t, loopback.Faults{EchoAuthOn401: true}, func(c *loopback.Config) {
 		c.Users = map[string]string{user: "another-password"}
 	})
-	err := server.Listen(context.Background(), r.listenConfig(1))
+	err := rbcclient.Listen(context.Background(), r.listenConfig(1))
 	if err == nil {
 		t.Fatal("Listen with a wrong password succeeded")
 	}
-	var se *server.StatusError
+	var se *rbcclient.StatusError
 	if !errors.As(err, &se) || se.Code != 401 {
 		t.Fatalf("want a 401 StatusError, got %v", err)
 	}
@@ -333,8 +333,8 @@ func TestFailingPlayerIsErrorResigned(t *testing.T) {
 	cfg := r.listenConfig(1)
 	cfg.NewPlayer = func() (rbc.Player, error) { return failingPlayer{randbot.New(1)}, nil }
 	var gameErr error
-	cfg.OnGame = func(inv int, res *server.Result, err error) { gameErr = err }
-	if err := server.Listen(context.Background(), cfg); err != nil {
+	cfg.OnGame = func(inv int, res *rbcclient.Result, err error) { gameErr = err }
+	if err := rbcclient.Listen(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	if gameErr == nil || !strings.Contains(gameErr.Error(), "out of memory") {
@@ -367,7 +367,7 @@ func TestClientCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := server.PlayGame(ctx, r.client.Game(id), randbot.New(3), server.PlayOptions{PollInterval: 5 * time.Millisecond})
+	res, err := rbcclient.PlayGame(ctx, r.client.Game(id), randbot.New(3), rbcclient.PlayOptions{PollInterval: 5 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-// Package line implements rbcp, Blindfish's line protocol for Reconnaissance
+// Package rbcp implements Blindfish's line protocol (rbcp) for Reconnaissance
 // Blind Chess engines (docs/protocol.md): a UCI-like exchange of one-line text
 // messages over an engine's standard input and output.
 //
@@ -10,7 +10,7 @@
 // The package holds the codec (typed messages, ParseRequest, ParseReply and
 // each message's String), Serve, which puts an rbc.Player behind the protocol,
 // and Client, an rbc.Player that drives an engine process.
-package line
+package rbcp
 
 import (
 	"errors"

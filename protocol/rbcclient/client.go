@@ -1,4 +1,4 @@
-// Package server is a native client of the reconchess tournament server's
+// Package rbcclient is a native client of the reconchess tournament server's
 // HTTP API (as the reference harness's RemoteGame and rc-connect use it,
 // docs/protocol.md): typed calls with retries, a game loop that drives any
 // rbc.Player, and a listener that accepts invitations and plays several games
@@ -6,7 +6,7 @@
 //
 // The tests play against internal/loopback, a server of the same API built
 // on our referee; it is internal because only tests use it.
-package server
+package rbcclient
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package server_test
+package rbcclient_test
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/protocol/server"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -26,11 +26,11 @@ func TestTally(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out strings.Builder
-	tally := &server.Tally{Dir: dir, Out: &out}
+	tally := &rbcclient.Tally{Dir: dir, Out: &out}
 	win := rbc.Outcome{Winner: rbc.White, HasWinner: true, Reason: rbc.KingCapture}
-	tally.Record(1, &server.Result{GameID: 7, Color: rbc.White, Opponent: "opp", Outcome: win, HistoryJSON: raw, History: h}, nil)
-	tally.Record(2, &server.Result{GameID: 8, Color: rbc.Black, Opponent: "opp", Outcome: win, HistoryJSON: []byte(`{"not":"parsed"}`)}, nil)
-	tally.Record(3, &server.Result{GameID: 9, Color: rbc.White, Opponent: "opp"}, errors.New("the bot failed"))
+	tally.Record(1, &rbcclient.Result{GameID: 7, Color: rbc.White, Opponent: "opp", Outcome: win, HistoryJSON: raw, History: h}, nil)
+	tally.Record(2, &rbcclient.Result{GameID: 8, Color: rbc.Black, Opponent: "opp", Outcome: win, HistoryJSON: []byte(`{"not":"parsed"}`)}, nil)
+	tally.Record(3, &rbcclient.Result{GameID: 9, Color: rbc.White, Opponent: "opp"}, errors.New("the bot failed"))
 	tally.Record(4, nil, errors.New("declined"))
 	tally.WriteSummary()
 
