@@ -83,7 +83,11 @@ func newRig(t *testing.T, f faults.Faults) *rig {
 // with random players, and returns what each heard and the results.
 func (r *rig) play(t *testing.T, variant string, seed uint64) (string, [2]*listener, [2]*kriegspielorg.Result) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// The deadline guards against a hang, not slowness: a random game runs
+	// to hundreds of turns of HTTP polls, and on a starved machine (the CI
+	// run beside two games at once) four of them in parallel took more than
+	// two minutes each.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	created, err := r.clients[0].Create(ctx, kriegspielorg.CreateRequest{RuleVariant: variant, PlayAs: "white"})
 	if err != nil {
