@@ -70,19 +70,7 @@ func TestBeliefFollowsRandomPlay(t *testing.T) {
 						break
 					}
 				}
-				var heard []kriegspiel.Heard
-				for !g.Over() {
-					q := black.ask(g)
-					a, _ := g.Ask(q)
-					if rules.HeardByOpponent(a) {
-						h := kriegspiel.Heard{Answer: a}
-						h.Question.AskAny = q.AskAny
-						heard = append(heard, h)
-					}
-					if a.Verdict.Done() {
-						break
-					}
-				}
+				heard := defenderTurn(g, rules, black)
 				if err := bl.Opponent(heard); err != nil {
 					t.Fatalf("%s %s: %v", rules.Name, fen, err)
 				}

@@ -103,6 +103,26 @@ type playout struct {
 	err              error
 }
 
+// defenderTurn lets d ask until its move is made (or the game ends) and
+// returns the answers White hears of its questions, as White's Opponent
+// wants them.
+func defenderTurn(g *kriegspiel.Game, rules kriegspiel.Ruleset, d defender) []kriegspiel.Heard {
+	var heard []kriegspiel.Heard
+	for !g.Over() {
+		q := d.ask(g)
+		a, _ := g.Ask(q)
+		if rules.HeardByOpponent(a) {
+			h := kriegspiel.Heard{Answer: a}
+			h.Question.AskAny = q.AskAny
+			heard = append(heard, h)
+		}
+		if a.Verdict.Done() {
+			break
+		}
+	}
+	return heard
+}
+
 // play plays fen out under rules, White the tracker, Black the defender, for
 // at most limit White moves.
 func play(rules kriegspiel.Ruleset, fen string, d defender, seed uint64, limit int) playout {
@@ -144,18 +164,7 @@ func play(rules kriegspiel.Ruleset, fen string, d defender, seed uint64, limit i
 			done = a.Verdict.Done()
 		}
 		out.moves++
-		for !g.Over() {
-			q := d.ask(g)
-			a, _ := g.Ask(q)
-			if rules.HeardByOpponent(a) {
-				h := kriegspiel.Heard{Answer: a}
-				h.Question.AskAny = q.AskAny
-				heard = append(heard, h)
-			}
-			if a.Verdict.Done() {
-				break
-			}
-		}
+		heard = defenderTurn(g, rules, d)
 	}
 	out.end = g.Ending()
 	return out
