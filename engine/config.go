@@ -124,6 +124,7 @@ func DefaultConfig() Config {
 		Hide:          30,
 		Shelter:       6,
 		Press:         300,
+		Reply:         50,
 		Worst:         0.2,
 		Reduce:        150,
 		Danger:        7000,
