@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/engine"
-	"github.com/blindfish-rbc/blindfish/internal/loopback"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcclient/rbcclienttest"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -28,13 +28,13 @@ const (
 
 // loopbackServer starts a loopback tournament server with the given faults
 // and the user invited to n games against random bots, colours alternating.
-func loopbackServer(t *testing.T, f loopback.Faults, n, turnLimit int) (*loopback.Server, string) {
+func loopbackServer(t *testing.T, f rbcclienttest.Faults, n, turnLimit int) (*rbcclienttest.Server, string) {
 	t.Helper()
 	opts := rbc.DefaultOptions()
 	opts.InitialTime, opts.Increment = 60*time.Second, time.Second
 	opts.TurnLimit = turnLimit
 	opts.Logger = slog.New(slog.DiscardHandler)
-	srv := loopback.New(loopback.Config{Users: map[string]string{connectUser: connectPassword}, Game: opts, Faults: f})
+	srv := rbcclienttest.New(rbcclienttest.Config{Users: map[string]string{connectUser: connectPassword}, Game: opts, Faults: f})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		hs.CloseClientConnections()
@@ -55,7 +55,7 @@ func loopbackServer(t *testing.T, f loopback.Faults, n, turnLimit int) (*loopbac
 	return srv, hs.URL
 }
 
-func checkServerGames(t *testing.T, srv *loopback.Server, n int) {
+func checkServerGames(t *testing.T, srv *rbcclienttest.Server, n int) {
 	t.Helper()
 	games := srv.Games()
 	if len(games) != n {
@@ -86,7 +86,7 @@ func noCredentials(t *testing.T, texts ...string) {
 func TestConnectPlaysAndSavesUnderFaults(t *testing.T) {
 	// A light dose of every fault (protocol/rbcclient's tests take them one by
 	// one and heavier): the command retries at the reference's 0.5 s.
-	faults := loopback.Faults{Seed: 3, Burst5xx: 0.004, Slow: 0.004, SlowDelay: 30 * time.Millisecond,
+	faults := rbcclienttest.Faults{Seed: 3, Burst5xx: 0.004, Slow: 0.004, SlowDelay: 30 * time.Millisecond,
 		Drop: 0.004, DropAfter: 0.004, Malformed: 0.004}
 	srv, url := loopbackServer(t, faults, 3, 40)
 	t.Setenv(connectPassEnv, connectPassword)
@@ -123,7 +123,7 @@ func TestConnectPlaysAndSavesUnderFaults(t *testing.T) {
 }
 
 func TestConnectUsageAndAuthErrors(t *testing.T) {
-	_, url := loopbackServer(t, loopback.Faults{EchoAuthOn401: true}, 0, 0)
+	_, url := loopbackServer(t, rbcclienttest.Faults{EchoAuthOn401: true}, 0, 0)
 	t.Setenv(connectPassEnv, "wrong-"+connectPassword)
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"connect", "--server", url, "--username", connectUser,
@@ -154,7 +154,7 @@ func TestConnectUsageAndAuthErrors(t *testing.T) {
 // plays, and checks that it finished the game, went unranked and exited 0.
 func TestConnectInterruptFinishesGames(t *testing.T) {
 	bin := blindfishBinary(t)
-	srv, url := loopbackServer(t, loopback.Faults{}, 2, 25)
+	srv, url := loopbackServer(t, rbcclienttest.Faults{}, 2, 25)
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "connect", "--server", url, "--username", connectUser, "--password-env", connectPassEnv,
 		"--ranked", "--bot", "cmd:"+bin+" engine --bot random", "--poll", "20ms", "--max-games", "1", "--out", dir)

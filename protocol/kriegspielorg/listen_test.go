@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/internal/faults"
 	"github.com/blindfish-rbc/blindfish/internal/syncbuf"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/protocol/internal/faults"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg/ksserver"
 )

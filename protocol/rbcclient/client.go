@@ -4,8 +4,8 @@
 // rbc.Player, and a listener that accepts invitations and plays several games
 // at once. It lets Blindfish play ranked games without Python.
 //
-// The tests play against internal/loopback, a server of the same API built
-// on our referee; it is internal because only tests use it.
+// The tests play against rbcclienttest, a server of the same API built
+// on our referee, which a bot author can test a client against too.
 package rbcclient
 
 import (

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/internal/loopback"
 	"github.com/blindfish-rbc/blindfish/internal/syncbuf"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcclient/rbcclienttest"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -29,20 +29,20 @@ type syncBuffer = syncbuf.Buffer
 
 // rig is a loopback server and a client of it.
 type rig struct {
-	srv    *loopback.Server
+	srv    *rbcclienttest.Server
 	http   *httptest.Server
 	client *rbcclient.Client
 	logs   *syncBuffer
 	log    *slog.Logger
 }
 
-func newRig(t *testing.T, f loopback.Faults, mutate func(*loopback.Config)) *rig {
+func newRig(t *testing.T, f rbcclienttest.Faults, mutate func(*rbcclienttest.Config)) *rig {
 	t.Helper()
 	opts := rbc.DefaultOptions()
 	opts.InitialTime, opts.Increment = 60*time.Second, time.Second
 	opts.TurnLimit = 80
 	opts.Logger = slog.New(slog.DiscardHandler)
-	cfg := loopback.Config{
+	cfg := rbcclienttest.Config{
 		Users:  map[string]string{user: password},
 		Game:   opts,
 		Faults: f,
@@ -51,7 +51,7 @@ func newRig(t *testing.T, f loopback.Faults, mutate func(*loopback.Config)) *rig
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	srv := loopback.New(cfg)
+	srv := rbcclienttest.New(cfg)
 	hs := httptest.NewServer(srv)
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -132,15 +132,15 @@ func TestListenPlaysGamesUnderEveryFault(t *testing.T) {
 	// Each case names the fault kind it must have injected ("" for none).
 	cases := []struct {
 		name, kind string
-		f          loopback.Faults
+		f          rbcclienttest.Faults
 	}{
-		{"none", "", loopback.Faults{}},
-		{"5xx-bursts", "5xx", loopback.Faults{Burst5xx: 0.04, BurstLength: 4}},
-		{"slow", "slow", loopback.Faults{Slow: 0.05, SlowDelay: 40 * time.Millisecond}},
-		{"drop", "drop", loopback.Faults{Drop: 0.05}},
-		{"drop-after", "drop-after", loopback.Faults{DropAfter: 0.08}},
-		{"malformed", "malformed", loopback.Faults{Malformed: 0.05}},
-		{"all", "", loopback.Faults{Burst5xx: 0.02, Slow: 0.03, SlowDelay: 30 * time.Millisecond, Drop: 0.03, DropAfter: 0.03, Malformed: 0.03}},
+		{"none", "", rbcclienttest.Faults{}},
+		{"5xx-bursts", "5xx", rbcclienttest.Faults{Burst5xx: 0.04, BurstLength: 4}},
+		{"slow", "slow", rbcclienttest.Faults{Slow: 0.05, SlowDelay: 40 * time.Millisecond}},
+		{"drop", "drop", rbcclienttest.Faults{Drop: 0.05}},
+		{"drop-after", "drop-after", rbcclienttest.Faults{DropAfter: 0.08}},
+		{"malformed", "malformed", rbcclienttest.Faults{Malformed: 0.05}},
+		{"all", "", rbcclienttest.Faults{Burst5xx: 0.02, Slow: 0.03, SlowDelay: 30 * time.Millisecond, Drop: 0.03, DropAfter: 0.03, Malformed: 0.03}},
 	}
 	for _, tc := range cases {
 		name, f := tc.name, tc.f
@@ -192,7 +192,7 @@ func TestListenPlaysGamesUnderEveryFault(t *testing.T) {
 func TestListenRankedAndGracefulShutdown(t *testing.T) {
 	// Every answer is slowed a little so that the games are surely still
 	// running when the shutdown request comes, however fast the machine.
-	r := newRig(t, loopback.Faults{Slow: 1, SlowDelay: 10 * time.Millisecond}, func(c *loopback.Config) {
+	r := newRig(t, rbcclienttest.Faults{Slow: 1, SlowDelay: 10 * time.Millisecond}, func(c *rbcclienttest.Config) {
 		c.Game.TurnLimit = 40
 	})
 	r.invite(2)
@@ -280,7 +280,7 @@ func (n *notify) Write(p []byte) (int, error) {
 }
 
 func TestListenVersionCheck(t *testing.T) {
-	r := newRig(t, loopback.Faults{}, func(c *loopback.Config) { c.Version = "1.7.0" })
+	r := newRig(t, rbcclienttest.Faults{}, func(c *rbcclienttest.Config) { c.Version = "1.7.0" })
 	cfg := r.listenConfig(1)
 	err := rbcclient.Listen(context.Background(), cfg)
 	if err == nil || !strings.Contains(err.Error(), "1.7.0") {
@@ -298,7 +298,7 @@ func TestListenVersionCheck(t *testing.T) {
 }
 
 func TestCredentialsNeverInErrorsOrLogs(t *testing.T) {
-	r := newRig(t, loopback.Faults{EchoAuthOn401: true}, func(c *loopback.Config) {
+	r := newRig(t, rbcclienttest.Faults{EchoAuthOn401: true}, func(c *rbcclienttest.Config) {
 		c.Users = map[string]string{user: "another-password"}
 	})
 	err := rbcclient.Listen(context.Background(), r.listenConfig(1))
@@ -328,7 +328,7 @@ func (failingPlayer) ChooseMove(context.Context, []rbc.Move, time.Duration) (rbc
 }
 
 func TestFailingPlayerIsErrorResigned(t *testing.T) {
-	r := newRig(t, loopback.Faults{}, nil)
+	r := newRig(t, rbcclienttest.Faults{}, nil)
 	r.invite(1)
 	cfg := r.listenConfig(1)
 	cfg.NewPlayer = func() (rbc.Player, error) { return failingPlayer{randbot.New(1)}, nil }
@@ -343,7 +343,7 @@ func TestFailingPlayerIsErrorResigned(t *testing.T) {
 	// The loopback server's referee ends the game on its own goroutine
 	// after the resignation is posted, so Listen can return first: wait
 	// for the game to be over (a hang shows as the last state seen).
-	var g loopback.GameInfo
+	var g rbcclienttest.GameInfo
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		g = r.srv.Games()[0]
 		if g.Over || time.Now().After(deadline) {
@@ -356,7 +356,7 @@ func TestFailingPlayerIsErrorResigned(t *testing.T) {
 }
 
 func TestClientCalls(t *testing.T) {
-	r := newRig(t, loopback.Faults{}, nil)
+	r := newRig(t, rbcclienttest.Faults{}, nil)
 	ctx := context.Background()
 	users, err := r.client.Users(ctx)
 	if err != nil || len(users) != 2 {

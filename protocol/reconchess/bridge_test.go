@@ -16,9 +16,9 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishpath"
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
-	"github.com/blindfish-rbc/blindfish/internal/loopback"
 	"github.com/blindfish-rbc/blindfish/internal/syncbuf"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
+	"github.com/blindfish-rbc/blindfish/protocol/rbcclient/rbcclienttest"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -145,7 +145,7 @@ func TestBridgeWithRCConnect(t *testing.T) {
 	opts.InitialTime, opts.Increment = 120*time.Second, time.Second
 	opts.TurnLimit = 30
 	opts.Logger = slog.New(slog.DiscardHandler)
-	srv := loopback.New(loopback.Config{Users: map[string]string{"bridge": "bridge-pw"}, Game: opts})
+	srv := rbcclienttest.New(rbcclienttest.Config{Users: map[string]string{"bridge": "bridge-pw"}, Game: opts})
 	hs := httptest.NewServer(srv)
 	defer func() {
 		hs.CloseClientConnections()

@@ -29,8 +29,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/internal/faults"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/protocol/internal/faults"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )

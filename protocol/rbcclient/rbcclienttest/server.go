@@ -1,14 +1,14 @@
-// Package loopback is a tournament server for tests: it implements the
-// reconchess server's HTTP API (the calls the reference client makes) on top
-// of our own referee, so that a client can play whole games against local
-// bots, and it can inject the faults a real server and network produce (5xx
-// bursts, slow answers, dropped connections, malformed JSON) to show that the
-// client survives them.
+// Package rbcclienttest is a tournament server for tests, as httptest is
+// for net/http: it implements the reconchess server's HTTP API (the calls
+// the reference client makes) on top of our own referee, so that a client
+// can play whole games against local bots, and it can inject the faults a
+// real server and network produce (5xx bursts, slow answers, dropped
+// connections, malformed JSON) to show that the client survives them.
 //
 // A game's user side is a player whose callbacks wait for the user's HTTP
 // calls; the other side is a local rbc.Player. The referee (rbc.PlayLocalGame)
 // runs the game, with its clocks, exactly as in a local match.
-package loopback
+package rbcclienttest
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/internal/faults"
+	"github.com/blindfish-rbc/blindfish/protocol/internal/faults"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )

@@ -1,4 +1,4 @@
-package loopback
+package rbcclienttest
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package loopback
+package rbcclienttest
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // errResigned is what the remote player's waiting callback returns when the
 // user resigns (or error-resigns): the referee scores it as a resignation.
-var errResigned = errors.New("loopback: the player resigned")
+var errResigned = errors.New("rbcclienttest: the player resigned")
 
 // turnPhase is where the remote player's turn stands.
 type turnPhase uint8
