@@ -129,8 +129,34 @@ func Listen(ctx context.Context, cfg ListenConfig) error {
 		}
 	}
 	l.games.Run(ctx)
+	l.resignUnplayed()
 	l.games.Wait(log)
 	return nil
+}
+
+// resignUnplayed resigns the active games the site has us in that the loop
+// never started: a join whose game became active after the last poll, or
+// one whose answer was lost. Nobody will play them once Listen stops, and
+// an opponent who is playing waits for our whole clock (25 minutes on the
+// site) before the game ends; resigning ends it at once. A failure is only
+// logged: the site's clock still ends the game.
+func (l *listener) resignUnplayed() {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(l.gameCtx), 30*time.Second)
+	defer cancel()
+	games, err := l.cfg.Client.ActiveGames(ctx)
+	if err != nil {
+		l.log.Warn("could not list our games before stopping", "err", err)
+		return
+	}
+	for _, g := range games {
+		if g.State != "active" || l.games.Started(g.GameID) || l.skipped[g.GameID] {
+			continue
+		}
+		l.log.Warn("resigning a game we are in but will not play", "game", g.GameID)
+		if err := l.cfg.Client.Resign(ctx, g.GameID); err != nil {
+			l.log.Warn("could not resign", "game", g.GameID, "err", err)
+		}
+	}
 }
 
 // listener is the state of one Listen call: the games it plays are the
