@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
@@ -121,6 +122,10 @@ func BuildKriegspiel(ctx context.Context, rec *kriegspiel.Record, opts Options) 
 	if limit <= 0 {
 		limit = DefaultKriegspielLimit
 	}
+	rec, err := withBoards(rec)
+	if err != nil {
+		return nil, err
+	}
 	p := &KriegspielPage{Game: "kriegspiel", Ruleset: rec.Ruleset.Name, White: rec.White, Black: rec.Black,
 		Outcome: rec.Result.String(), Source: opts.Source, Limit: limit}
 	side := -1
@@ -134,7 +139,7 @@ func BuildKriegspiel(ctx context.Context, rec *kriegspiel.Record, opts Options) 
 	if len(opts.Colors) == 0 {
 		return p, nil
 	}
-	start, err := rbc.ParseFEN(rec.StartFEN)
+	start, err := rbc.ParseFEN(rec.StartFEN) // read by addTurns already
 	if err != nil {
 		return nil, fmt.Errorf("view: the record's start: %w", err)
 	}
@@ -170,6 +175,34 @@ func BuildKriegspiel(ctx context.Context, rec *kriegspiel.Record, opts Options) 
 		}
 	}
 	return p, nil
+}
+
+// withBoards returns rec with the true board after every move filled in
+// where the record leaves it out (fen_after is optional), from the
+// referee's replay of the questions.
+func withBoards(rec *kriegspiel.Record) (*kriegspiel.Record, error) {
+	if !slices.ContainsFunc(rec.Turns, func(t kriegspiel.Turn) bool { return !t.Move.IsNull() && t.FENAfter == "" }) {
+		return rec, nil
+	}
+	g, err := kriegspiel.NewGameFromFEN(rec.Ruleset, rec.StartFEN)
+	if err != nil {
+		return nil, fmt.Errorf("view: the record's start: %w", err)
+	}
+	out := *rec
+	out.Turns = slices.Clone(rec.Turns)
+	for i := range out.Turns {
+		t := &out.Turns[i]
+		for j, try := range t.Tries {
+			if _, err := g.Ask(try.Question); err != nil {
+				return nil, fmt.Errorf("view: replay turns[%d].tries[%d]: %w", i, j, err)
+			}
+		}
+		if !t.Move.IsNull() && t.FENAfter == "" {
+			b := g.Board()
+			t.FENAfter = b.FEN()
+		}
+	}
+	return &out, nil
 }
 
 // stoppedNote says why a belief was not followed to the end of the record,
@@ -239,10 +272,7 @@ func (p *KriegspielPage) addTurns(rec *kriegspiel.Record, side int) error {
 		}
 		p.Turns = append(p.Turns, kt)
 		if !t.Move.IsNull() {
-			if t.FENAfter == "" {
-				return fmt.Errorf("view: turn %d: the record has no board after the move", i)
-			}
-			before = t.FENAfter
+			before = t.FENAfter // filled in by withBoards where the record has none
 		}
 	}
 	final, err := seenBoard(rec.FinalFEN, side)

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -283,5 +285,30 @@ func TestKriegspielRecordDetected(t *testing.T) {
 	got := ksPageData(t, html)
 	if got.Belief != "aosp" || len(got.Beliefs["white"]) != 7 || got.Beliefs["white"][6] == nil || got.Beliefs["white"][6].Exact {
 		t.Errorf("aosp page: belief %q, frames %v", got.Belief, got.Beliefs["white"])
+	}
+}
+
+// TestKriegspielPageWithoutBoards: a record without the optional boards
+// after the moves gives the same page, the boards replayed by the referee.
+func TestKriegspielPageWithoutBoards(t *testing.T) {
+	rec := scriptedGame(t)
+	want, err := BuildKriegspiel(context.Background(), rec, Options{Colors: both})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := *rec
+	bare.Turns = slices.Clone(rec.Turns)
+	for i := range bare.Turns {
+		bare.Turns[i].FENAfter = ""
+	}
+	got, err := BuildKriegspiel(context.Background(), &bare, Options{Colors: both})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("without the boards:\n%+v\nwant\n%+v", got, want)
+	}
+	if rec.Turns[0].FENAfter == "" {
+		t.Error("the record given was changed")
 	}
 }
