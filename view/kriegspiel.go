@@ -17,6 +17,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
 // DefaultKriegspielLimit is the most boards a Kriegspiel belief is followed
@@ -62,7 +63,7 @@ type KriegspielTurn struct {
 	Color string `json:"color"` // "white" or "black"
 	Turn  int    `json:"turn"`  // the player's own turn number, from 0
 	// Before is the board before the turn's move (FEN); in a player's view,
-	// its own men only.
+	// the placement of its own men and the side to move only.
 	Before string `json:"before"`
 	// Move is the move made (UCI), "" when none was made or the page's side
 	// did not see it (its opponent's).
@@ -100,7 +101,8 @@ type KriegspielBelief struct {
 	// Counts holds, per square (a1=0..h8=63), the boards with an opponent's
 	// man there.
 	Counts []int `json:"counts"`
-	// Truth reports whether the true placement is among the boards.
+	// Truth reports whether the true position (Board.Key: the placement,
+	// side to move, castling and en-passant rights) is among the boards.
 	Truth bool `json:"truth"`
 }
 
@@ -150,7 +152,7 @@ func BuildKriegspiel(ctx context.Context, rec *kriegspiel.Record, opts Options) 
 		if name != "exact" {
 			size = opts.SamplerOptions.PoolSize
 			if size <= 0 {
-				size = 2000
+				size = sampler.DefaultPoolSize
 			}
 		}
 		v, err := kriegspiel.NewView(name, c, rec.Ruleset, start, rec.PawnTries, size, rand.New(rand.NewPCG(opts.Seed, uint64(c))))
@@ -231,10 +233,10 @@ func stoppedNote(rec *kriegspiel.Record, st kriegspiel.FollowStats, limit int) s
 func countBelief(boards []rbc.Board, c rbc.Color, truth *rbc.Board, exact bool) *KriegspielBelief {
 	b := &KriegspielBelief{Boards: len(boards), Exact: exact, Counts: make([]int, 64)}
 	enemy := c.Other()
-	want := truth.Pieces(enemy)
+	want, key := truth.Pieces(enemy), truth.Key()
 	for i := range boards {
 		bb := boards[i].Pieces(enemy)
-		if !b.Truth && bb == want && boards[i].Key() == truth.Key() {
+		if !b.Truth && bb == want && boards[i].Key() == key {
 			b.Truth = true
 		}
 		for bb != 0 {
