@@ -33,7 +33,7 @@ type FollowStats struct {
 // the error is for a record that cannot be read, or a done ctx.
 func Follow(ctx context.Context, rec *Record, c rbc.Color, v View) (FollowStats, error) {
 	var st FollowStats
-	err := follow(ctx, rec, c, -1, v, func(_ int, truth *rbc.Board) error {
+	run, err := FollowTurns(ctx, rec, c, v, func(_ int, truth *rbc.Board) error {
 		st.Turns++
 		boards := v.Boards()
 		st.MaxBoards = max(st.MaxBoards, len(boards))
@@ -44,7 +44,20 @@ func Follow(ctx context.Context, rec *Record, c rbc.Color, v View) (FollowStats,
 			}
 		}
 		return nil
-	}, &st)
+	})
+	st.Took, st.Stopped, st.StoppedAt = run.Took, run.Stopped, run.StoppedAt
+	return st, err
+}
+
+// FollowTurns feeds a record to the belief v of player c as Follow does and
+// calls after with the index of each turn followed (in rec.Turns) and the
+// true board after it, so that a caller can look at the belief turn by turn
+// (the game viewer draws it). A belief error stops it as it stops Follow
+// (FollowStats.Stopped; only Took, Stopped and StoppedAt are set); the
+// error is for a record that cannot be read, a done ctx, or after's own.
+func FollowTurns(ctx context.Context, rec *Record, c rbc.Color, v View, after func(turn int, truth *rbc.Board) error) (FollowStats, error) {
+	var st FollowStats
+	err := follow(ctx, rec, c, -1, v, after, &st)
 	return st, err
 }
 

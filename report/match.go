@@ -429,9 +429,8 @@ func gamesSection(games []*match.Result, records *Records, page string) (Section
 		Notes: []string{"Each game links to its record (the archive that holds it, when archived) and to its viewer page, " +
 			"or shows the command that makes the page (run it in this page's folder; the page is written beside the record, " +
 			"and this page links it once made again)."}}
-	if slices.ContainsFunc(games, func(r *match.Result) bool { return r.Variant != "" }) {
-		sec.Notes = append(sec.Notes, "The viewer draws RBC games only: a game of another variant (Kriegspiel) links its record, "+
-			"which blindfish replay --check re-referees.")
+	if slices.ContainsFunc(games, func(r *match.Result) bool { return !viewable(r.Variant) }) {
+		sec.Notes = append(sec.Notes, "The viewer draws RBC and Kriegspiel games only: a game of another variant links its record.")
 	}
 	t := &Table{Header: []string{"game", "white", "black", "result", "reason", "turns", "clock", "time/turn white", "time/turn black", "record", "viewer"},
 		Numeric: []int{0, 5, 7, 8}}
@@ -476,7 +475,7 @@ func gamesSection(games []*match.Result, records *Records, page string) (Section
 				return Section{}, err
 			}
 			rec, view = gameLinks(pageDir, place, found)
-			if r.Variant != "" {
+			if !viewable(r.Variant) {
 				view = Cell{Text: "-"}
 			}
 		} else {
@@ -487,6 +486,12 @@ func gamesSection(games []*match.Result, records *Records, page string) (Section
 	}
 	sec.Table = t
 	return sec, nil
+}
+
+// viewable reports whether `blindfish view` draws games of variant (a
+// results log's "variant": "" for RBC, "kriegspiel/RULES").
+func viewable(variant string) bool {
+	return variant == "" || strings.HasPrefix(variant, "kriegspiel/")
 }
 
 // shorten cuts s to at most n characters, marking the cut.

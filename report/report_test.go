@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -252,5 +253,47 @@ func TestFigureEscapesNames(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "<b>x</b>") || !strings.Contains(b.String(), "&lt;b&gt;x&lt;/b&gt;") {
 		t.Error("a bot name's markup reached the page")
+	}
+}
+
+// TestMatchPageKriegspiel: a Kriegspiel match's games are offered to the
+// viewer as RBC games are: the command that makes the page, then a link to
+// the page once made.
+func TestMatchPageKriegspiel(t *testing.T) {
+	dir := t.TempDir()
+	cfg := match.Config{Bot: "random-a", Opponent: "random-b", Games: 2, Initial: 60 * time.Second, Increment: time.Second,
+		Seed: 3, Out: dir, Concurrency: 1, Alternate: true, TurnLimit: 20,
+		Referee: match.KriegspielReferee{Rules: kriegspiel.Wild16(), NewBot: func(_ string, seed int64) (kriegspiel.Player, error) {
+			return kriegspiel.NewRandomPlayer(uint64(seed)), nil
+		}}}
+	rep, err := match.Play(context.Background(), cfg)
+	if err != nil || rep.Finished() != 2 {
+		t.Fatalf("match: %v", err)
+	}
+	index, err := WriteFolderIndex(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := func() string {
+		t.Helper()
+		data, err := os.ReadFile(index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	first := rep.Results[0].Record
+	if p := page(); !strings.Contains(p, "blindfish view "+first) || strings.Contains(p, "draws RBC") {
+		t.Errorf("the index does not offer %s to the viewer:\n%s", first, p)
+	}
+	viewer := strings.TrimSuffix(first, ".json") + ".html"
+	if err := os.WriteFile(filepath.Join(dir, viewer), []byte("<html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteFolderIndex(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	if p := page(); !strings.Contains(p, `<a href="`+viewer+`">view</a>`) {
+		t.Errorf("the viewer page %s made since is not linked", viewer)
 	}
 }

@@ -116,3 +116,100 @@ func TestBrowser(t *testing.T) {
 		t.Error(pr)
 	}
 }
+
+// TestBrowserKriegspiel opens the page of a Kriegspiel game in headless
+// Chromium and steps through it: the true board with a belief's heat map,
+// → to the next turn (other pieces, other answers), an illegal try and a
+// capture in words with its square crossed, End and Home, and on a
+// player's page whose belief stopped at a limit, its own men only and the
+// note where the belief is missing. It runs as TestBrowser does.
+func TestBrowserKriegspiel(t *testing.T) {
+	exe := browsertest.Chromium(t)
+	rec := scriptedGame(t)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "ks.html")
+	p, err := BuildKriegspiel(context.Background(), rec, Options{Colors: both})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteKriegspielFile(page, p); err != nil {
+		t.Fatal(err)
+	}
+	b := browsertest.Open(t, exe, 1200, 900)
+	if err := chromedp.Do(b.Ctx, chromedp.Navigate(browsertest.URL(page)), chromedp.WaitVisible(chromedp.CSS("#board .sq"))); err != nil {
+		t.Fatalf("open the page: %v", err)
+	}
+	const labelJS = `document.querySelector("#turnlabel").textContent`
+	const triesJS = `document.querySelector("#tries").textContent`
+	const piecesJS = `[...document.querySelectorAll("#board .sq")].map(s => s.querySelector(".pc").textContent || ".").join("")`
+	const heatedJS = `String([...document.querySelectorAll("#board .heat")].filter(e => parseFloat(e.style.opacity) > 0).length)`
+	const marksJS = `String(document.querySelectorAll("#overlay .move").length) + " " + document.querySelectorAll("#overlay .capture").length`
+	if got := b.Eval(t, `String(document.querySelectorAll("#board .sq").length)`); got != "64" {
+		t.Errorf("%s squares drawn, want 64", got)
+	}
+	// White's belief at the start: Black's 16 men, in the one board.
+	if got := b.Eval(t, heatedJS); got != "16" {
+		t.Errorf("%s squares shaded at the start, want Black's 16", got)
+	}
+	label, tries, pieces := b.Eval(t, labelJS), b.Eval(t, triesJS), b.Eval(t, piecesJS)
+	if label != "1 / 7" || !strings.Contains(tries, "e2e4legal") || strings.Count(pieces, ".") != 32 {
+		t.Errorf("first frame: label %q, tries %q, pieces %q", label, tries, pieces)
+	}
+	step := func(key string) {
+		t.Helper()
+		if err := chromedp.Do(b.Ctx, chromedp.KeyEvent(key)); err != nil {
+			t.Fatalf("press %q: %v", key, err)
+		}
+	}
+	step(kb.ArrowRight)
+	if got := b.Eval(t, piecesJS); got == pieces {
+		t.Errorf("→ did not change the pieces: %q", got)
+	}
+	step(kb.ArrowRight)
+	if label, tries := b.Eval(t, labelJS), b.Eval(t, triesJS); label != "3 / 7" ||
+		!strings.Contains(tries, "e4e5illegal (heard by white only)") || !strings.Contains(tries, "d2d4legal; black's pawn tries: 1") {
+		t.Errorf("White's second turn: label %q, tries %q", label, tries)
+	}
+	step(kb.ArrowRight)
+	if tries, marks := b.Eval(t, triesJS), b.Eval(t, marksJS); !strings.Contains(tries, "captures on d4 (a pawn)") || marks != "1 1" {
+		t.Errorf("Black's capture: tries %q, move and capture marks %q", tries, marks)
+	}
+	b.Screenshot(t, dir, "kriegspiel.png")
+	step(kb.End)
+	if label, head := b.Eval(t, labelJS), b.Eval(t, `document.querySelector("#turnhead").textContent`); label != "7 / 7" || head != "End of the game" {
+		t.Errorf("End: label %q, head %q", label, head)
+	}
+	step(kb.Home)
+	if got := b.Eval(t, labelJS); got != "1 / 7" {
+		t.Errorf("Home: label %q", got)
+	}
+
+	// Black's own page, its belief stopped past 30 boards.
+	p, err = BuildKriegspiel(context.Background(), rec, Options{Colors: []rbc.Color{rbc.Black}, MaxBoards: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page = filepath.Join(dir, "ks-black.html")
+	if err := WriteKriegspielFile(page, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(b.Ctx, chromedp.Navigate(browsertest.URL(page)+"#3"), chromedp.WaitVisible(chromedp.CSS("#board .sq"))); err != nil {
+		t.Fatalf("open black's page: %v", err)
+	}
+	const noteJS = `document.querySelector("#beliefnote").textContent`
+	if label, tries, note := b.Eval(t, labelJS), b.Eval(t, triesJS), b.Eval(t, noteJS); label != "3 / 7" ||
+		strings.Contains(tries, "e4e5") || !strings.Contains(tries, "a movelegal") || note != "" {
+		t.Errorf("White's second turn as Black heard it: label %q, tries %q, note %q", label, tries, note)
+	}
+	if got := b.Eval(t, piecesJS); strings.Count(got, ".") != 48 {
+		t.Errorf("black's board shows %d men, want its own 16: %q", 64-strings.Count(got, "."), got)
+	}
+	step(kb.ArrowRight)
+	if note, heated := b.Eval(t, noteJS), b.Eval(t, heatedJS); !strings.Contains(note, "not followed from frame 4 on") || heated != "0" {
+		t.Errorf("past the limit: note %q, %s squares shaded", note, heated)
+	}
+	b.Screenshot(t, dir, "kriegspiel-black.png")
+	for _, pr := range b.Problems() {
+		t.Error(pr)
+	}
+}

@@ -1,6 +1,7 @@
-// Package view turns a recorded game of Reconnaissance Blind Chess into one
-// self-contained HTML page that replays it turn by turn, with a player's
-// belief about the hidden board drawn on the board as a heat map.
+// Package view turns a recorded game of Reconnaissance Blind Chess, or of
+// Kriegspiel (kriegspiel.go), into one self-contained HTML page that replays
+// it turn by turn, with a player's belief about the hidden board drawn on
+// the board as a heat map.
 //
 // People judge an RBC bot, and a belief sampler, by watching what it believed
 // and why it sensed and moved as it did; reading logs is a poor substitute.

@@ -18,6 +18,12 @@ import (
 //go:embed page.html
 var pageHTML string
 
+// kriegspielHTML is the page of a Kriegspiel game (KriegspielPage), made
+// the same way.
+//
+//go:embed kriegspiel.html
+var kriegspielHTML string
+
 // dataMarker is where the page's data goes, inside a script element of type
 // application/json (read by the page's script, never run).
 const dataMarker = "/*BLINDFISH-DATA*/"
@@ -28,16 +34,22 @@ const dataMarker = "/*BLINDFISH-DATA*/"
 // escapes <, > and & in strings, so no player name or detail taken from the
 // record can close the script element, and the page's script sets every
 // text through textContent.
-func Write(w io.Writer, p *Page) error {
-	data, err := json.Marshal(p)
+func Write(w io.Writer, p *Page) error { return writePage(w, pageHTML, p) }
+
+// WriteKriegspiel writes the page of a Kriegspiel game to w, as Write does.
+func WriteKriegspiel(w io.Writer, p *KriegspielPage) error { return writePage(w, kriegspielHTML, p) }
+
+// writePage writes the page html with data in place of its dataMarker.
+func writePage(w io.Writer, html string, data any) error {
+	js, err := json.Marshal(data)
 	if err != nil {
 		return fmt.Errorf("view: encode the page data: %w", err)
 	}
-	before, after, ok := strings.Cut(pageHTML, dataMarker)
+	before, after, ok := strings.Cut(html, dataMarker)
 	if !ok {
 		return fmt.Errorf("view: the page template lacks its data marker")
 	}
-	for _, part := range [][]byte{[]byte(before), data, []byte(after)} {
+	for _, part := range [][]byte{[]byte(before), js, []byte(after)} {
 		if _, err := w.Write(part); err != nil {
 			return fmt.Errorf("view: write the page: %w", err)
 		}
@@ -48,7 +60,17 @@ func Write(w io.Writer, p *Page) error {
 // WriteFile writes the page for p to path, atomically: to a temporary file
 // in the same folder, renamed over path only once complete, so that a
 // failure never leaves a partial page where a good one is expected.
-func WriteFile(path string, p *Page) (err error) {
+func WriteFile(path string, p *Page) error {
+	return writeFile(path, func(w io.Writer) error { return Write(w, p) })
+}
+
+// WriteKriegspielFile writes the page of a Kriegspiel game to path, as
+// WriteFile does.
+func WriteKriegspielFile(path string, p *KriegspielPage) error {
+	return writeFile(path, func(w io.Writer) error { return WriteKriegspiel(w, p) })
+}
+
+func writeFile(path string, write func(io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -63,7 +85,7 @@ func WriteFile(path string, p *Page) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if err := Write(f, p); err != nil {
+	if err := write(f); err != nil {
 		return err
 	}
 	if err := f.Chmod(0o644); err != nil {

@@ -10,9 +10,10 @@ import (
 // TestMatchKriegspiel plays `match --game kriegspiel` (the sampling player
 // on the embedded evaluator against random), checks its pages (the folder's
 // index and --html: the table, the plots, every game linked to its record
-// and to no viewer), checks its records with `replay --check`, follows them
-// with `belief --game kriegspiel` (the exact belief holds the true board at
-// every turn it follows), and merges its folder.
+// and offered to the viewer), checks its records with `replay --check`,
+// follows them with `belief --game kriegspiel` (the exact belief holds the
+// true board at every turn it follows), merges its folder, and makes a
+// game's viewer page.
 func TestMatchKriegspiel(t *testing.T) {
 	dir := t.TempDir()
 	page := filepath.Join(t.TempDir(), "match.html")
@@ -28,8 +29,8 @@ func TestMatchKriegspiel(t *testing.T) {
 	// The scores, the score over the games and the time per turn.
 	first := "sampling_eval=embedded_depth=1_samples=8-random-1-000.json"
 	for p, html := range matchPages(t, out, 3, first, filepath.Join(dir, "index.html"), page) {
-		if strings.Contains(html, "blindfish view") || !strings.Contains(html, "The viewer draws RBC games only") {
-			t.Errorf("%s: a Kriegspiel game is offered to the RBC viewer", p)
+		if !strings.Contains(html, "blindfish view") || strings.Contains(html, "The viewer draws RBC") {
+			t.Errorf("%s: the Kriegspiel games are not offered to the viewer", p)
 		}
 	}
 	row := tableRow(t, out, "both")
@@ -48,6 +49,13 @@ func TestMatchKriegspiel(t *testing.T) {
 	code, out, errs = runBlindfish(t, context.Background(), "match", "--merge", dir)
 	if code != 0 || !strings.Contains(out, "kriegspiel/berkeley_any 60+1") {
 		t.Errorf("merge: exit %d\n%s%s", code, out, errs)
+	}
+	// The viewer takes the Kriegspiel record as it is (no flag says which
+	// game it is) and writes the page where the index looks for it.
+	code, out, errs = runBlindfish(t, context.Background(), "view", "--color", "white", "--max-boards", "2000", filepath.Join(dir, first))
+	viewer := filepath.Join(dir, strings.TrimSuffix(first, ".json")+".html")
+	if code != 0 || !strings.HasPrefix(out, viewer+": ") || !strings.Contains(readPage(t, viewer), `"game":"kriegspiel"`) {
+		t.Errorf("view: exit %d\n%s%s", code, out, errs)
 	}
 }
 

@@ -87,12 +87,8 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	h, err := rec.History()
-	if err != nil {
-		return err
-	}
 	path := view.PagePath(rec, *out)
-	page, err := view.Build(ctx, h, view.Options{
+	opts := view.Options{
 		Colors:  colors,
 		Sampler: *samplerName,
 		SamplerOptions: sampler.Options{
@@ -105,18 +101,38 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		Seed:      *seed,
 		Source:    view.RecordLink(path, rec.Path),
 		Bot:       botOpts,
-	})
-	if err != nil {
-		return fmt.Errorf("%s: %w", rec.Name(), err)
 	}
-	if err := view.WriteFile(path, page); err != nil {
+	var turns int
+	if kr, ok, err := view.KriegspielRecord(rec); err != nil {
 		return err
+	} else if ok {
+		page, err := view.BuildKriegspiel(ctx, kr, opts)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rec.Name(), err)
+		}
+		if err := view.WriteKriegspielFile(path, page); err != nil {
+			return err
+		}
+		turns = len(page.Turns)
+	} else {
+		h, err := rec.History()
+		if err != nil {
+			return err
+		}
+		page, err := view.Build(ctx, h, opts)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rec.Name(), err)
+		}
+		if err := view.WriteFile(path, page); err != nil {
+			return err
+		}
+		turns = len(page.Plies)
 	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d turns, %d KiB, made in %v\n", path, len(page.Plies), (st.Size()+1023)/1024,
+	fmt.Fprintf(stdout, "%s: %d turns, %d KiB, made in %v\n", path, turns, (st.Size()+1023)/1024,
 		time.Since(began).Round(time.Millisecond))
 	return nil
 }
