@@ -379,7 +379,7 @@ func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, mov
 		if stuck >= 0 {
 			v = mt.risk(&pl, &t, set&^t.illegal, stuck)
 		}
-		key := [2]float64{v + kpkRepeatCost*float64(mt.seen[t.after.Key()]), -float64(t.illegal.Count())}
+		key := [2]float64{v + kpkRepeatCost(mt.seen[t.after.Key()]), -float64(t.illegal.Count())}
 		switch c := compareKeys(key, bestKey); {
 		case best < 0 || c < 0:
 			best, bestKey, ties = i, key, 1
@@ -431,7 +431,7 @@ func (pl *kpkPlan) run(mine *rbc.Board, set rbc.Bitboard, moves []rbc.Move) (rbc
 // when the king is on a square that draws with less than 1/kpkRiskCost of
 // the weight, and more readily for each move waited longer.
 const (
-	kpkPatience = 4
+	kpkPatience = 3
 	kpkRiskCost = 200
 )
 
@@ -512,9 +512,16 @@ func (mt *Mater) weigh(mine *rbc.Board, set rbc.Bitboard) (stuck int) {
 	return mt.stuck
 }
 
-// kpkRepeatCost is what each earlier visit of a placement costs a try, in
-// moves to promotion.
-const kpkRepeatCost = 3
+// kpkRepeatCost is what a try costs whose placement of our men was made
+// seen times before, in moves to promotion: a little for each visit, and
+// much from the third on, which may repeat the position a third time and
+// draw (below a draw on a square, which costs kpkLostCost).
+func kpkRepeatCost(seen int) float64 {
+	if seen >= 2 {
+		return 3*float64(seen) + kpkLostCost/2
+	}
+	return 3 * float64(seen)
+}
 
 // compareKeys orders two score keys lexicographically.
 func compareKeys(a, b [2]float64) int {
