@@ -43,7 +43,7 @@ func BenchmarkMates(b *testing.B) {
 	}
 }
 
-// BenchmarkKPKMates generates random KPK placements (White: king and pawn,
+// BenchmarkKPK generates random KPK placements (White: king and pawn,
 // to move) under wild16 and berkeley with the fifty-move rule, White
 // knowing the king's square (known) or only that it is on it or one step
 // from it (near), and plays those the table wins for every square of that
@@ -53,8 +53,8 @@ func BenchmarkMates(b *testing.B) {
 // where the king took the pawn (taken) and where the belief lost the king
 // (lost). Run it once, not for time:
 //
-//	go test ./kriegspiel/endgame -run '^$' -bench KPKMates -benchtime 1x
-func BenchmarkKPKMates(b *testing.B) {
+//	go test ./kriegspiel/endgame -run '^$' -bench KPK -benchtime 1x -timeout 0
+func BenchmarkKPK(b *testing.B) {
 	for _, rules := range []kriegspiel.Ruleset{kriegspiel.Wild16().WithChessDraws(), kriegspiel.Berkeley().WithChessDraws()} {
 		for _, kb := range kpkBeliefs {
 			for _, mk := range []func(*rand.Rand) defender{

@@ -246,10 +246,13 @@ const (
 )
 
 // A try's worth is a cost, lower better: kpkLostCost for each square the
-// table would then draw, plus the largest of the squares' distances to
+// table would then draw, and kpkSoonCost for each move of the search left
+// when it does (a draw later leaves the king more moves to go astray),
+// plus the largest of the squares' distances to
 // promotion, plus kpkMeanWeight times their mean.
 const (
 	kpkLostCost   = 1000
+	kpkSoonCost   = 100
 	kpkMeanWeight = 0.1
 )
 
@@ -334,11 +337,17 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 				lost++
 			}
 		}
-		return kpkLostCost*float64(lost) - float64(depth)
+		if lost > 0 {
+			return kpkLostCost*float64(lost) + kpkSoonCost*float64(depth)
+		}
+		return -float64(depth)
 	}
 	_, p, _ := kpkMen(&t.after, pl.us)
 	v, lost := pl.cost(&pl.t.them, k, p, legal, 1)
-	if depth <= 1 || lost > 0 {
+	if lost > 0 {
+		return v + kpkSoonCost*float64(depth)
+	}
+	if depth <= 1 {
 		return v + float64(1-depth)
 	}
 	ours := t.after
@@ -514,8 +523,8 @@ func (mt *Mater) weigh(mine *rbc.Board, set rbc.Bitboard) (stuck int) {
 
 // kpkRepeatCost is what a try costs whose placement of our men was made
 // seen times before, in moves to promotion: a little for each visit, and
-// much from the third on, which may repeat the position a third time and
-// draw (below a draw on a square, which costs kpkLostCost).
+// from the third on more than a draw on a square or two: it may repeat the
+// position a third time, a draw whatever square the king is on.
 func kpkRepeatCost(seen int) float64 {
 	if seen >= 2 {
 		return 3*float64(seen) + kpkLostCost/2

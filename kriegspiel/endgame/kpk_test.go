@@ -185,8 +185,11 @@ const kpkLimit = 150
 
 // TestKPKConverts plays generated KPK placements that the table wins for
 // every square of the starting belief out against both defenders under
-// both rulesets, and checks that each is mated with the belief holding the
-// king throughout (BenchmarkKPKMates measures the rate on many more).
+// both rulesets, and checks that the belief holds the king throughout and
+// that all but at most one game per case are mated (BenchmarkKPK
+// measures the rate on many more: a placement won for every square is not
+// always won over the belief, which the king's unseen moves spread, so the
+// adversary, which sees the board, draws about one game in a hundred).
 func TestKPKConverts(t *testing.T) {
 	for _, rules := range rulesets()[:2] {
 		for _, kb := range kpkBeliefs {
@@ -199,7 +202,7 @@ func TestKPKConverts(t *testing.T) {
 					if won == 0 && !testing.Short() {
 						t.Fatalf("no won placement among %d", games(12))
 					}
-					if tl.mates != tl.games || tl.missed > 0 || tl.declined > 0 {
+					if tl.mates < tl.games-1 || tl.missed > 0 || tl.declined > 0 {
 						t.Errorf("%s", tl)
 					}
 				})
@@ -212,25 +215,31 @@ func TestKPKConverts(t *testing.T) {
 // stalemates the king in the corner (a score the search read as safe), a
 // pawn pushed while the adversary stood where it could take it (the
 // planner gave up waiting too soon, while its king was still walking up),
-// and a draw by repetition while a far, random king could be anywhere.
+// a draw by repetition while a far, random king could be anywhere, and one
+// against the adversary when every other try lost on some square a few
+// moves on (a loss at once scored the same as a later one). The defender's
+// stream and the tracker's seed are those the games were played with (the
+// last is BenchmarkKPK' 145th known placement).
 func TestKPKTraps(t *testing.T) {
 	for _, c := range []struct {
 		name, fen string
 		known     rbc.Bitboard
 		adversary bool
-		seed      uint64
+		// stream seeds the defender (seed, stream), seed the tracker.
+		seed, stream, tracker uint64
 	}{
-		{"stalemate in the corner", "8/kPK5/8/8/8/8/8/8 w - - 0 1", rbc.A7.Bit(), true, 1},
-		{"the pawn taken", "8/8/8/8/8/7k/4P3/4K3 w - - 0 1", rbc.H3.Bit(), true, 1},
-		{"repetition", "8/8/8/7k/1K1P4/8/8/8 w - - 0 1", rbc.H5.Bit() | rbc.KingAttacks(rbc.H5), false, 1},
+		{"stalemate in the corner", "8/kPK5/8/8/8/8/8/8 w - - 0 1", rbc.A7.Bit(), true, 1, 7, 1},
+		{"the pawn taken", "8/8/8/8/8/7k/4P3/4K3 w - - 0 1", rbc.H3.Bit(), true, 1, 7, 1},
+		{"repetition", "8/8/8/7k/1K1P4/8/8/8 w - - 0 1", rbc.H5.Bit() | rbc.KingAttacks(rbc.H5), false, 1, 7, 1},
+		{"a loss later", "8/8/8/4k3/8/1P6/1K6/8 w - - 0 1", rbc.E5.Bit(), true, 1, 145, 146},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, rules := range rulesets()[:2] {
-				var d defender = randomDefender{rand.New(rand.NewPCG(c.seed, 7))}
+				var d defender = randomDefender{rand.New(rand.NewPCG(c.seed, c.stream))}
 				if c.adversary {
-					d = adversary{rand.New(rand.NewPCG(c.seed, 7))}
+					d = adversary{rand.New(rand.NewPCG(c.seed, c.stream))}
 				}
-				p := playFrom(rules, c.fen, c.known, d, c.seed, kpkLimit)
+				p := playFrom(rules, c.fen, c.known, d, c.tracker, kpkLimit)
 				if p.end != kriegspiel.CheckmateWhiteWins || p.missed || p.err != nil {
 					t.Errorf("%s %s: %s after %d moves (taken %v, belief lost %v, err %v)", rules.Name, c.fen, p.end, p.moves, p.taken, p.missed, p.err)
 				}
