@@ -61,3 +61,55 @@ func TestBotsMateALoneKing(t *testing.T) {
 		}
 	}
 }
+
+// TestBotsPromoteAPawn: from king and pawn against a lone king, placed so
+// that the pawn wins wherever the king stands (the bot's belief starts as
+// every square its men do not attack), both bots, with White or Black (the
+// third position is the fourth mirrored), escort the pawn, promote and
+// mate the random player: the endgame hook plays the pawn ending
+// (kriegspiel/endgame's KPK planner) and hands the queen to its mater.
+func TestBotsPromoteAPawn(t *testing.T) {
+	positions := []struct {
+		fen string
+		bot rbc.Color
+	}{
+		{"7k/8/8/4K3/8/4P3/8/8 w - - 0 1", rbc.White},
+		{"k7/8/8/2K5/8/2P5/8/8 w - - 0 1", rbc.White},
+		{"8/8/3p4/8/3k4/8/8/7K b - - 0 1", rbc.Black},
+		{"7k/8/8/3K4/8/3P4/8/8 w - - 0 1", rbc.White},
+	}
+	bots := map[string]func() kriegspiel.Player{
+		"sampling": func() kriegspiel.Player { return NewSampling(DefaultSamplingConfig(), nil, 1, nil) },
+		"mcts": func() kriegspiel.Player {
+			cfg := DefaultMCTSConfig()
+			cfg.Iterations = 200
+			return NewMCTS(cfg, 1, nil)
+		},
+	}
+	for name, mk := range bots {
+		for _, rules := range []kriegspiel.Ruleset{kriegspiel.Wild16(), kriegspiel.Berkeley()} {
+			for i, pos := range positions {
+				opts := kriegspiel.DefaultOptions()
+				opts.Rules = rules.WithChessDraws()
+				opts.StartFEN = pos.fen
+				opts.InitialTime, opts.Increment = time.Hour, 0
+				opts.Clock = rbc.NewManualClock(time.Unix(0, 0))
+				opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+				white, black := mk(), kriegspiel.Player(kriegspiel.NewRandomPlayer(uint64(i)))
+				if pos.bot == rbc.Black {
+					white, black = black, white
+				}
+				res, err := kriegspiel.PlayGame(context.Background(), white, black, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r := res.Record.Result; !r.HasWinner || r.Winner != pos.bot {
+					t.Errorf("%s, %s, %s: %s", name, rules.Name, pos.fen, r)
+					for _, tu := range res.Record.Turns {
+						t.Logf("%s %s", tu.Move, tu.FENAfter)
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,5 +1,6 @@
-// Package endgame plays Kriegspiel's classic won endings — king and queen or
-// king and rook against a lone king — that the sampling and MCTS players
+// Package endgame plays Kriegspiel's classic won endings — king and queen,
+// king and rook, or king and pawn against a lone king — that the sampling
+// and MCTS players
 // reach but cannot convert: with only a king left, the opponent's whole
 // position is one square, so the belief is a set of at most 64 squares
 // (Belief), kept exactly from the referee's answers, and a small search over

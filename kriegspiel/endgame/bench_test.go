@@ -42,3 +42,40 @@ func BenchmarkMates(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKPK generates random KPK placements (White: king and pawn,
+// to move) under wild16 and berkeley with the fifty-move rule, White
+// knowing the king's square (known) or only that it is on it or one step
+// from it (near), and plays those the table wins for every square of that
+// belief against the random and the adversarial defender. It reports how
+// many of the generated placements were won (won), the share of those
+// mated (mate%), the moves a mate took (moves/mate, max-moves), the games
+// where the king took the pawn (taken) and where the belief lost the king
+// (lost). Run it once, not for time:
+//
+//	go test ./kriegspiel/endgame -run '^$' -bench KPK -benchtime 1x -timeout 0
+func BenchmarkKPK(b *testing.B) {
+	for _, rules := range []kriegspiel.Ruleset{kriegspiel.Wild16().WithChessDraws(), kriegspiel.Berkeley().WithChessDraws()} {
+		for _, kb := range kpkBeliefs {
+			for _, mk := range []func(*rand.Rand) defender{
+				func(r *rand.Rand) defender { return randomDefender{r} },
+				func(r *rand.Rand) defender { return adversary{r} },
+			} {
+				b.Run(rules.Name+"/"+kb.name+"/"+mk(nil).name(), func(b *testing.B) {
+					var tl *tally
+					won := 0
+					for range b.N {
+						tl, won = runKPK(b, rules, kb, mk, *benchGames, 1)
+					}
+					b.ReportMetric(float64(won), "won")
+					b.ReportMetric(100*float64(tl.mates)/float64(max(tl.games, 1)), "mate%")
+					b.ReportMetric(float64(tl.moves)/float64(max(tl.mates, 1)), "moves/mate")
+					b.ReportMetric(float64(tl.maxMoves), "max-moves")
+					b.ReportMetric(float64(tl.taken), "taken")
+					b.ReportMetric(float64(tl.missed), "lost")
+					b.Logf("%s", tl)
+				})
+			}
+		}
+	}
+}

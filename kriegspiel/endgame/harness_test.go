@@ -55,9 +55,11 @@ func (d randomDefender) ask(g *kriegspiel.Game) kriegspiel.Question {
 }
 
 // adversary sees the whole board and plays the king's legal move that
-// keeps it farthest from mate: it takes a queen or rook left en prise, else
+// keeps it farthest from mate: it takes a man left en prise, else
 // goes where the region it can reach past our men's attacks is largest,
-// then nearest the centre and farthest from our king. It never tries an
+// then nearest the centre and farthest from our king. Against king and
+// pawn it reads the KPK table first: it takes the pawn, else steps where
+// the table draws, else where the promotion is farthest. It never tries an
 // illegal move (under berkeley those would tell us where it is).
 type adversary struct{ rng *rand.Rand }
 
@@ -72,8 +74,10 @@ func (d adversary) ask(g *kriegspiel.Game) kriegspiel.Question {
 	best, bestScore := rbc.Move{}, -1
 	for i, m := range kriegspiel.LegalMoves(&b) {
 		score := 0
-		if heavy(&b, rbc.White).Has(m.To) {
-			score = 1 << 20
+		if b.Pieces(rbc.White).Has(m.To) {
+			score = 1 << 24
+		} else if k, p, ok := kpkMen(&white, rbc.White); ok {
+			score = int(kpk().us[kpkIndex(k, p, m.To)]) << 16 // above what follows
 		}
 		region := m.To.Bit()
 		for {
@@ -100,7 +104,10 @@ type playout struct {
 	// missed: after some answer the belief lacked the king's square.
 	// declined: the tracker would not choose a try.
 	missed, declined bool
-	err              error
+	// taken: the king took one of our men (the pawn, in KPK: the game is
+	// then drawn).
+	taken bool
+	err   error
 }
 
 // defenderTurn lets d ask until its move is made (or the game ends) and
@@ -126,11 +133,25 @@ func defenderTurn(g *kriegspiel.Game, rules kriegspiel.Ruleset, d defender) []kr
 // play plays fen out under rules, White the tracker, Black the defender, for
 // at most limit White moves.
 func play(rules kriegspiel.Ruleset, fen string, d defender, seed uint64, limit int) playout {
+	return playFrom(rules, fen, 0, d, seed, limit)
+}
+
+// playFrom is play with the tracker's belief started on the squares of
+// known that the start allows (all of them where known is empty), as if
+// White had heard where the king is.
+func playFrom(rules kriegspiel.Ruleset, fen string, known rbc.Bitboard, d defender, seed uint64, limit int) playout {
 	g, err := kriegspiel.NewGameFromFEN(rules, fen)
 	if err != nil {
 		return playout{err: err}
 	}
 	tr := NewTracker(rbc.White, rules, rbc.MustParseFEN(fen), seed)
+	if known != 0 {
+		tr.belief, err = NewBelief(rules, rbc.MustParseFEN(fen), rbc.NoSquare)
+		if err != nil {
+			return playout{err: err}
+		}
+		tr.belief.squares &= known
+	}
 	var out playout
 	check := func() {
 		if bl := tr.Belief(); bl != nil && !g.Over() {
@@ -165,6 +186,11 @@ func play(rules kriegspiel.Ruleset, fen string, d defender, seed uint64, limit i
 		}
 		out.moves++
 		heard = defenderTurn(g, rules, d)
+		for _, h := range heard {
+			if h.Answer.Capture != rbc.NoSquare {
+				out.taken = true
+			}
+		}
 	}
 	out.end = g.Ending()
 	return out
@@ -172,8 +198,8 @@ func play(rules kriegspiel.Ruleset, fen string, d defender, seed uint64, limit i
 
 // tally sums playouts.
 type tally struct {
-	games, mates, moves, missed, declined, maxMoves int
-	ends                                            map[kriegspiel.Ending]int
+	games, mates, moves, missed, declined, maxMoves, taken int
+	ends                                                   map[kriegspiel.Ending]int
 }
 
 func (t *tally) add(p playout) {
@@ -193,12 +219,15 @@ func (t *tally) add(p playout) {
 	if p.declined {
 		t.declined++
 	}
+	if p.taken {
+		t.taken++
+	}
 }
 
 func (t *tally) String() string {
-	return fmt.Sprintf("%d games: %d mates (%.1f%%), %.1f moves to mate on average (at most %d), belief lost %d, declined %d, endings %v",
+	return fmt.Sprintf("%d games: %d mates (%.1f%%), %.1f moves to mate on average (at most %d), belief lost %d, declined %d, men taken %d, endings %v",
 		t.games, t.mates, 100*float64(t.mates)/float64(max(t.games, 1)), float64(t.moves)/float64(max(t.mates, 1)),
-		t.maxMoves, t.missed, t.declined, t.ends)
+		t.maxMoves, t.missed, t.declined, t.taken, t.ends)
 }
 
 // run plays n generated positions of piece under rules against the defender.

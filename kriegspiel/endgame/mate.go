@@ -26,6 +26,10 @@ import (
 // holds them all (the largest box alone stays the same while the rook
 // splits the board in four) and the table's distances to mate; once they
 // are few it looks one move ahead and scores by the distances alone.
+//
+// King and pawn against king has a planner of its own (kpk.go), which keeps
+// the pawn won for every square the king may stand on and, once the pawn
+// promotes, leaves the queen ending to the search above.
 type Mater struct {
 	// Depth is how many of our moves the search looks ahead (at least 1);
 	// the narrow phase of the rook ending looks one.
@@ -38,6 +42,13 @@ type Mater struct {
 	seen map[uint64]int
 	// plan is how the current choice scores its leaves.
 	plan plan
+	// weights guesses how likely each square is to hold the king, for the
+	// pawn ending (kpk.go), as of the turn of fullmove number weighedAt;
+	// nearest is the least of the belief's largest distances to promotion
+	// yet, and stuck counts our turns since it last fell.
+	weights        [64]float64
+	weighedAt      int
+	nearest, stuck int
 }
 
 // plan says which score the search's leaves get.
@@ -80,8 +91,12 @@ const (
 )
 
 // Playable reports whether the mater knows the position: we have a queen
-// or a rook and the opponent only its king (what the belief assumes).
+// or a rook, or only a pawn (kpk.go), and the opponent only its king (what
+// the belief assumes).
 func Playable(mine *rbc.Board, us rbc.Color) bool {
+	if _, _, ok := kpkMen(mine, us); ok {
+		return true
+	}
 	return mine.KingSquare(us) != rbc.NoSquare && heavy(mine, us) != 0
 }
 
@@ -92,6 +107,9 @@ func (mt *Mater) Choose(bl *Belief, moves []rbc.Move) (m rbc.Move, ok bool) {
 	mine := bl.Mine()
 	us := bl.Color()
 	set := bl.Squares()
+	if _, _, ok := kpkMen(&mine, us); ok {
+		return mt.choosePawn(&mine, us, set, moves)
+	}
 	depth := max(mt.Depth, 1)
 	mt.plan = general
 	if _, _, ok := krkMen(&mine, us); ok {

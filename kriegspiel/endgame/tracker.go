@@ -8,8 +8,9 @@ import (
 // Tracker follows a game from one player's side — our own men, which we
 // always know, and how many men the opponent has left, which the announced
 // captures tell — and, once the opponent has only its king while we have a
-// queen or a rook, keeps the lone king's Belief and chooses our tries with
-// a Mater. A player feeds it every answer it hears (Own, Opponent) and asks
+// queen or a rook, or only our king and one pawn, keeps the lone king's
+// Belief and chooses our tries with a Mater. If the king takes the pawn the
+// game is drawn (insufficient material) and the tracker declines. A player feeds it every answer it hears (Own, Opponent) and asks
 // it first at each question (Choose); until the ending is reached, or if
 // the belief is ever lost, Choose declines and the player chooses as usual.
 type Tracker struct {
@@ -99,7 +100,7 @@ func (t *Tracker) feed(update func(*Belief) error) error {
 }
 
 // Choose returns the question to ask when the ending is ours to play: the
-// opponent has only its king and we a queen or a rook. The belief starts at
+// opponent has only its king and we a queen or a rook, or a lone pawn. The belief starts at
 // the first such question. ok is false when the player should choose.
 func (t *Tracker) Choose(questions []kriegspiel.Question) (q kriegspiel.Question, ok bool, err error) {
 	if t.lost || t.theirs != 1 {

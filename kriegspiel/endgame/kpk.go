@@ -1,0 +1,546 @@
+package endgame
+
+import (
+	"math"
+	"sync"
+
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// King and pawn against king, after Ciancarini, Dalla Libera and Maran
+// ("A Rational Approach to Kriegspiel"): a strategy over the information
+// set, the squares the lone king may stand on. First the rule of the
+// square, applied to every one of them: a king farther from the promotion
+// square than the pawn's moves to it never catches the pawn, so when every
+// square the king may stand on is outside the pawn's square, the pawn runs.
+// Beyond that, a table: with the king's square known KPK is solved, and a
+// table of every placement, either side to move, built once by retrograde
+// analysis, says whether the pawn promotes to a queen the king can neither
+// take nor be stalemated by, and in how many of our moves. It sees what the
+// rule cannot — our king's escort, the opposition, and the stalemates our
+// king and the new queen may give (the tests check that the two agree).
+//
+// Over a belief, a position is won when the table wins it for every square
+// the king may stand on. A try keeps it won when, for every square on which
+// the referee would let it be made, the placement after it (the king to
+// move) is won: the king's reply then reaches only won placements, and a
+// square on which the try is refused is ruled out at no cost (we try
+// again). The planner searches a few of our moves ahead, a try worth the
+// worse of its answers (refused, or made and then the king's unseen step),
+// and takes the try that keeps every square won with the worst square
+// nearest promotion. The king's unseen steps spread the belief, though,
+// and once it holds squares that want different moves (the opposition on
+// one side of the pawn, a capture on the other) no try may be safe for
+// all; the planner then waits with its king where the pawn stays won and
+// tries tell it more, and after a while takes the least risk, the king's
+// squares weighed by how likely its moves made them. Once the pawn promotes
+// the queen ending's mater takes over.
+
+// kpkDraw is the table's value of a placement that is not won: the king
+// takes the pawn, is stalemated, or holds the draw. It exceeds every
+// distance.
+const kpkDraw = 64
+
+// kpkTable holds, for each placement of our king, our pawn and the enemy
+// king, seen from the pawn's side as White, the number of our moves to a
+// safe promotion under best play (our pushing move to the last rank
+// included; 0 only when the pawn has mated), or kpkDraw. Placements that
+// cannot occur are kpkDraw too; they are never looked up.
+type kpkTable struct {
+	// us has us to move, them the king.
+	us, them [64 * 64 * 64]int8
+}
+
+func kpkIndex(k, p, e rbc.Square) int { return int(k)<<12 | int(p)<<6 | int(e) }
+
+// kpk returns the table, built on first use and never changed after (a
+// constant, computed rather than stored: it is 512 KiB).
+var kpk = sync.OnceValue(buildKPK)
+
+// kpkPromotes reports whether a queen that has just promoted on q, with our
+// king on k and the enemy king on e to move, is safe: the king cannot take
+// it and is not stalemated (a mate is safe).
+func kpkPromotes(k, q, e rbc.Square) bool {
+	if k == q || e == q {
+		return false
+	}
+	guarded := rbc.KingAttacks(k) | rbc.QueenAttacks(q, k.Bit()|q.Bit())
+	if rbc.KingAttacks(e).Has(q) && !rbc.KingAttacks(k).Has(q) {
+		return false // it takes the queen
+	}
+	return rbc.KingAttacks(e)&^guarded != 0 || guarded.Has(e)
+}
+
+// kpkPushes returns the squares the pawn on p can advance to with the kings
+// on k and e, the last rank (a promotion) included.
+func kpkPushes(k, p, e rbc.Square) rbc.Bitboard {
+	occ := k.Bit() | e.Bit()
+	one := p + 8
+	if occ.Has(one) {
+		return 0
+	}
+	to := one.Bit()
+	if p.Rank() == 1 && !occ.Has(p+16) {
+		to |= (p + 16).Bit()
+	}
+	return to
+}
+
+// buildKPK solves the ending backwards, as buildKRK does: a placement with
+// us to move is won in n when one of our moves promotes safely (n = 1) or
+// reaches one with the king to move won in n-1; one with the king to move
+// is won in n when each of its moves reaches one with us to move won in at
+// most n.
+func buildKPK() *kpkTable {
+	const unknown = -1
+	t := new(kpkTable)
+	for i := range t.us {
+		t.us[i], t.them[i] = kpkDraw, kpkDraw
+	}
+	// The king's moves from e, or done with a final value.
+	escapes := func(k, p, e rbc.Square) (to rbc.Bitboard, final int8, done bool) {
+		to = rbc.KingAttacks(e) &^ rbc.KingAttacks(k) &^ rbc.PawnAttacks(rbc.White, p)
+		switch {
+		case to.Has(p):
+			return 0, kpkDraw, true // it takes the pawn
+		case to == 0 && rbc.PawnAttacks(rbc.White, p).Has(e):
+			return 0, 0, true // mated by the pawn
+		case to == 0:
+			return 0, kpkDraw, true // stalemated
+		}
+		return to, 0, false
+	}
+	for k := rbc.Square(0); k < 64; k++ {
+		for p := rbc.A2; p <= rbc.H7; p++ {
+			for e := rbc.Square(0); e < 64; e++ {
+				if k == p || k == e || p == e || rbc.KingAttacks(k).Has(e) {
+					continue
+				}
+				i := kpkIndex(k, p, e)
+				if _, v, done := escapes(k, p, e); done {
+					t.them[i] = v
+				} else {
+					t.them[i] = unknown
+				}
+				if rbc.PawnAttacks(rbc.White, p).Has(e) {
+					continue // the king, not to move, would be in check
+				}
+				t.us[i] = unknown
+				if p.Rank() == 6 && kpkPushes(k, p, e) != 0 && kpkPromotes(k, p+8, e) {
+					t.us[i] = 1
+				}
+			}
+		}
+	}
+	for n := int8(1); ; n++ {
+		changed := false
+		for i, v := range t.us {
+			if v != unknown {
+				continue
+			}
+			k, p, e := rbc.Square(i>>12), rbc.Square(i>>6&63), rbc.Square(i&63)
+			won := false
+			for to := rbc.KingAttacks(k) &^ rbc.KingAttacks(e) &^ p.Bit(); to != 0 && !won; {
+				won = t.them[kpkIndex(to.PopFirst(), p, e)] == n-1
+			}
+			if p.Rank() < 6 {
+				for to := kpkPushes(k, p, e); to != 0 && !won; {
+					won = t.them[kpkIndex(k, to.PopFirst(), e)] == n-1
+				}
+			}
+			if won {
+				t.us[i] = n
+				changed = true
+			}
+		}
+		for i, v := range t.them {
+			if v != unknown {
+				continue
+			}
+			k, p, e := rbc.Square(i>>12), rbc.Square(i>>6&63), rbc.Square(i&63)
+			to, _, _ := escapes(k, p, e)
+			all := true
+			for to != 0 && all {
+				w := t.us[kpkIndex(k, p, to.PopFirst())]
+				all = w != unknown && w != kpkDraw
+			}
+			if all {
+				t.them[i] = n
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for i := range t.us {
+		if t.us[i] == unknown {
+			t.us[i] = kpkDraw
+		}
+		if t.them[i] == unknown {
+			t.them[i] = kpkDraw
+		}
+	}
+	return t
+}
+
+// kpkMen returns the squares of our king and our pawn when they are our
+// only men.
+func kpkMen(mine *rbc.Board, us rbc.Color) (k, p rbc.Square, ok bool) {
+	pawns := mine.PiecesOf(us, rbc.Pawn)
+	if pawns.Count() != 1 || mine.Pieces(us).Count() != 2 || mine.KingSquare(us) == rbc.NoSquare {
+		return 0, 0, false
+	}
+	return mine.KingSquare(us), pawns.First(), true
+}
+
+// pawnView returns s as the table sees it: the pawn's side is White, so
+// Black's squares are mirrored rank for rank.
+func pawnView(us rbc.Color, s rbc.Square) rbc.Square {
+	if us == rbc.Black {
+		return s ^ 56
+	}
+	return s
+}
+
+// kpkWon reports whether the placement of our king k and pawn p (us to
+// move) is won in the table for every square of set, and the largest
+// number of moves it takes.
+func kpkWon(us rbc.Color, k, p rbc.Square, set rbc.Bitboard) (won bool, worst int) {
+	t := kpk()
+	k, p = pawnView(us, k), pawnView(us, p)
+	for bb := set; bb != 0; {
+		d := int(t.us[kpkIndex(k, p, pawnView(us, bb.PopFirst()))])
+		if d == kpkDraw {
+			return false, kpkDraw
+		}
+		worst = max(worst, d)
+	}
+	return set != 0, worst
+}
+
+// outsideSquare reports whether the rule of the square wins the race of
+// our pawn on p against the king on e alone, us to move: the king is
+// farther from the promotion square than the pawn's moves to it (a pawn on
+// its first rank counts from its second, as it may step two), and our own
+// king k does not stand in its path. It ignores our king otherwise, so a
+// stalemate on the promotion, which our king can help give, is the
+// table's to see.
+func outsideSquare(us rbc.Color, k, p, e rbc.Square) bool {
+	k, p, e = pawnView(us, k), pawnView(us, p), pawnView(us, e)
+	queen := rbc.MakeSquare(p.File(), 7)
+	if rbc.Between(p, queen).Has(k) || queen == k {
+		return false
+	}
+	moves := 7 - max(p.Rank(), 2)
+	return chebyshev(e, queen) > moves
+}
+
+// The pawn planner's search: how many of our moves it looks ahead, and how
+// many refused tries in a row it follows at each turn (a refused try costs
+// no move, so its branch is our turn again with fewer squares).
+const (
+	kpkDepth    = 3
+	kpkRefusals = 2
+)
+
+// A try's worth is a cost, lower better: kpkLostCost for each square the
+// table would then draw, and kpkSoonCost for each move of the search left
+// when it does (a draw later leaves the king more moves to go astray),
+// plus the largest of the squares' distances to
+// promotion, plus kpkMeanWeight times their mean.
+const (
+	kpkLostCost   = 1000
+	kpkSoonCost   = 100
+	kpkMeanWeight = 0.1
+)
+
+// kpkPlan searches the pawn ending for one side.
+type kpkPlan struct {
+	us rbc.Color
+	t  *kpkTable
+}
+
+// cost returns the worth of the king on any square of set with our king on
+// k and pawn on p (ours, not yet mirrored), from the table for the side to
+// move (us or them), less the moves already counted.
+func (pl *kpkPlan) cost(table *[64 * 64 * 64]int8, k, p rbc.Square, set rbc.Bitboard, less int) (v float64, lost int) {
+	k, p = pawnView(pl.us, k), pawnView(pl.us, p)
+	worst, sum, n := 0, 0, 0
+	for bb := set; bb != 0; {
+		d := int(table[kpkIndex(k, p, pawnView(pl.us, bb.PopFirst()))])
+		if d == kpkDraw {
+			lost++
+			continue
+		}
+		worst, sum, n = max(worst, d), sum+d, n+1
+	}
+	return kpkLostCost*float64(lost) + float64(worst-less) + kpkMeanWeight*float64(sum)/float64(max(n, 1)), lost
+}
+
+// turn returns the worth of our turn with our men mine and the king on any
+// square of set, depth of our moves ahead: our best try's.
+func (pl *kpkPlan) turn(mine *rbc.Board, set rbc.Bitboard, depth, refusals int) float64 {
+	var buf [64]rbc.Move
+	best := math.Inf(1)
+	for _, mv := range kriegspiel.AppendLegalMoves(mine, buf[:0]) {
+		if !candidate(mine, mv) {
+			continue
+		}
+		if v, ok := pl.try(mine, set, mv, depth, refusals); ok {
+			best = min(best, v)
+		}
+	}
+	if math.IsInf(best, 1) {
+		k, p, _ := kpkMen(mine, pl.us)
+		v, _ := pl.cost(&pl.t.us, k, p, set, depth)
+		return v
+	}
+	return best
+}
+
+// try returns the worth of the try mv on mine against the king on any
+// square of set, depth of our moves ahead: the worse of what it is worth
+// when made and, where it may be refused, of our turn again with the
+// squares that refuse it (the referee's answer tells which). ok is false
+// when it is refused on every square.
+func (pl *kpkPlan) try(mine *rbc.Board, set rbc.Bitboard, mv rbc.Move, depth, refusals int) (v float64, ok bool) {
+	t := try(mine, pl.us, set, mv)
+	legal := set &^ t.illegal
+	if legal == 0 {
+		return 0, false
+	}
+	v = pl.made(&t, legal, depth, refusals)
+	if t.illegal != 0 {
+		var r float64
+		if refusals > 0 {
+			r = pl.turn(mine, t.illegal, depth, refusals-1)
+		} else {
+			k, p, _ := kpkMen(mine, pl.us)
+			r, _ = pl.cost(&pl.t.us, k, p, t.illegal, depth)
+		}
+		v = max(v, r)
+	}
+	return v, true
+}
+
+// made returns the worth of the made try t with the king on any square of
+// legal: the table's, one move ahead, or the worst of our best turns after
+// the king's unseen reply, answer by answer.
+func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float64 {
+	k := t.after.KingSquare(pl.us)
+	if t.move.Promotion != rbc.NoPieceType {
+		lost := 0
+		for bb := legal; bb != 0; {
+			if !kpkPromotes(pawnView(pl.us, k), pawnView(pl.us, t.move.To), pawnView(pl.us, bb.PopFirst())) {
+				lost++
+			}
+		}
+		if lost > 0 {
+			return kpkLostCost*float64(lost) + kpkSoonCost*float64(depth)
+		}
+		return -float64(depth)
+	}
+	_, p, _ := kpkMen(&t.after, pl.us)
+	v, lost := pl.cost(&pl.t.them, k, p, legal, 1)
+	if lost > 0 {
+		return v + kpkSoonCost*float64(depth)
+	}
+	if depth <= 1 {
+		return v + float64(1-depth)
+	}
+	ours := t.after
+	ours.Apply(rbc.Move{}) // the king's move, unseen: our turn again
+	worst := math.Inf(-1)
+	for _, o := range t.outcomes {
+		worst = max(worst, pl.turn(&ours, t.next(o), depth-1, refusals)-1)
+	}
+	return worst
+}
+
+// choosePawn is Choose for king and pawn: the try whose worth (see
+// kpkPlan.try), with what repeating a placement costs, is lowest; among
+// equals the one refused on more squares, which tells more. When no try
+// keeps every square won and brings the pawn nearer, the king may stand
+// anywhere the king's unseen moves spread the belief to; the planner then
+// waits, moving its king where the pawn stays won, for kpkPatience moves,
+// after which it takes the try that brings the pawn nearest for the least
+// risk, the king's likely squares weighed (see weigh).
+func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, moves []rbc.Move) (rbc.Move, bool) {
+	pl := kpkPlan{us: us, t: kpk()}
+	if m, ok := pl.run(mine, set, moves); ok {
+		mt.weigh(mine, set)
+		return m, true
+	}
+	stuck := mt.weigh(mine, set) - kpkPatience
+	best, ties := -1, 0
+	var bestKey [2]float64
+	for i, mv := range moves {
+		if !candidate(mine, mv) {
+			continue
+		}
+		v, ok := pl.try(mine, set, mv, kpkDepth, kpkRefusals)
+		if !ok {
+			continue // refused on every square: it tells nothing
+		}
+		t := try(mine, us, set, mv)
+		if stuck >= 0 {
+			v = mt.risk(&pl, &t, set&^t.illegal, stuck)
+		}
+		key := [2]float64{v + kpkRepeatCost(mt.seen[t.after.Key()]), -float64(t.illegal.Count())}
+		switch c := compareKeys(key, bestKey); {
+		case best < 0 || c < 0:
+			best, bestKey, ties = i, key, 1
+		case c == 0:
+			ties++
+			if mt.rng.IntN(ties) == 0 {
+				best = i
+			}
+		}
+	}
+	if best < 0 {
+		return rbc.Move{}, false
+	}
+	return moves[best], true
+}
+
+// run returns the pawn's push when the rule of the square lets it run:
+// the king is outside the pawn's square on every square of set, and the
+// table agrees (it would not where the queen's promotion stalemates).
+func (pl *kpkPlan) run(mine *rbc.Board, set rbc.Bitboard, moves []rbc.Move) (rbc.Move, bool) {
+	k, p, ok := kpkMen(mine, pl.us)
+	if !ok {
+		return rbc.Move{}, false
+	}
+	for bb := set; bb != 0; {
+		if !outsideSquare(pl.us, k, p, bb.PopFirst()) {
+			return rbc.Move{}, false
+		}
+	}
+	best, far := rbc.Move{}, -1
+	for _, mv := range moves {
+		if mv.From != p || !candidate(mine, mv) {
+			continue
+		}
+		t := try(mine, pl.us, set, mv)
+		if v, ok := pl.try(mine, set, mv, 1, 0); !ok || t.illegal != 0 || v >= kpkLostCost/2 {
+			continue
+		}
+		if d := abs(mv.To.Rank() - p.Rank()); d > far {
+			best, far = mv, d // the double step, where there is one
+		}
+	}
+	return best, far > 0
+}
+
+// How long the pawn planner waits for a safe advance (our turns since the
+// largest distance to promotion over the belief last fell), and what a draw weighs against a move to promotion
+// once it stops waiting: a try that is one move nearer promotion is taken
+// when the king is on a square that draws with less than 1/kpkRiskCost of
+// the weight, and more readily for each move waited longer.
+const (
+	kpkPatience = 3
+	kpkRiskCost = 200
+)
+
+// risk is the worth of the made try t, legal on the squares legal, for a
+// planner that stopped waiting stuck moves ago: the weight of the squares
+// on which the table then draws, times kpkRiskCost shared over those
+// moves, plus the largest distance to promotion of the others.
+func (mt *Mater) risk(pl *kpkPlan, t *trial, legal rbc.Bitboard, stuck int) float64 {
+	k := pawnView(pl.us, t.after.KingSquare(pl.us))
+	promoted := t.move.Promotion != rbc.NoPieceType
+	var p rbc.Square
+	if !promoted {
+		_, p, _ = kpkMen(&t.after, pl.us)
+		p = pawnView(pl.us, p)
+	}
+	lost, worst := 0.0, 0
+	for bb := legal; bb != 0; {
+		s := bb.PopFirst()
+		e := pawnView(pl.us, s)
+		d := 0
+		switch {
+		case promoted && !kpkPromotes(k, pawnView(pl.us, t.move.To), e):
+			d = kpkDraw
+		case !promoted:
+			d = int(pl.t.them[kpkIndex(k, p, e)])
+		}
+		if d == kpkDraw {
+			lost += mt.weights[s]
+			continue
+		}
+		worst = max(worst, d)
+	}
+	return lost*kpkRiskCost/float64(stuck+1) + float64(worst)
+}
+
+// weigh updates the pawn planner's guess of how likely each square of set
+// is to hold the king: on a new turn the last guess spreads evenly over
+// each square's king steps (the king must move, and nothing tells us where
+// it likes to go), and it is cut to set and scaled to sum to 1; where the
+// guess holds none of set, the squares weigh the same. It returns for how
+// many turns the largest of the squares' distances to promotion (us to
+// move) has not fallen below its least yet.
+func (mt *Mater) weigh(mine *rbc.Board, set rbc.Bitboard) (stuck int) {
+	if turn := mine.FullmoveNumber(); turn != mt.weighedAt {
+		var next [64]float64
+		for s := range mt.weights {
+			if w := mt.weights[s]; w > 0 {
+				steps := rbc.KingAttacks(rbc.Square(s))
+				share := w / float64(steps.Count())
+				for steps != 0 {
+					next[steps.PopFirst()] += share
+				}
+			}
+		}
+		mt.weights, mt.weighedAt = next, turn
+		mt.stuck++
+	}
+	total := 0.0
+	for s := range mt.weights {
+		if !set.Has(rbc.Square(s)) {
+			mt.weights[s] = 0
+		}
+		total += mt.weights[s]
+	}
+	if total == 0 {
+		for bb := set; bb != 0; {
+			mt.weights[bb.PopFirst()] = 1
+		}
+		total = float64(set.Count())
+	}
+	for s := range mt.weights {
+		mt.weights[s] /= total
+	}
+	k, p, _ := kpkMen(mine, mine.Turn())
+	if won, worst := kpkWon(mine.Turn(), k, p, set); won && (mt.nearest == 0 || worst < mt.nearest) {
+		mt.nearest, mt.stuck = worst, 0
+	}
+	return mt.stuck
+}
+
+// kpkRepeatCost is what a try costs whose placement of our men was made
+// seen times before, in moves to promotion: a little for each visit, and
+// from the third on more than a draw on a square or two: it may repeat the
+// position a third time, a draw whatever square the king is on.
+func kpkRepeatCost(seen int) float64 {
+	if seen >= 2 {
+		return 3*float64(seen) + kpkLostCost/2
+	}
+	return 3 * float64(seen)
+}
+
+// compareKeys orders two score keys lexicographically.
+func compareKeys(a, b [2]float64) int {
+	for i := range a {
+		switch {
+		case a[i] < b[i]:
+			return -1
+		case a[i] > b[i]:
+			return 1
+		}
+	}
+	return 0
+}
