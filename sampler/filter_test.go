@@ -423,3 +423,61 @@ func TestCaptureNotice(t *testing.T) {
 		})
 	}
 }
+
+// TestExpansionKeepsFirstChild checks that of the children sharing a key the
+// expansion keeps the first in parent and option order, with any number of
+// workers, so that the belief's boards (and what a seeded sampler draws from
+// them) do not depend on how the work was split.
+func TestExpansionKeepsFirstChild(t *testing.T) {
+	parents := beliefLike(t,
+		"r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+		"r3k2r/pPp1pppp/8/8/8/8/PpP1PPPP/R3K2R w KQkq - 0 1",
+		"r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 b - - 0 7",
+	)
+	if len(parents) < 3*runLen {
+		t.Fatalf("%d parents: too few for several runs", len(parents))
+	}
+	base := storeOf(parents)
+	want := map[uint64]bool{}
+	seen := map[uint64]bool{}
+	dups := 0
+	for i := range parents {
+		p := &parents[i]
+		for _, m := range p.AppendOptions(nil) {
+			c := *p
+			g := groupOf(c.Apply(m))
+			if seen[c.Key()] {
+				dups++
+				continue
+			}
+			seen[c.Key()] = true
+			want[makeRef(i, g, m)] = true
+		}
+	}
+	if dups == 0 {
+		t.Fatal("no duplicate children: the test shows nothing")
+	}
+	for _, workers := range []int{1, 2, 3, 8} {
+		for range 3 {
+			exp, err := expand(context.Background(), workers, base, 0, base.n, -1, 1<<30)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for g := range exp.groups {
+				for _, chunk := range exp.groups[g].refs {
+					for _, r := range chunk {
+						n++
+						if !want[r] {
+							t.Fatalf("workers=%d: kept %v of parent %d, not the first child with its key", workers, refMove(r), refParent(r))
+						}
+					}
+				}
+			}
+			if n != len(want) {
+				t.Fatalf("workers=%d: %d children, want %d", workers, n, len(want))
+			}
+		}
+	}
+}
