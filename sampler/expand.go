@@ -90,6 +90,10 @@ type expander struct {
 	shift  uint
 	tables []*keySet
 	refs   [][]uint64
+	// tableKeys is the number of keys a partition's table is first sized
+	// for; the tables are made by the workers that first fill them, so that
+	// clearing them is shared too.
+	tableKeys int
 	// unitParts is the number of partitions in a phase-2 unit.
 	unitParts int
 	// runs holds the batch's runs; their buffers are reused by the next
@@ -149,9 +153,7 @@ func newExpander(workers int, base *store, n, only int) *expander {
 		scratch:   make([]expScratch, workers),
 		perParent: perParent,
 	}
-	for p := range e.tables {
-		e.tables[p] = newKeySet(int(estChildren>>pbits) / 2)
-	}
+	e.tableKeys = int(estChildren>>pbits) / 2
 	for w := range e.scratch {
 		e.scratch[w].counts = make([]int32, nparts)
 		e.scratch[w].moves = make([]rbc.Move, 0, 256)
@@ -165,8 +167,13 @@ func (e *expander) nunits() int { return len(e.tables) / e.unitParts }
 // measure returns the bytes of the tables and refs, which outlive a batch,
 // and of the runs and scratch, which a batch reuses.
 func (e *expander) measure() (persistent, transient int64) {
-	for p := range e.tables {
-		persistent += e.tables[p].bytes() + int64(cap(e.refs[p]))*8
+	for p, t := range e.tables {
+		if t != nil {
+			persistent += t.bytes()
+		} else {
+			persistent += int64(keySetSlots(e.tableKeys)) * 8 // counted before it is made
+		}
+		persistent += int64(cap(e.refs[p])) * 8
 	}
 	for r := range e.runs {
 		transient += int64(cap(e.runs[r].recs))*16 + int64(cap(e.runs[r].units))*4
@@ -293,6 +300,11 @@ func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 // partitions' tables have not seen, reading the runs in order.
 func (e *expander) dedup(ctx context.Context) error {
 	return parallelFor(ctx, e.workers, e.nunits(), func(_, u int) error {
+		for p := u * e.unitParts; p < (u+1)*e.unitParts; p++ {
+			if e.tables[p] == nil {
+				e.tables[p] = newKeySet(e.tableKeys)
+			}
+		}
 		for r := range e.runs {
 			run := &e.runs[r]
 			for _, rec := range run.recs[run.units[u]:run.units[u+1]] {
@@ -400,26 +412,33 @@ func gatherSorted(ctx context.Context, workers int, perPart [][numGroups][]uint6
 		return nil, err
 	}
 	err = parallelFor(ctx, workers, nb, func(_, b int) error {
-		sortByParent(all[bucketStart[b]:bucketStart[b+1]], limit)
+		// A bucket's parents share their bits from shift up.
+		sortByParent(all[bucketStart[b]:bucketStart[b+1]], int(shift))
 		return nil
 	})
 	return all, err
 }
 
-// sortByParent sorts refs by parent index (all below limit) with a stable
-// radix sort of 11 bits a pass.
-func sortByParent(refs []uint64, limit int) {
-	if len(refs) < 2 {
+// sortByParent sorts refs by parent index, whose bits from nbits up are the
+// same in every ref, with a stable radix sort in as few passes of at most 13
+// bits as cover nbits (one pass for the buckets of up to 8k parents that
+// gatherSorted makes from up to half a million).
+func sortByParent(refs []uint64, nbits int) {
+	if len(refs) < 2 || nbits == 0 {
 		return
 	}
-	const radix = 11
-	nbits := bits.Len(uint(limit))
+	const maxRadix = 13
+	passes := (nbits + maxRadix - 1) / maxRadix
+	radix := (nbits + passes - 1) / passes
 	tmp := make([]uint64, len(refs))
+	var counts [1 << maxRadix]int
+	count := counts[:1<<radix]
 	src, dst := refs, tmp
 	for shift := 0; shift < nbits; shift += radix {
-		var count [1 << radix]int
+		mask := uint64(1)<<radix - 1
+		clear(count)
 		for _, r := range src {
-			count[(r>>24>>shift)&(1<<radix-1)]++
+			count[(r>>24>>shift)&mask]++
 		}
 		sum := 0
 		for i, c := range count {
@@ -427,7 +446,7 @@ func sortByParent(refs []uint64, limit int) {
 			sum += c
 		}
 		for _, r := range src {
-			d := (r >> 24 >> shift) & (1<<radix - 1)
+			d := (r >> 24 >> shift) & mask
 			dst[count[d]] = r
 			count[d]++
 		}
