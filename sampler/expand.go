@@ -13,16 +13,25 @@ import (
 // start of our turn selects a group at once.
 //
 // It runs on all workers in batches of parents, each in two phases:
-//  1. Workers take runs of parents, apply every option to a copy and append
-//     (key, ref) records to per-worker bins chosen by the key's top bits.
-//  2. Workers take partitions; each inserts its records' keys into the
-//     partition's own open-addressing table, which stays small enough for the
-//     cache, and keeps the refs of new keys.
+//  1. Workers take runs of parents, apply every option to a copy and write
+//     (key, ref) records to a scratch buffer in the order made, then sort the
+//     run's records by partition (the key's top bits) with a stable counting
+//     sort into the run's own buffer, sized exactly. Writing in order and
+//     scattering within a run that fits the cache is what keeps this phase
+//     fast (appending each child straight to one of thousands of bins would
+//     miss the cache on nearly every child).
+//  2. Workers take units (ranges of partitions); for each run in order a
+//     unit reads one contiguous slice of the run's records and inserts their
+//     keys into the partitions' own open-addressing tables, which stay small
+//     enough for the cache, keeping the refs of new keys.
 //
-// Partitions never share a key, so no locks are needed and the dedup is exact.
-// Between batches the memory is measured; when the next batch would pass the
-// budget the remaining parents are left unexpanded for the backlog. At the
-// end each partition's refs are split by capture group.
+// Partitions never share a key and a unit is one worker's alone, so no locks
+// are needed and the dedup is exact. Because phase 2 reads the runs in parent
+// order, the child kept for a key is always its first in parent and option
+// order, whatever the number of workers. Between batches the memory is
+// measured; when the next batch would pass the budget the remaining parents
+// are left unexpanded for the backlog. At the end each partition's refs are
+// split by capture group.
 
 // expRecord is a child during expansion: its key and its ref.
 type expRecord struct {
@@ -64,7 +73,7 @@ func expand(ctx context.Context, workers int, base *store, lo, hi int, only int,
 		return nil, err
 	}
 	res.rest = flatPart(base, cur, hi)
-	e.bins = nil
+	e.runs, e.scratch = nil, nil
 	if err := e.group(ctx, res, hi); err != nil {
 		return nil, err
 	}
@@ -72,7 +81,7 @@ func expand(ctx context.Context, workers int, base *store, lo, hi int, only int,
 }
 
 // expander holds an expansion's working state: the partitions' key tables
-// and refs, and each worker's record bins and move buffer.
+// and refs, the batch's runs and each worker's scratch.
 type expander struct {
 	workers int
 	base    *store
@@ -81,13 +90,43 @@ type expander struct {
 	shift  uint
 	tables []*keySet
 	refs   [][]uint64
-	// bins[w][p] holds worker w's records of partition p until phase 2.
-	bins     [][][]expRecord
-	moveBufs [][]rbc.Move
+	// tableKeys is the number of keys a partition's table is first sized
+	// for; the tables are made by the workers that first fill them, so that
+	// clearing them is shared too.
+	tableKeys int
+	// unitParts is the number of partitions in a phase-2 unit.
+	unitParts int
+	// runs holds the batch's runs; their buffers are reused by the next
+	// batch.
+	runs []expRun
+	// scratch is each worker's phase-1 state.
+	scratch []expScratch
 	// perParent estimates the persistent bytes a parent adds, refined after
 	// every batch.
 	perParent int64
 }
+
+// expRun is one run's children, sorted by partition.
+type expRun struct {
+	recs []expRecord
+	// units[u] is where unit u's records start in recs; units[nunits] is
+	// len(recs).
+	units []int32
+}
+
+// expScratch is a worker's phase-1 state: the run's records in the order
+// made, the counts per partition and the move buffer. The padding keeps two
+// workers' headers off one cache line.
+type expScratch struct {
+	recs   []expRecord
+	counts []int32
+	moves  []rbc.Move
+	_      [64]byte
+}
+
+// maxUnits bounds the phase-2 units: enough for the workers to balance, few
+// enough that each unit reads runs of a good length.
+const maxUnits = 128
 
 // newExpander sizes the partitions for n parents: about 8k distinct children
 // per partition keeps its table in the cache.
@@ -110,30 +149,37 @@ func newExpander(workers int, base *store, n, only int) *expander {
 		shift:     uint(64 - pbits),
 		tables:    make([]*keySet, nparts),
 		refs:      make([][]uint64, nparts),
-		bins:      make([][][]expRecord, workers),
-		moveBufs:  make([][]rbc.Move, workers),
+		unitParts: max(1, nparts/maxUnits),
+		scratch:   make([]expScratch, workers),
 		perParent: perParent,
 	}
-	for p := range e.tables {
-		e.tables[p] = newKeySet(int(estChildren>>pbits) / 2)
-	}
-	for w := range e.bins {
-		e.bins[w] = make([][]expRecord, nparts)
-		e.moveBufs[w] = make([]rbc.Move, 0, 256)
+	e.tableKeys = int(estChildren>>pbits) / 2
+	for w := range e.scratch {
+		e.scratch[w].counts = make([]int32, nparts)
+		e.scratch[w].moves = make([]rbc.Move, 0, 256)
 	}
 	return e
 }
 
+// nunits returns the number of phase-2 units.
+func (e *expander) nunits() int { return len(e.tables) / e.unitParts }
+
 // measure returns the bytes of the tables and refs, which outlive a batch,
-// and of the bins, which a batch empties.
+// and of the runs and scratch, which a batch reuses.
 func (e *expander) measure() (persistent, transient int64) {
-	for p := range e.tables {
-		persistent += e.tables[p].bytes() + int64(cap(e.refs[p]))*8
-	}
-	for w := range e.bins {
-		for p := range e.bins[w] {
-			transient += int64(cap(e.bins[w][p])) * 16
+	for p, t := range e.tables {
+		if t != nil {
+			persistent += t.bytes()
+		} else {
+			persistent += int64(keySetSlots(e.tableKeys)) * 8 // counted before it is made
 		}
+		persistent += int64(cap(e.refs[p])) * 8
+	}
+	for r := range e.runs {
+		transient += int64(cap(e.runs[r].recs))*16 + int64(cap(e.runs[r].units))*4
+	}
+	for w := range e.scratch {
+		transient += int64(cap(e.scratch[w].recs)) * 16
 	}
 	return
 }
@@ -175,58 +221,99 @@ func (e *expander) batches(ctx context.Context, res *expansion, lo, hi int, budg
 	return cur, nil
 }
 
-// fill is phase 1: workers expand runs of base[from:to] into their bins. It
-// returns the number of children made.
+// fill is phase 1: workers expand runs of base[from:to] into e.runs, each
+// sorted by partition. It returns the number of children made.
 func (e *expander) fill(ctx context.Context, from, to int) (int64, error) {
 	nruns := (to - from + runLen - 1) / runLen
-	counts := make([]int64, e.workers)
+	if cap(e.runs) >= nruns {
+		e.runs = e.runs[:nruns]
+	} else {
+		e.runs = append(e.runs[:cap(e.runs)], make([]expRun, nruns-cap(e.runs))...)
+	}
+	made := make([]int64, e.workers)
 	err := parallelFor(ctx, e.workers, nruns, func(w, r int) error {
-		bin := e.bins[w]
-		buf := e.moveBufs[w]
 		lo := from + r*runLen
-		hi := min(to, lo+runLen)
-		var made int64
-		for i := lo; i < hi; i++ {
-			parent := e.base.at(i)
-			buf = parent.AppendOptions(buf[:0])
-			for _, m := range buf {
-				if e.only >= 0 && groupOf(parent.CaptureSquare(m)) != e.only {
-					continue
-				}
-				child := *parent
-				g := groupOf(child.Apply(m))
-				k := child.Key()
-				pb := &bin[k>>e.shift]
-				*pb = append(*pb, expRecord{key: k, ref: makeRef(i, g, m)})
-				made++
-			}
-		}
-		e.moveBufs[w] = buf
-		counts[w] += made
+		n := e.fillRun(&e.scratch[w], &e.runs[r], lo, min(to, lo+runLen))
+		made[w] += int64(n)
 		return nil
 	})
 	var total int64
-	for _, c := range counts {
+	for _, c := range made {
 		total += c
 	}
 	return total, err
 }
 
-// dedup is phase 2: workers take partitions and keep the refs of the keys
-// their partition's table has not seen, emptying the bins.
+// fillRun expands base[lo:hi] into run and returns the number of children.
+func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
+	recs := sc.recs[:0]
+	moves := sc.moves
+	only, shift := e.only, e.shift
+	for i := lo; i < hi; i++ {
+		parent := e.base.at(i)
+		moves = parent.AppendOptions(moves[:0])
+		for _, m := range moves {
+			if only >= 0 && groupOf(parent.CaptureSquare(m)) != only {
+				continue
+			}
+			child := *parent
+			g := groupOf(child.Apply(m))
+			recs = append(recs, expRecord{key: child.Key(), ref: makeRef(i, g, m)})
+		}
+	}
+	sc.recs, sc.moves = recs, moves
+
+	// A stable counting sort by partition into the run's buffer.
+	counts := sc.counts
+	clear(counts)
+	for _, rec := range recs {
+		counts[rec.key>>shift]++
+	}
+	nunits := e.nunits()
+	if cap(run.units) < nunits+1 {
+		run.units = make([]int32, nunits+1)
+	}
+	run.units = run.units[:nunits+1]
+	at := int32(0)
+	for p, c := range counts {
+		if p%e.unitParts == 0 {
+			run.units[p/e.unitParts] = at
+		}
+		counts[p] = at
+		at += c
+	}
+	run.units[nunits] = at
+	if cap(run.recs) < len(recs) {
+		run.recs = make([]expRecord, len(recs))
+	}
+	out := run.recs[:len(recs)]
+	for _, rec := range recs {
+		p := rec.key >> shift
+		out[counts[p]] = rec
+		counts[p]++
+	}
+	run.recs = out
+	return len(recs)
+}
+
+// dedup is phase 2: workers take units and keep the refs of the keys their
+// partitions' tables have not seen, reading the runs in order.
 func (e *expander) dedup(ctx context.Context) error {
-	return parallelFor(ctx, e.workers, len(e.tables), func(_, p int) error {
-		t := e.tables[p]
-		out := e.refs[p]
-		for w := range e.bins {
-			for _, rec := range e.bins[w][p] {
-				if t.add(rec.key) {
-					out = append(out, rec.ref)
+	return parallelFor(ctx, e.workers, e.nunits(), func(_, u int) error {
+		for p := u * e.unitParts; p < (u+1)*e.unitParts; p++ {
+			if e.tables[p] == nil {
+				e.tables[p] = newKeySet(e.tableKeys)
+			}
+		}
+		for r := range e.runs {
+			run := &e.runs[r]
+			for _, rec := range run.recs[run.units[u]:run.units[u+1]] {
+				p := rec.key >> e.shift
+				if e.tables[p].add(rec.key) {
+					e.refs[p] = append(e.refs[p], rec.ref)
 				}
 			}
-			e.bins[w][p] = e.bins[w][p][:0]
 		}
-		e.refs[p] = out
 		return nil
 	})
 }
@@ -325,26 +412,33 @@ func gatherSorted(ctx context.Context, workers int, perPart [][numGroups][]uint6
 		return nil, err
 	}
 	err = parallelFor(ctx, workers, nb, func(_, b int) error {
-		sortByParent(all[bucketStart[b]:bucketStart[b+1]], limit)
+		// A bucket's parents share their bits from shift up.
+		sortByParent(all[bucketStart[b]:bucketStart[b+1]], int(shift))
 		return nil
 	})
 	return all, err
 }
 
-// sortByParent sorts refs by parent index (all below limit) with a stable
-// radix sort of 11 bits a pass.
-func sortByParent(refs []uint64, limit int) {
-	if len(refs) < 2 {
+// sortByParent sorts refs by parent index, whose bits from nbits up are the
+// same in every ref, with a stable radix sort in as few passes of at most 13
+// bits as cover nbits (one pass for the buckets of up to 8k parents that
+// gatherSorted makes from up to half a million).
+func sortByParent(refs []uint64, nbits int) {
+	if len(refs) < 2 || nbits == 0 {
 		return
 	}
-	const radix = 11
-	nbits := bits.Len(uint(limit))
+	const maxRadix = 13
+	passes := (nbits + maxRadix - 1) / maxRadix
+	radix := (nbits + passes - 1) / passes
 	tmp := make([]uint64, len(refs))
+	var counts [1 << maxRadix]int
+	count := counts[:1<<radix]
 	src, dst := refs, tmp
 	for shift := 0; shift < nbits; shift += radix {
-		var count [1 << radix]int
+		mask := uint64(1)<<radix - 1
+		clear(count)
 		for _, r := range src {
-			count[(r>>24>>shift)&(1<<radix-1)]++
+			count[(r>>24>>shift)&mask]++
 		}
 		sum := 0
 		for i, c := range count {
@@ -352,7 +446,7 @@ func sortByParent(refs []uint64, limit int) {
 			sum += c
 		}
 		for _, r := range src {
-			d := (r >> 24 >> shift) & (1<<radix - 1)
+			d := (r >> 24 >> shift) & mask
 			dst[count[d]] = r
 			count[d]++
 		}

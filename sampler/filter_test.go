@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
 	"slices"
@@ -421,5 +422,85 @@ func TestCaptureNotice(t *testing.T) {
 			}
 			return nil
 		})
+	}
+}
+
+// TestExpansionKeepsFirstChild checks that of the children sharing a key the
+// expansion keeps the first in parent and option order, with any number of
+// workers, so that the belief's boards (and what a seeded sampler draws from
+// them) do not depend on how the work was split.
+func TestExpansionKeepsFirstChild(t *testing.T) {
+	parents := beliefLike(t,
+		"r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+		"r3k2r/pPp1pppp/8/8/8/8/PpP1PPPP/R3K2R w KQkq - 0 1",
+		"r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 b - - 0 7",
+	)
+	if len(parents) < 3*runLen {
+		t.Fatalf("%d parents: too few for several runs", len(parents))
+	}
+	base := storeOf(parents)
+	want := map[uint64]bool{}
+	seen := map[uint64]bool{}
+	dups := 0
+	for i := range parents {
+		p := &parents[i]
+		for _, m := range p.AppendOptions(nil) {
+			c := *p
+			g := groupOf(c.Apply(m))
+			if seen[c.Key()] {
+				dups++
+				continue
+			}
+			seen[c.Key()] = true
+			want[makeRef(i, g, m)] = true
+		}
+	}
+	if dups == 0 {
+		t.Fatal("no duplicate children: the test shows nothing")
+	}
+	for _, workers := range []int{1, 2, 3, 8} {
+		for range 3 {
+			exp, err := expand(context.Background(), workers, base, 0, base.n, -1, 1<<30)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for g := range exp.groups {
+				for _, chunk := range exp.groups[g].refs {
+					for _, r := range chunk {
+						n++
+						if !want[r] {
+							t.Fatalf("workers=%d: kept %v of parent %d, not the first child with its key", workers, refMove(r), refParent(r))
+						}
+					}
+				}
+			}
+			if n != len(want) {
+				t.Fatalf("workers=%d: %d children, want %d", workers, n, len(want))
+			}
+		}
+	}
+}
+
+// TestSortByParent checks the radix sort by parent against a stable sort,
+// for refs whose parents share their high bits and for several widths.
+func TestSortByParent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, nbits := range []int{0, 1, 7, 13, 14, 20, 27} {
+		for _, n := range []int{0, 1, 5, 1000, 20000} {
+			high := uint64(rng.IntN(64)) << nbits
+			refs := make([]uint64, n)
+			for i := range refs {
+				parent := high | rng.Uint64N(1<<nbits)
+				refs[i] = parent<<24 | uint64(i) // the low bits record the order
+			}
+			want := slices.Clone(refs)
+			slices.SortStableFunc(want, func(a, b uint64) int { return cmp.Compare(a>>24, b>>24) })
+			sortByParent(refs, nbits)
+			if !slices.Equal(refs, want) {
+				t.Fatalf("nbits=%d n=%d: not sorted stably by parent", nbits, n)
+			}
+		}
 	}
 }

@@ -8,9 +8,11 @@ import "math/bits"
 // pointers for the garbage collector to follow). Key 0 is kept aside because
 // it marks an empty slot.
 type keySet struct {
-	slots   []uint64
-	mask    uint64
-	n       int
+	slots []uint64
+	mask  uint64
+	n     int
+	// limit is the number of keys past which the table doubles.
+	limit   int
 	hasZero bool
 }
 
@@ -27,19 +29,31 @@ func newKeySet(n int) *keySet {
 // reset empties the set and sizes it for n keys, reusing the table if it is
 // large enough.
 func (s *keySet) reset(n int) {
-	size := 16
-	if want := n*maxLoadDen/maxLoadNum + 1; want > size {
-		size = 1 << bits.Len(uint(want-1))
-	}
+	size := keySetSlots(n)
 	if cap(s.slots) >= size {
 		s.slots = s.slots[:size]
 		clear(s.slots)
 	} else {
 		s.slots = make([]uint64, size)
 	}
-	s.mask = uint64(size - 1)
+	s.setSize()
 	s.n = 0
 	s.hasZero = false
+}
+
+// keySetSlots returns the table length that holds n keys without growing.
+func keySetSlots(n int) int {
+	size := 16
+	if want := n*maxLoadDen/maxLoadNum + 1; want > size {
+		size = 1 << bits.Len(uint(want-1))
+	}
+	return size
+}
+
+// setSize derives the mask and the limit from the table's length.
+func (s *keySet) setSize() {
+	s.mask = uint64(len(s.slots) - 1)
+	s.limit = len(s.slots) * maxLoadNum / maxLoadDen
 }
 
 // mix spreads a key's bits over the low bits used for the slot. Zobrist keys
@@ -47,8 +61,27 @@ func (s *keySet) reset(n int) {
 // not collide on their low bits either, so a cheap multiply is kept.
 func mix(k uint64) uint64 { return k * 0x9E3779B97F4A7C15 >> 17 }
 
-// add inserts k and reports whether it was new.
+// add inserts k and reports whether it was new. It is small enough to be
+// inlined into the expansion's inner loop; the rare cases (key 0, a full
+// table) take addSlow.
 func (s *keySet) add(k uint64) bool {
+	if k == 0 || s.n >= s.limit {
+		return s.addSlow(k)
+	}
+	i := mix(k) & s.mask
+	for s.slots[i] != 0 {
+		if s.slots[i] == k {
+			return false
+		}
+		i = (i + 1) & s.mask
+	}
+	s.slots[i] = k
+	s.n++
+	return true
+}
+
+// addSlow is add for key 0 and for a table that must grow first.
+func (s *keySet) addSlow(k uint64) bool {
 	if k == 0 {
 		if s.hasZero {
 			return false
@@ -57,25 +90,14 @@ func (s *keySet) add(k uint64) bool {
 		s.n++
 		return true
 	}
-	if (s.n+1)*maxLoadDen > len(s.slots)*maxLoadNum {
-		s.grow()
-	}
-	for i := mix(k) & s.mask; ; i = (i + 1) & s.mask {
-		switch s.slots[i] {
-		case 0:
-			s.slots[i] = k
-			s.n++
-			return true
-		case k:
-			return false
-		}
-	}
+	s.grow()
+	return s.add(k)
 }
 
 func (s *keySet) grow() {
 	old := s.slots
 	s.slots = make([]uint64, 2*len(old))
-	s.mask = uint64(len(s.slots) - 1)
+	s.setSize()
 	for _, k := range old {
 		if k == 0 {
 			continue
