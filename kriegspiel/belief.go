@@ -249,31 +249,47 @@ func (bl *Belief) set(out *boardSet) error {
 type runOut struct {
 	boards []rbc.Board
 	keys   []uint64
-	done   bool
+	// bins lists the boards by key partition, and dup marks those whose
+	// key an earlier board had (partitionedKeys).
+	bins [][]int32
+	dup  []bool
+	done bool
 }
 
 // sweep runs work over the belief's boards in runs of runLen, on the
 // belief's workers a batch of runs at a time, and calls drain with each
 // run's output in the boards' order. The order, and so the belief, is the
 // same whatever the number of workers. When ctx ends, the runs done before
-// the first one left undone are drained and the error is returned.
-func (bl *Belief) sweep(ctx context.Context, runLen int, work func(run []rbc.Board, out *runOut), drain func(out *runOut) error) error {
+// the first one left undone are drained and the error is returned. mid, when
+// not nil, sees the batch's finished runs before they are drained.
+func (bl *Belief) sweep(ctx context.Context, runLen int, work func(run []rbc.Board, out *runOut),
+	mid func(outs []runOut) error, drain func(out *runOut) error) error {
 	batch := bl.workers * 4
 	outs := make([]runOut, batch)
 	var runs [][]rbc.Board
 	flush := func() error {
 		for i := range runs {
-			outs[i].boards, outs[i].keys, outs[i].done = outs[i].boards[:0], outs[i].keys[:0], false
+			o := &outs[i]
+			o.boards, o.keys, o.done = o.boards[:0], o.keys[:0], false
+			for p := range o.bins {
+				o.bins[p] = o.bins[p][:0]
+			}
 		}
 		err := sampler.ParallelFor(ctx, bl.workers, len(runs), func(_, i int) error {
 			work(runs[i], &outs[i])
 			outs[i].done = true
 			return nil
 		})
-		for i := range runs {
-			if !outs[i].done {
-				break
+		done := 0
+		for done < len(runs) && outs[done].done {
+			done++
+		}
+		if mid != nil && done > 0 {
+			if merr := mid(outs[:done]); merr != nil {
+				return merr
 			}
+		}
+		for i := range done {
 			if derr := drain(&outs[i]); derr != nil {
 				return derr
 			}
@@ -324,7 +340,7 @@ func (bl *Belief) Own(ctx context.Context, q Question, a Answer) error {
 			}
 			o.boards = append(o.boards, b, g.board) // before and after
 		}
-	}, func(o *runOut) error {
+	}, nil, func(o *runOut) error {
 		for i := 0; i < len(o.boards); i += 2 {
 			after := &o.boards[i+1]
 			if seen != nil && !seen.Add(setKey(after)) {
@@ -395,7 +411,7 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 	}
 	f := newMoveFilter(bl.rules, *move)
 	out := newBoardSet(&boardSet{budget: bl.budget, dir: bl.dir})
-	seen := sampler.NewKeySet(min(bl.Len()*4, bl.limit))
+	seen := newPartitionedKeys(min(bl.Len()*8, bl.limit))
 	// A cut keeps the boards whose key, hashed with this turn's salt, is at
 	// most keepBelow; it halves whenever the boards kept pass the limit.
 	salt := mixKey(uint64(bl.cuts+1)*0x2545F4914F6CDD1D ^ uint64(bl.Len()))
@@ -425,18 +441,21 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 				if !f.after(b, m, &child) {
 					continue
 				}
+				seen.bin(o, len(o.keys), k)
 				o.boards = append(o.boards, child)
 				o.keys = append(o.keys, k)
 			}
 		}
+	}, func(outs []runOut) error {
+		return seen.mark(ctx, bl.workers, outs)
 	}, func(o *runOut) error {
 		for i := range o.boards {
+			if o.dup[i] {
+				continue
+			}
 			k := o.keys[i]
 			below := keepBelow.Load()
 			if below != math.MaxUint64 && mixKey(k^salt) > below {
-				continue
-			}
-			if !seen.Add(k) {
 				continue
 			}
 			if out.n >= bl.limit {

@@ -47,7 +47,16 @@ func followRecord(rec *Record, c rbc.Color, turns, limit, thin int, check func(t
 	}
 	bl := NewBelief(c, rec.Ruleset, start, rec.PawnTries)
 	bl.SetLimit(limit)
-	prev := start
+	return followBelief(rec, bl, c, turns, thin, check)
+}
+
+// followBelief is followRecord with the belief given (set up as the test
+// wants it).
+func followBelief(rec *Record, bl *Belief, c rbc.Color, turns, thin int, check func(turn int, bl *Belief, truth *rbc.Board) error) error {
+	prev, err := rbc.ParseFEN(rec.StartFEN)
+	if err != nil {
+		return err
+	}
 	for i, turn := range rec.Turns {
 		if i == turns || turn.Move.IsNull() {
 			break
