@@ -19,8 +19,33 @@ func TestMoveFilterEqualsReferee(t *testing.T) {
 	if testing.Short() {
 		games = 2
 	}
+	// Boards one move from each ending and from the corner cases of pawn
+	// tries, which random games reach seldom.
+	endings := []string{
+		"8/8/8/4k3/8/8/4n3/4K3 w - - 0 60",        // Kxe2: bare kings
+		"8/8/8/4k3/8/8/3Nn3/4K3 w - - 0 60",       // Kxe2: knight against a bare king
+		"8/8/8/4k3/8/8/4R1P1/4K3 w - - 99 80",     // any rook or king move: fifty moves (+chessdraws)
+		"8/6p1/8/4k3/8/8/4R3/4K3 b - - 1999 1000", // any king move: the reference's 2000 half-moves
+		"r7/1P6/8/6k1/8/8/8/4K3 w - - 0 1",        // bxa8=B, =N: insufficient; =Q, =R: not
+		"7k/8/5Q2/8/8/8/8/K7 w - - 0 1",           // Qf7, Qg6: stalemate
+		"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",       // Ra8: mate
+		"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",       // exd6 en passant
+		"4k3/8/8/2KpP2r/8/8/8/8 w - d6 0 2",       // exd6 en passant uncovers the rook's check
+		"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",    // castling both ways, checks along the back rank
+		"1k6/1p6/8/8/8/8/6p1/4K2R b K - 0 1",      // promotions that capture and give check
+		"4k3/3P4/8/8/1b6/8/8/4K3 b - - 0 1",       // a pinned pawn's try, a bishop's check
+		"3rk3/8/8/8/8/8/3PPP2/3QKB2 w - - 0 1",    // no king moves: mate by a bishop or queen shortly
+	}
 	compared, accepted := 0, 0
 	for _, rules := range []Ruleset{Wild16(), Berkeley(), BerkeleyAny(), chessDraws} {
+		var boards []rbc.Board
+		for _, fen := range endings {
+			b, err := rbc.ParseFEN(fen)
+			if err != nil {
+				t.Fatal(fen, err)
+			}
+			boards = append(boards, b)
+		}
 		for seed := range uint64(games) {
 			rec := randomRecord(t, rules, 500+seed, 300)
 			for _, turn := range rec.Turns {
@@ -28,6 +53,11 @@ func TestMoveFilterEqualsReferee(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				boards = append(boards, b)
+			}
+		}
+		for _, b := range boards {
+			{
 				moves := LegalMoves(&b)
 				answers := make([]Answer, len(moves))
 				for i, m := range moves {
