@@ -100,7 +100,8 @@ func (bl *Belief) SetWorkers(n int) { bl.workers = max(n, 1) }
 // memory and write the rest to temporary files in dir (the system's
 // temporary folder when empty); 0, the default, keeps every board in memory.
 // The key set that deduplicates an update's boards (about 12 bytes a board)
-// stays in memory. Close frees the files.
+// stays in memory. Close frees the files. A belief that spills must not be
+// copied (its copies would share the files, which an update frees).
 func (bl *Belief) SetMemory(budget int64, dir string) { bl.budget, bl.dir = max(budget, 0), dir }
 
 // SetCut makes an opponent's turn that would pass the limit keep a uniform

@@ -36,13 +36,6 @@ type setSegment struct {
 	disk *sampler.SpilledBoards
 }
 
-func (s *setSegment) len() int {
-	if s.disk != nil {
-		return s.disk.Len()
-	}
-	return s.mem.Len()
-}
-
 // newBoardSet returns an empty set with the spill settings of like (nil for
 // none).
 func newBoardSet(like *boardSet) *boardSet {
@@ -90,17 +83,6 @@ func (s *boardSet) add(ctx context.Context, b *rbc.Board) error {
 	s.spilled += int64(sp.Len())
 	*last = setSegment{disk: sp}
 	return nil
-}
-
-// memBytes returns the memory of the boards held in memory.
-func (s *boardSet) memBytes() int64 {
-	var n int64
-	for i := range s.segs {
-		if s.segs[i].mem != nil {
-			n += s.segs[i].mem.Bytes()
-		}
-	}
-	return n
 }
 
 // diskBytes returns the disk space of the spilled boards.

@@ -35,15 +35,6 @@ func newPartitionedKeys(n int) *partitionedKeys {
 // part returns the partition of key k.
 func (pk *partitionedKeys) part(k uint64) int { return int(k >> pk.shift) }
 
-// len returns the number of distinct keys seen.
-func (pk *partitionedKeys) len() int {
-	n := 0
-	for _, t := range pk.tables {
-		n += t.Len()
-	}
-	return n
-}
-
 // mark sets outs[r].dup[j] for every board whose key an earlier board (of
 // these runs or of earlier batches) had. The runs' bins must list, for each
 // partition, the boards whose keys fall in it.
