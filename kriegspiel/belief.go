@@ -9,10 +9,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
 // ErrEmptyBelief is returned when no board is consistent with what was heard:
@@ -42,11 +45,32 @@ const DefaultBeliefLimit = 1 << 20
 // board, and keeps no board the announcements rule out, with one exception:
 // under rules that announce an opponent's illegal tries (berkeley), how many
 // it made is not used.
+//
+// Its boards are kept, deduplicated and spilled by the machinery of RBC's
+// exact belief (sampler.Boards, sampler.KeySet, sampler.SpilledBoards): in a
+// flat slice while they fit in memory, in a set of which all but the newest
+// part may be on disk once they pass SetMemory's budget. Past its limit an
+// opponent's turn is ErrBeliefTooLarge, unless SetCut asked for a sample
+// (then the belief says it is no longer Exact).
 type Belief struct {
 	color  rbc.Color
 	rules  Ruleset
 	boards []rbc.Board
-	limit  int
+	// big holds the boards instead of boards once a part went to disk.
+	big   *boardSet
+	limit int
+	// workers is how many goroutines an update runs on.
+	workers int
+	// budget and dir are the spill settings (budget 0: never spill).
+	budget int64
+	dir    string
+	// cut makes an opponent's turn past the limit keep a sample rather than
+	// fail; exact is false from the first cut (or Thin) on, and weight is
+	// how many boards of the exact set each board kept stands for.
+	cut    bool
+	exact  bool
+	weight float64
+	cuts   int
 	// The referee's state of the turn in progress, the same on every board
 	// the belief keeps: pawn tries announced to the player to move, moves
 	// refused (our own; an opponent's are unknown and never matter to what
@@ -61,40 +85,118 @@ type Belief struct {
 // from start, with the pawn tries announced before the first move (-1 when
 // the rules announce none).
 func NewBelief(color rbc.Color, rules Ruleset, start rbc.Board, pawnTries int) *Belief {
-	return &Belief{color: color, rules: rules, boards: []rbc.Board{start}, limit: DefaultBeliefLimit, tries: pawnTries}
+	return &Belief{color: color, rules: rules, boards: []rbc.Board{start}, limit: DefaultBeliefLimit, tries: pawnTries,
+		workers: 1, exact: true, weight: 1}
 }
 
 // SetLimit sets the most boards the belief may hold (at least 1).
 func (bl *Belief) SetLimit(n int) { bl.limit = max(n, 1) }
+
+// SetWorkers sets how many goroutines an update runs on (at least 1, the
+// default). The boards come out in the same order whatever the number.
+func (bl *Belief) SetWorkers(n int) { bl.workers = max(n, 1) }
+
+// SetMemory makes the belief keep at most about budget bytes of boards in
+// memory and write the rest to temporary files in dir (the system's
+// temporary folder when empty); 0, the default, keeps every board in memory.
+// The key set that deduplicates an update's boards (about 12 bytes a board)
+// stays in memory. Close frees the files. A belief that spills must not be
+// copied (its copies would share the files, which an update frees).
+func (bl *Belief) SetMemory(budget int64, dir string) { bl.budget, bl.dir = max(budget, 0), dir }
+
+// SetCut makes an opponent's turn that would pass the limit keep a uniform
+// sample of its boards (chosen by a hash of each board's key, so the same
+// board is kept or dropped wherever it comes from) of at most the limit,
+// rather than fail with ErrBeliefTooLarge. From then on the belief is not
+// Exact: it may have lost the true board.
+func (bl *Belief) SetCut(on bool) { bl.cut = on }
+
+// Exact reports whether the belief still holds every board consistent with
+// what was heard: false after a cut, a Thin or an update stopped by its
+// context.
+func (bl *Belief) Exact() bool { return bl.exact }
+
+// Weight returns how many boards of the exact set each board of the belief
+// stands for (1 while it is exact; after cuts, the inverse of the share they
+// kept).
+func (bl *Belief) Weight() float64 { return bl.weight }
+
+// Cuts returns the number of opponent's turns that were cut to a sample.
+func (bl *Belief) Cuts() int { return bl.cuts }
+
+// Close frees the temporary files of a spilled belief; it holds no boards
+// afterwards.
+func (bl *Belief) Close() {
+	if bl.big != nil {
+		bl.big.close()
+		bl.big = nil
+	}
+	bl.boards = nil
+}
 
 // Thin keeps n boards of the belief chosen at random by rng (all of them if
 // it holds no more). The belief is then no longer exact: it may have lost
 // the true board, and a later answer may empty it (ErrEmptyBelief). It is
 // what a player does when the exact set outgrows its memory or its time.
 func (bl *Belief) Thin(n int, rng *rand.Rand) {
-	if n < 1 || len(bl.boards) <= n {
+	if n < 1 || bl.Len() <= n {
 		return
 	}
-	rng.Shuffle(len(bl.boards), func(i, j int) { bl.boards[i], bl.boards[j] = bl.boards[j], bl.boards[i] })
-	bl.boards = slices.Clip(bl.boards[:n])
+	boards := bl.Boards()
+	bl.Close()
+	rng.Shuffle(len(boards), func(i, j int) { boards[i], boards[j] = boards[j], boards[i] })
+	bl.boards = slices.Clip(boards[:n])
+	bl.exact = false
 }
 
 // Len returns the number of boards.
-func (bl *Belief) Len() int { return len(bl.boards) }
+func (bl *Belief) Len() int {
+	if bl.big != nil {
+		return bl.big.n
+	}
+	return len(bl.boards)
+}
 
-// Boards returns the boards; the caller must not modify them.
-func (bl *Belief) Boards() []rbc.Board { return bl.boards }
+// Boards returns the boards; the caller must not modify them. A spilled
+// belief is read back into memory for it (a read that fails gives the boards
+// read until then).
+func (bl *Belief) Boards() []rbc.Board {
+	if bl.big == nil {
+		return bl.boards
+	}
+	boards, _ := bl.big.flat()
+	return boards
+}
 
 // Contains reports whether a board with b's placement, side to move,
 // castling rights, en-passant square and half-move clock is in the belief.
+// A spilled belief is read back a piece at a time; a read that fails is an
+// error, never a false.
 func (bl *Belief) Contains(b *rbc.Board) bool {
-	for i := range bl.boards {
-		if sameBoard(&bl.boards[i], b) {
-			return true
-		}
-	}
-	return false
+	ok, _ := bl.Has(b)
+	return ok
 }
+
+// Has is Contains with the error of a spilled belief's read.
+func (bl *Belief) Has(b *rbc.Board) (bool, error) {
+	found := false
+	err := bl.eachPiece(func(boards []rbc.Board) error {
+		for i := range boards {
+			if sameBoard(&boards[i], b) {
+				found = true
+				return errStop
+			}
+		}
+		return nil
+	})
+	if found {
+		return true, nil
+	}
+	return false, err
+}
+
+// errStop ends a walk over the boards that found what it looked for.
+var errStop = errors.New("kriegspiel: stop")
 
 func sameBoard(a, b *rbc.Board) bool { return boardKey(a) == boardKey(b) }
 
@@ -110,6 +212,109 @@ func (bl *Belief) hypothesis(b rbc.Board) Game {
 		refused: bl.refused[:len(bl.refused):len(bl.refused)], anyAsked: bl.anyAsked, anyYes: bl.anyYes}
 }
 
+// eachPiece calls fn with the belief's boards a slice at a time, in order.
+func (bl *Belief) eachPiece(fn func(boards []rbc.Board) error) error {
+	if bl.big == nil {
+		if len(bl.boards) == 0 {
+			return nil
+		}
+		return fn(bl.boards)
+	}
+	return bl.big.pieces(func(st *sampler.Boards) error {
+		for _, c := range st.Chunks() {
+			if err := fn(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// set installs out as the belief's boards, in a flat slice unless a part
+// of it is on disk.
+func (bl *Belief) set(out *boardSet) error {
+	if bl.big != nil {
+		bl.big.close()
+		bl.big = nil
+	}
+	if out.diskBytes() > 0 {
+		bl.boards, bl.big = nil, out
+		return nil
+	}
+	boards, err := out.flat()
+	bl.boards = boards
+	return err
+}
+
+// runOut is what an update made of one run of boards, in order.
+type runOut struct {
+	boards []rbc.Board
+	keys   []uint64
+	// bins lists the boards by key partition, and dup marks those whose
+	// key an earlier board had (partitionedKeys).
+	bins [][]int32
+	dup  []bool
+	done bool
+}
+
+// sweep runs work over the belief's boards in runs of runLen, on the
+// belief's workers a batch of runs at a time, and calls drain with each
+// run's output in the boards' order. The order, and so the belief, is the
+// same whatever the number of workers. When ctx ends, the runs done before
+// the first one left undone are drained and the error is returned. mid, when
+// not nil, sees the batch's finished runs before they are drained.
+func (bl *Belief) sweep(ctx context.Context, runLen int, work func(run []rbc.Board, out *runOut),
+	mid func(outs []runOut) error, drain func(out *runOut) error) error {
+	batch := bl.workers * 4
+	outs := make([]runOut, batch)
+	var runs [][]rbc.Board
+	flush := func() error {
+		for i := range runs {
+			o := &outs[i]
+			o.boards, o.keys, o.done = o.boards[:0], o.keys[:0], false
+			for p := range o.bins {
+				o.bins[p] = o.bins[p][:0]
+			}
+		}
+		err := sampler.ParallelFor(ctx, bl.workers, len(runs), func(_, i int) error {
+			work(runs[i], &outs[i])
+			outs[i].done = true
+			return nil
+		})
+		done := 0
+		for done < len(runs) && outs[done].done {
+			done++
+		}
+		if mid != nil && done > 0 {
+			if merr := mid(outs[:done]); merr != nil {
+				return merr
+			}
+		}
+		for i := range done {
+			if derr := drain(&outs[i]); derr != nil {
+				return derr
+			}
+		}
+		runs = runs[:0]
+		return err
+	}
+	err := bl.eachPiece(func(boards []rbc.Board) error {
+		for lo := 0; lo < len(boards); lo += runLen {
+			runs = append(runs, boards[lo:min(len(boards), lo+runLen)])
+			if len(runs) == batch {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	return err
+}
+
 // Own takes the answer a to the player's own question q: the boards on which
 // the referee would have answered otherwise go, and a move that was made is
 // made on the rest. If ctx is done before every board is asked, the belief
@@ -119,42 +324,48 @@ func (bl *Belief) Own(ctx context.Context, q Question, a Answer) error {
 	if a.Verdict == Impossible {
 		return nil // nothing was asked of the board
 	}
-	kept := bl.boards[:0]
-	var state *Game
-	var g Game
 	// A move can make two boards one: they differed only in the man it
 	// took (a knight or a bishop, both "a piece"), or in the half-move
 	// clock a pawn move or capture resets.
-	var seen map[[2]uint64]struct{}
+	var seen *sampler.KeySet
 	if a.Verdict.Done() {
-		seen = map[[2]uint64]struct{}{}
+		seen = sampler.NewKeySet(bl.Len())
 	}
-	var stopped error
-	for i, b := range bl.boards {
-		if i%ctxCheckEvery == 0 && i > 0 {
-			if stopped = ctx.Err(); stopped != nil {
-				break
-			}
-		}
-		g = bl.hypothesis(b)
-		if !sameAnswer(g.answer(q), a) {
-			continue
-		}
-		if seen != nil {
-			k := boardKey(&g.board)
-			if _, dup := seen[k]; dup {
+	out := newBoardSet(&boardSet{budget: bl.budget, dir: bl.dir})
+	var first *rbc.Board // a board before the answer that is consistent with it
+	err := bl.sweep(ctx, ctxCheckEvery, func(run []rbc.Board, o *runOut) {
+		for _, b := range run {
+			g := bl.hypothesis(b)
+			if !sameAnswer(g.answer(q), a) {
 				continue
 			}
-			seen[k] = struct{}{}
+			o.boards = append(o.boards, b, g.board) // before and after
 		}
-		kept = append(kept, g.board)
-		if state == nil {
-			s := g
-			state = &s
+	}, nil, func(o *runOut) error {
+		for i := 0; i < len(o.boards); i += 2 {
+			after := &o.boards[i+1]
+			if seen != nil && !seen.Add(setKey(after)) {
+				continue
+			}
+			if first == nil {
+				b := o.boards[i]
+				first = &b
+			}
+			if err := out.add(ctx, after); err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+	stopped := ctx.Err()
+	if err != nil && stopped == nil {
+		out.close()
+		return err
 	}
-	bl.boards = kept
-	if state == nil {
+	if err := bl.set(out); err != nil {
+		return err
+	}
+	if first == nil {
 		if stopped != nil {
 			return fmt.Errorf("kriegspiel: belief stopped before a board was found consistent with %s: %w", q, stopped)
 		}
@@ -165,11 +376,14 @@ func (bl *Belief) Own(ctx context.Context, q Question, a Answer) error {
 		// The opponent's turn starts: its pawn tries are in our answer.
 		bl.tries, bl.refused, bl.anyAsked, bl.anyYes = a.PawnTries, nil, false, false
 	} else {
+		state := bl.hypothesis(*first)
+		state.answer(q)
 		bl.refused = append(bl.refused[:0], state.refused...)
 		bl.anyAsked, bl.anyYes = state.anyAsked, state.anyYes
 	}
 	if stopped != nil {
-		return fmt.Errorf("kriegspiel: belief cut to the %d boards found consistent before it stopped: %w", len(kept), stopped)
+		bl.exact = false
+		return fmt.Errorf("kriegspiel: belief cut to the %d boards found consistent before it stopped: %w", bl.Len(), stopped)
 	}
 	return nil
 }
@@ -196,50 +410,113 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 	if move == nil {
 		return nil // the opponent has not moved (the game ended, or White's first turn)
 	}
-	var (
-		next []rbc.Board
-		seen = map[[2]uint64]struct{}{}
-		buf  [256]rbc.Move
-	)
-	for i, b := range bl.boards {
-		if i%(ctxCheckEvery/16) == 0 && i > 0 {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("kriegspiel: belief stopped after %d of %d boards: %w", i, len(bl.boards), err)
-			}
-		}
-		if anyAsked && (countPawnCaptures(&b) > 0) != anyYes {
-			continue
-		}
-		g := bl.hypothesis(b)
-		g.anyAsked, g.anyYes = anyAsked, anyYes
-		for _, m := range AppendLegalMoves(&b, buf[:0]) {
-			if anyAsked && isPawnCapture(&b, m) != anyYes {
+	f := newMoveFilter(bl.rules, *move)
+	out := newBoardSet(&boardSet{budget: bl.budget, dir: bl.dir})
+	seen := newPartitionedKeys(min(bl.Len()*8, bl.limit))
+	// A cut keeps the boards whose key, hashed with this turn's salt, is at
+	// most keepBelow; it halves whenever the boards kept pass the limit.
+	salt := mixKey(uint64(bl.cuts+1)*0x2545F4914F6CDD1D ^ uint64(bl.Len()))
+	var keepBelow atomic.Uint64
+	keepBelow.Store(math.MaxUint64)
+	err := bl.sweep(ctx, ctxCheckEvery/16, func(run []rbc.Board, o *runOut) {
+		var buf [256]rbc.Move
+		below := keepBelow.Load()
+		for i := range run {
+			b := &run[i]
+			if anyAsked && (countPawnCaptures(b) > 0) != anyYes {
 				continue
 			}
-			if captureSquare(&b, m) != move.Capture {
-				continue // the cheap test first: most moves fail it
+			for _, m := range AppendLegalMoves(b, buf[:0]) {
+				if anyAsked && isPawnCapture(b, m) != anyYes {
+					continue
+				}
+				if !f.before(b, m) {
+					continue // the cheap test first: most moves fail it
+				}
+				child := *b
+				child.Apply(m)
+				k := setKey(&child)
+				if below != math.MaxUint64 && mixKey(k^salt) > below {
+					continue
+				}
+				if !f.after(b, m, &child) {
+					continue
+				}
+				seen.bin(o, len(o.keys), k)
+				o.boards = append(o.boards, child)
+				o.keys = append(o.keys, k)
 			}
-			h := g
-			if !sameAnswer(h.play(m), *move) {
-				continue
-			}
-			k := boardKey(&h.board)
-			if _, dup := seen[k]; dup {
-				continue
-			}
-			seen[k] = struct{}{}
-			if len(next) >= bl.limit {
-				return fmt.Errorf("%w of %d boards", ErrBeliefTooLarge, bl.limit)
-			}
-			next = append(next, h.board)
 		}
+	}, func(outs []runOut) error {
+		return seen.mark(ctx, bl.workers, outs)
+	}, func(o *runOut) error {
+		for i := range o.boards {
+			if o.dup[i] {
+				continue
+			}
+			k := o.keys[i]
+			below := keepBelow.Load()
+			if below != math.MaxUint64 && mixKey(k^salt) > below {
+				continue
+			}
+			if out.n >= bl.limit {
+				if !bl.cut {
+					return fmt.Errorf("%w of %d boards", ErrBeliefTooLarge, bl.limit)
+				}
+				for out.n >= bl.limit {
+					below /= 2
+					keepBelow.Store(below)
+					kept, err := out.keep(ctx, func(b *rbc.Board) bool { return mixKey(setKey(b)^salt) <= below })
+					if err != nil {
+						return err
+					}
+					out = kept
+				}
+				if mixKey(k^salt) > below {
+					continue
+				}
+			}
+			if err := out.add(ctx, &o.boards[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		out.close()
+		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
+			err = fmt.Errorf("%w: %w", err, ctxErr)
+		}
+		if errors.Is(err, ErrBeliefTooLarge) {
+			return err
+		}
+		return fmt.Errorf("kriegspiel: belief stopped: %w", err)
 	}
-	if len(next) == 0 {
+	if out.n == 0 {
+		out.close()
 		return fmt.Errorf("%w (after the opponent's move announced %s)", ErrEmptyBelief, move)
 	}
-	bl.boards = next
+	if below := keepBelow.Load(); below != math.MaxUint64 {
+		bl.exact = false
+		bl.cuts++
+		bl.weight *= float64(math.MaxUint64) / float64(below)
+	}
+	if err := bl.set(out); err != nil {
+		return err
+	}
 	bl.tries, bl.refused, bl.anyAsked, bl.anyYes = move.PawnTries, nil, false, false
 	return nil
+}
+
+// mixKey hashes a key so that keeping the keys below a bound keeps a
+// uniform share of boards whatever their keys have in common.
+func mixKey(k uint64) uint64 {
+	k ^= k >> 33
+	k *= 0xFF51AFD7ED558CCD
+	k ^= k >> 33
+	k *= 0xC4CEB9FE1A85EC53
+	k ^= k >> 33
+	return k
 }
 
 // sameAnswer reports whether the referee's answer on a board, got, is the one

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
 // randomRecord plays a game of random questions (as RandomPlayer asks them)
@@ -47,7 +48,16 @@ func followRecord(rec *Record, c rbc.Color, turns, limit, thin int, check func(t
 	}
 	bl := NewBelief(c, rec.Ruleset, start, rec.PawnTries)
 	bl.SetLimit(limit)
-	prev := start
+	return followBelief(rec, bl, c, turns, thin, check)
+}
+
+// followBelief is followRecord with the belief given (set up as the test
+// wants it).
+func followBelief(rec *Record, bl *Belief, c rbc.Color, turns, thin int, check func(turn int, bl *Belief, truth *rbc.Board) error) error {
+	prev, err := rbc.ParseFEN(rec.StartFEN)
+	if err != nil {
+		return err
+	}
 	for i, turn := range rec.Turns {
 		if i == turns || turn.Move.IsNull() {
 			break
@@ -154,6 +164,47 @@ func TestBeliefKeepsTheTrueBoard(t *testing.T) {
 	if checked < 3*2*games*60 {
 		t.Errorf("only %d turns checked", checked)
 	}
+}
+
+// TestBeliefKeepsTheTrueBoardOfRecords follows committed records (games of
+// the sampling player against a heuristic bot on a local kriegspiel.org)
+// from both sides with the exact belief, cut to a sample past its limit:
+// on every turn it follows exactly, the true board is among its boards.
+func TestBeliefKeepsTheTrueBoardOfRecords(t *testing.T) {
+	paths := []string{"../results/ks-simple-local-2/games.tar.gz", "../results/ks-simple-local-3/games.tar.gz"}
+	limit, most := 5_000, 1<<30
+	if testing.Short() {
+		limit, most = 2_000, 4
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("records missing: %v", err)
+		}
+	}
+	o := FollowOptions{Views: []string{"exact"}, Colors: []rbc.Color{rbc.White, rbc.Black}, Size: 1, Limit: limit,
+		Cut: true, Workers: 2, Memory: 1000 * sampler.BoardBytes, SpillDir: t.TempDir()}
+	followed, turns, exact, cut, cutHeld := 0, 0, 0, 0, 0
+	for f, err := range FollowRecords(context.Background(), paths, o) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := f.Stats
+		if held := st.Present - st.CutPresent; held != st.Exact {
+			t.Errorf("%s as %s: the true board held on %d of %d turns followed exactly", f.Record.Base(), f.Color, held, st.Exact)
+		}
+		followed++
+		turns += st.Turns
+		exact += st.Exact
+		cut += st.Turns - st.Exact
+		cutHeld += st.CutPresent
+		if followed == 2*most {
+			break
+		}
+	}
+	if exact < 4*followed {
+		t.Errorf("only %d turns of %d sides followed exactly", exact, followed)
+	}
+	t.Logf("%d sides followed, %d turns: %d exact, %d after a cut (the true board kept on %d)", followed, turns, exact, cut, cutHeld)
 }
 
 // bruteForce returns every board reachable after the first turns of rec by

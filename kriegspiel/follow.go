@@ -16,10 +16,15 @@ import (
 // gave: how often the true board was among the belief's boards, how large
 // the belief grew and how long its updates took.
 type FollowStats struct {
-	Turns     int // turns followed (each player's turns, both sides')
-	Present   int // turns after which the true board was in the belief
-	MaxBoards int
-	Took      time.Duration // in the belief's callbacks
+	Turns   int // turns followed (each player's turns, both sides')
+	Present int // turns after which the true board was in the belief
+	// Exact counts the turns after which the exact belief was still exact
+	// (every turn of the others is 0); CutPresent the turns after a cut on
+	// which the true board was still among the boards kept.
+	Exact      int
+	CutPresent int
+	MaxBoards  int
+	Took       time.Duration // in the belief's callbacks
 	// Stopped is the error that ended the following before the record did
 	// (ErrBeliefTooLarge for an exact belief past its limit, ErrEmptyBelief
 	// for a belief that lost every board), at turn StoppedAt (0-based).
@@ -35,6 +40,25 @@ func Follow(ctx context.Context, rec *Record, c rbc.Color, v View) (FollowStats,
 	var st FollowStats
 	run, err := FollowTurns(ctx, rec, c, v, func(_ int, truth *rbc.Board) error {
 		st.Turns++
+		if bl, ok := v.(*Belief); ok {
+			// Asked of the belief itself: a spilled one is read a piece
+			// at a time rather than all at once.
+			st.MaxBoards = max(st.MaxBoards, bl.Len())
+			has, err := bl.Has(truth)
+			if err != nil {
+				return err
+			}
+			switch {
+			case bl.Exact():
+				st.Exact++
+			case has:
+				st.CutPresent++
+			}
+			if has {
+				st.Present++
+			}
+			return nil
+		}
 		boards := v.Boards()
 		st.MaxBoards = max(st.MaxBoards, len(boards))
 		for i := range boards {
@@ -127,6 +151,14 @@ type FollowOptions struct {
 	// boards (a turn past it stops that game).
 	Size, Limit int
 	Seed        uint64 // of the sampling beliefs' randomness
+	// Cut keeps following past Limit with a sample (Belief.SetCut); the
+	// turns from the first cut on are counted apart (FollowStats.Exact).
+	Cut bool
+	// Workers, Memory and SpillDir set up the exact belief (SetWorkers,
+	// SetMemory).
+	Workers  int
+	Memory   int64
+	SpillDir string
 }
 
 // Followed is one record followed from one side by one belief.
@@ -185,7 +217,15 @@ func followOne(ctx context.Context, rec *rbc.Record, o FollowOptions, yield func
 				yield(Followed{}, err)
 				return false
 			}
+			if bl, ok := v.(*Belief); ok {
+				bl.SetCut(o.Cut)
+				bl.SetWorkers(o.Workers)
+				bl.SetMemory(o.Memory, o.SpillDir)
+			}
 			st, err := Follow(ctx, kr, c, v)
+			if bl, ok := v.(*Belief); ok {
+				bl.Close()
+			}
 			if err != nil {
 				yield(Followed{}, fmt.Errorf("%s: %w", rec.Name(), err))
 				return false

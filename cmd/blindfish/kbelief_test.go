@@ -1,0 +1,31 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestBeliefKriegspielCut: --cut follows the committed games past the
+// limit (with --memory and --spill-dir set; the spill itself is tested in
+// package kriegspiel), and the totals say how many turns were exact and how
+// often a cut kept the true board.
+func TestBeliefKriegspielCut(t *testing.T) {
+	code, out, errs := runBlindfish(t, context.Background(), "belief", "kriegspiel", "--cut", "--limit", "2000",
+		"--workers", "2", "--memory", "1", "--spill-dir", t.TempDir(), "--color", "white",
+		"../../results/ks-simple-local-2/games.tar.gz")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"cut recall", "exact: 8 games followed", "turns exact ("} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "past the limit") {
+		t.Errorf("a game stopped at the limit with --cut:\n%s", out)
+	}
+	if code, _, _ := runBlindfish(t, context.Background(), "belief", "kriegspiel", "--workers", "0", "x.json"); code != 2 {
+		t.Errorf("--workers 0: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,142 @@
+package kriegspiel
+
+import "github.com/blindfish-rbc/blindfish/rbc"
+
+// moveFilter tells which of a board's legal moves announce what was heard of
+// the opponent's move. It gives the referee's verdict (sameAnswer of
+// Game.play) without a Game: the cheap tests first (the capture square and
+// kind, then the checks after the move), and the child's legal moves only
+// for the pawn tries and whether the game goes on, each by the shortest
+// route. Heard endings (rare: at most once a game) go the referee's own way.
+type moveFilter struct {
+	rules Ruleset
+	heard Answer
+	// fast is false when the heard answer ends the game: then play decides.
+	fast bool
+}
+
+func newMoveFilter(rules Ruleset, heard Answer) moveFilter {
+	return moveFilter{rules: rules, heard: heard, fast: heard.End == NotOver}
+}
+
+// before reports whether the legal move m on b can announce what was heard,
+// by what b alone says: the capture's square and kind.
+func (f *moveFilter) before(b *rbc.Board, m rbc.Move) bool {
+	if captureSquare(b, m) != f.heard.Capture {
+		return false
+	}
+	if f.fast && f.rules.TypedCaptures && f.heard.Capture != rbc.NoSquare {
+		kind := CapturedPiece
+		if p := b.PieceAt(m.To); p == rbc.NoPiece || p.Type() == rbc.Pawn {
+			kind = CapturedPawn
+		}
+		return kind == f.heard.Captured
+	}
+	return true
+}
+
+// after reports whether child, the board after the legal move m on parent
+// (which passed before), announces what was heard.
+func (f *moveFilter) after(parent *rbc.Board, m rbc.Move, child *rbc.Board) bool {
+	k := child.KingSquare(child.Turn())
+	if !f.fast || k == rbc.NoSquare {
+		// The referee's own way: what it announces depends on nothing but
+		// the rules, the board and the move (no repetition: a board has no
+		// history).
+		g := Game{rules: f.rules, board: *parent}
+		return sameAnswer(g.play(m), f.heard)
+	}
+	checkers := Checkers(child)
+	var checks [2]Check
+	for i := 0; checkers != 0 && i < 2; i++ {
+		checks[i] = checkDirection(checkers.PopFirst(), k)
+	}
+	if checks != f.heard.Checks {
+		return false
+	}
+	if f.rules.HalfmoveLimit > 0 && child.HalfmoveClock() >= f.rules.HalfmoveLimit {
+		return false
+	}
+	if f.rules.PawnTries && countPawnCapturesFast(child, checks[0] != NoCheck) != f.heard.PawnTries {
+		return false
+	}
+	if InsufficientMaterial(child) {
+		return false
+	}
+	return hasLegalMoveFast(child, checks[0] != NoCheck)
+}
+
+// countPawnCapturesFast is countPawnCaptures without generating every legal
+// move: each pawn capture (one per pawn and target square) is tried on a
+// copy. In check it falls back to the full count.
+func countPawnCapturesFast(b *rbc.Board, inCheck bool) int {
+	if inCheck {
+		return countPawnCaptures(b)
+	}
+	us := b.Turn()
+	them := us.Other()
+	targets := b.Pieces(them)
+	if ep := b.EnPassant(); ep != rbc.NoSquare {
+		targets |= ep.Bit()
+	}
+	k := b.KingSquare(us)
+	n := 0
+	for pawns := b.PiecesOf(us, rbc.Pawn); pawns != 0; {
+		from := pawns.PopFirst()
+		for to := rbc.PawnAttacks(us, from) & targets; to != 0; {
+			sq := to.PopFirst()
+			if sq == k || b.PiecesOf(them, rbc.King).Has(sq) {
+				continue // a king is never taken: such a capture is no legal move
+			}
+			m := rbc.Move{From: from, To: sq}
+			if sq.Rank() == 0 || sq.Rank() == 7 {
+				m.Promotion = rbc.Queen
+			}
+			c := *b
+			c.Apply(m)
+			if Attackers(&c, k, them) == 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// hasLegalMoveFast is HasLegalMove by the shortest route: out of check, a
+// knight that can move or a pawn that can step, and that pins nothing open
+// when it leaves, or a king step to an unattacked square, is a legal move;
+// otherwise (or in check) every legal move is generated.
+func hasLegalMoveFast(b *rbc.Board, inCheck bool) bool {
+	if inCheck {
+		return HasLegalMove(b)
+	}
+	us := b.Turn()
+	them := us.Other()
+	ours := b.Pieces(us)
+	occ := b.Occupied()
+	k := b.KingSquare(us)
+	free := func(sq rbc.Square) bool { return attackersWith(b, k, them, occ&^sq.Bit()) == 0 }
+	for ns := b.PiecesOf(us, rbc.Knight); ns != 0; {
+		sq := ns.PopFirst()
+		if rbc.KnightAttacks(sq)&^ours != 0 && free(sq) {
+			return true
+		}
+	}
+	for ps := b.PiecesOf(us, rbc.Pawn); ps != 0; {
+		sq := ps.PopFirst()
+		to := sq + 8
+		if us == rbc.Black {
+			to = sq - 8
+		}
+		if to.Valid() && !occ.Has(to) && free(sq) {
+			return true
+		}
+	}
+	for ts := rbc.KingAttacks(k) &^ ours; ts != 0; {
+		to := ts.PopFirst()
+		if attackersWith(b, to, them, occ&^k.Bit()) == 0 {
+			return true
+		}
+	}
+	return HasLegalMove(b)
+}

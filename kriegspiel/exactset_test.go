@@ -1,0 +1,241 @@
+package kriegspiel
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// TestMoveFilterEqualsReferee: on the boards of random games (long ones, so
+// that endings, promotions and bare kings come up), for every legal move and
+// every answer some legal move of the board gets, the belief's move filter
+// accepts exactly when the referee's own answer (Game.play) is that one.
+func TestMoveFilterEqualsReferee(t *testing.T) {
+	chessDraws := Wild16().WithChessDraws()
+	games := 6
+	if testing.Short() {
+		games = 2
+	}
+	// Boards one move from each ending and from the corner cases of pawn
+	// tries, which random games reach seldom.
+	endings := []string{
+		"8/8/8/4k3/8/8/4n3/4K3 w - - 0 60",        // Kxe2: bare kings
+		"8/8/8/4k3/8/8/3Nn3/4K3 w - - 0 60",       // Kxe2: knight against a bare king
+		"8/8/8/4k3/8/8/4R1P1/4K3 w - - 99 80",     // any rook or king move: fifty moves (+chessdraws)
+		"8/6p1/8/4k3/8/8/4R3/4K3 b - - 1999 1000", // any king move: the reference's 2000 half-moves
+		"r7/1P6/8/6k1/8/8/8/4K3 w - - 0 1",        // bxa8=B, =N: insufficient; =Q, =R: not
+		"7k/8/5Q2/8/8/8/8/K7 w - - 0 1",           // Qf7, Qg6: stalemate
+		"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",       // Ra8: mate
+		"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",       // exd6 en passant
+		"4k3/8/8/2KpP2r/8/8/8/8 w - d6 0 2",       // exd6 en passant uncovers the rook's check
+		"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",    // castling both ways, checks along the back rank
+		"1k6/1p6/8/8/8/8/6p1/4K2R b K - 0 1",      // promotions that capture and give check
+		"4k3/3P4/8/8/1b6/8/8/4K3 b - - 0 1",       // a pinned pawn's try, a bishop's check
+		"3rk3/8/8/8/8/8/3PPP2/3QKB2 w - - 0 1",    // no king moves: mate by a bishop or queen shortly
+	}
+	compared, accepted := 0, 0
+	for _, rules := range []Ruleset{Wild16(), Berkeley(), BerkeleyAny(), chessDraws} {
+		var boards []rbc.Board
+		for _, fen := range endings {
+			b, err := rbc.ParseFEN(fen)
+			if err != nil {
+				t.Fatal(fen, err)
+			}
+			boards = append(boards, b)
+		}
+		for seed := range uint64(games) {
+			rec := randomRecord(t, rules, 500+seed, 300)
+			for _, turn := range rec.Turns {
+				b, err := rbc.ParseFEN(turn.FENAfter)
+				if err != nil {
+					t.Fatal(err)
+				}
+				boards = append(boards, b)
+			}
+		}
+		for _, b := range boards {
+			{
+				moves := LegalMoves(&b)
+				answers := make([]Answer, len(moves))
+				for i, m := range moves {
+					g := Game{rules: rules, board: b}
+					answers[i] = g.play(m)
+				}
+				heard := slices.Clone(answers)
+				heard = append(heard, Answer{Verdict: Moved, Capture: rbc.NoSquare, End: DrawRepetition, PawnTries: -1})
+				for _, h := range heard {
+					f := newMoveFilter(rules, h)
+					for i, m := range moves {
+						want := sameAnswer(answers[i], h)
+						got := f.before(&b, m)
+						if got {
+							child := b
+							child.Apply(m)
+							got = f.after(&b, m, &child)
+						}
+						if got != want {
+							t.Fatalf("%s %s, %s heard %s: filter %v, referee %v (answers %s)", rules.Name, b.FEN(), m, h, got, want, answers[i])
+						}
+						compared++
+						if got {
+							accepted++
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d (move, answer) pairs compared, %d accepted", compared, accepted)
+}
+
+// beliefTrace follows rec from c's side with bl and returns its boards after
+// each turn (nil after the belief stopped), and the error that stopped it.
+func beliefTrace(t *testing.T, rec *Record, bl *Belief, c rbc.Color, turns int) ([][]rbc.Board, error) {
+	t.Helper()
+	var trace [][]rbc.Board
+	err := followBelief(rec, bl, c, turns, 0, func(_ int, bl *Belief, _ *rbc.Board) error {
+		trace = append(trace, slices.Clone(bl.Boards()))
+		return nil
+	})
+	return trace, err
+}
+
+// TestBeliefSameWithWorkersAndSpill: the boards after every turn, in order,
+// do not depend on the number of workers or on a memory budget that sends
+// most of them to disk.
+func TestBeliefSameWithWorkersAndSpill(t *testing.T) {
+	turns := 12
+	if testing.Short() {
+		turns = 10
+	}
+	// A game whose exact set grows past a few thousand boards.
+	var rec *Record
+	var start rbc.Board
+	var want [][]rbc.Board
+	for seed := uint64(1); seed < 30; seed++ {
+		rec = randomRecord(t, Wild16(), seed, turns)
+		var err error
+		if start, err = rbc.ParseFEN(rec.StartFEN); err != nil {
+			t.Fatal(err)
+		}
+		base := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+		base.SetLimit(200_000)
+		want, err = beliefTrace(t, rec, base, rbc.Black, turns)
+		if err == nil && len(want[len(want)-1]) >= 5_000 {
+			break
+		}
+		want = nil
+	}
+	if want == nil {
+		t.Fatal("no random game grew a belief of 5,000 boards")
+	}
+	for _, workers := range []int{2, 3} {
+		for _, budget := range []int64{0, 1000 * 80} {
+			bl := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+			bl.SetWorkers(workers)
+			bl.SetMemory(budget, t.TempDir())
+			spilled := false
+			err := followBelief(rec, bl, rbc.Black, turns, 0, func(turn int, bl *Belief, truth *rbc.Board) error {
+				spilled = spilled || bl.big != nil
+				if got := bl.Boards(); !slices.Equal(got, want[turn]) {
+					return fmt.Errorf("%d boards, want the %d of one worker in memory", len(got), len(want[turn]))
+				}
+				if !bl.Contains(truth) || !bl.Exact() {
+					return fmt.Errorf("exact %v, the true board is not among its %d boards", bl.Exact(), bl.Len())
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("workers %d, budget %d: %v", workers, budget, err)
+			}
+			if spilled != (budget > 0) {
+				t.Errorf("workers %d, budget %d: spilled %v", workers, budget, spilled)
+			}
+			bl.Close()
+		}
+	}
+}
+
+// TestBeliefCut: with SetCut, an opponent's turn past the limit keeps a
+// sample of at most the limit whose every board is one the exact set holds,
+// and the belief says it is no longer exact. Without it the turn is
+// ErrBeliefTooLarge and the belief unchanged.
+func TestBeliefCut(t *testing.T) {
+	const turns, limit = 10, 2_000
+	rec := randomRecord(t, Wild16(), 3, turns)
+	start, err := rbc.ParseFEN(rec.StartFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, err := beliefTrace(t, rec, NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries), rbc.Black, turns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bl := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+	bl.SetLimit(limit)
+	if _, err := beliefTrace(t, rec, bl, rbc.Black, turns); !errors.Is(err, ErrBeliefTooLarge) {
+		t.Fatalf("past the limit without a cut: %v, want ErrBeliefTooLarge", err)
+	}
+	bl = NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+	bl.SetLimit(limit)
+	bl.SetCut(true)
+	bl.SetWorkers(2)
+	cutAt := -1
+	err = followBelief(rec, bl, rbc.Black, turns, 0, func(turn int, bl *Belief, _ *rbc.Board) error {
+		if bl.Len() > limit {
+			return fmt.Errorf("%d boards, over the limit", bl.Len())
+		}
+		if !bl.Exact() {
+			if cutAt < 0 {
+				cutAt = turn
+				if bl.Len() < limit/2 || bl.Weight() < 2 {
+					return fmt.Errorf("the first cut kept %d boards of weight %.1f", bl.Len(), bl.Weight())
+				}
+				if n := len(exact[turn]); float64(bl.Len())*bl.Weight() < float64(n)/2 || float64(bl.Len())*bl.Weight() > 2*float64(n) {
+					return fmt.Errorf("%d boards of weight %.1f stand for %d", bl.Len(), bl.Weight(), n)
+				}
+			}
+			in := setOf(exact[turn])
+			full := &Belief{big: in}
+			for _, b := range bl.Boards() {
+				if !full.Contains(&b) {
+					return fmt.Errorf("kept %s, which the exact set does not hold", b.FEN())
+				}
+			}
+			return nil
+		}
+		if !slices.Equal(bl.Boards(), exact[turn]) {
+			return fmt.Errorf("exact, but %d boards where the exact set has %d", bl.Len(), len(exact[turn]))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cutAt < 0 || bl.Cuts() == 0 {
+		t.Fatalf("never cut (largest exact set %d)", len(exact[len(exact)-1]))
+	}
+	t.Logf("first cut after turn %d, %d cuts, %d boards of weight %.0f", cutAt, bl.Cuts(), bl.Len(), bl.Weight())
+}
+
+// TestBeliefSpillFailsCleanly: a spill folder that does not exist is an
+// error of the update, and the belief is left as it was.
+func TestBeliefSpillFailsCleanly(t *testing.T) {
+	rec := randomRecord(t, Wild16(), 3, 8)
+	start, err := rbc.ParseFEN(rec.StartFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bl := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+	bl.SetMemory(100*80, t.TempDir()+"/missing")
+	err = followBelief(rec, bl, rbc.Black, 8, 0, func(int, *Belief, *rbc.Board) error { return nil })
+	if err == nil {
+		t.Fatal("a spill into a missing folder succeeded")
+	}
+	if bl.Len() == 0 {
+		t.Error("the failed update emptied the belief")
+	}
+}
