@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"text/tabwriter"
 
 	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/engine"
@@ -78,48 +77,14 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	defer closePlayer(p, log)
 
-	fmt.Fprintf(stdout, "game: %s (%s vs %s, %s)\n", fs.Arg(0), h.WhiteName, h.BlackName, h.Outcome)
-	fmt.Fprintf(stdout, "bot:  %s as %s, told %v left each turn\n\n", *bot, color, left)
-	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "turn\tsensed\tbot senses\tplayed\tbot moves\tbot took")
-	var senseSame, moveSame, shown int
-	err = analysis.Follow(ctx, p, h, color, left, func(turn int) bool {
-		show := turn >= *from && (*to == 0 || turn <= *to)
-		if show && *verbose {
-			level.Set(slog.LevelDebug)
-		} else {
-			level.Set(slog.LevelWarn)
-		}
-		return *to == 0 || turn <= *to
-	}, func(d analysis.Decision) {
-		if d.Turn < *from {
-			return
-		}
-		shown++
-		if d.SenseAgrees() {
-			senseSame++
-		}
-		played, moved := "-", "-"
-		if d.Record.HasMove {
-			played, moved = analysis.MoveText(d.Record.Requested), analysis.MoveText(d.Move)
-			if d.Move == d.Record.Requested {
-				moveSame++
+	return analysis.WriteFollow(ctx, stdout, p, h, analysis.Table{Game: fs.Arg(0), Bot: *bot, Color: color, Left: left,
+		From: *from, To: *to, Shown: func(shown bool) {
+			if shown && *verbose {
+				level.Set(slog.LevelDebug)
+			} else {
+				level.Set(slog.LevelWarn)
 			}
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.2fs\n", d.Turn, d.Record.Sense, mark(d.Sense.String(), d.SenseAgrees()),
-			played, mark(moved, d.MoveAgrees()), d.Took.Seconds())
-	})
-	if ferr := tw.Flush(); err == nil {
-		err = ferr
-	}
-	if err != nil {
-		return err
-	}
-	if shown > 0 {
-		fmt.Fprintf(stdout, "\nagreement over %d turns: sense %d (%.0f%%), move %d (%.0f%%)\n", shown,
-			senseSame, 100*float64(senseSame)/float64(shown), moveSame, 100*float64(moveSame)/float64(shown))
-	}
-	return nil
+		}})
 }
 
 // printSwings prints the score of the true board before every move of the
@@ -135,37 +100,5 @@ func printSwings(ctx context.Context, path string, kind evaluator.Kind, depth, s
 		return err
 	}
 	defer ev.Close()
-	plies, err := analysis.Scores(ctx, ev, h, evaluator.Limits{Depth: depth})
-	fmt.Fprintf(stdout, "game: %s (%s vs %s, %s)\n", path, h.WhiteName, h.BlackName, h.Outcome)
-	fmt.Fprintf(stdout, "the true board after each move, %s at depth %d, centipawns from White's side; * a move that changed it by %d or more\n\n", ev.Name(), depth, swing)
-	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "turn\tside\tsensed\trequested\ttaken\tcapture\tscore\tchange\t")
-	marked := 0
-	for _, p := range plies {
-		d := p.Swing()
-		flag := ""
-		if d >= swing || -d >= swing {
-			flag = "*"
-			marked++
-		}
-		capture := "-"
-		if p.Record.Capture != rbc.NoSquare {
-			capture = p.Record.Capture.String()
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%+d\t%+d\t%s\n", p.Turn, p.Color, p.Record.Sense, analysis.MoveText(p.Record.Requested),
-			analysis.MoveText(p.Record.Taken), capture, p.After, d, flag)
-	}
-	if ferr := tw.Flush(); err == nil {
-		err = ferr
-	}
-	fmt.Fprintf(stdout, "\n%d moves scored, %d changed the score by %d cp or more\n", len(plies), marked, swing)
-	return err
-}
-
-// mark flags a choice that differs from the record.
-func mark(s string, same bool) string {
-	if same {
-		return s
-	}
-	return s + " *"
+	return analysis.WriteSwings(ctx, stdout, ev, path, h, depth, swing)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"time"
 
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -55,13 +54,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	var requested rbc.Move
 	if *moveFlag != "" {
-		if requested, err = rbc.ParseMove(*moveFlag); err != nil {
+		if _, err := evaluator.ParseRequest(board, *moveFlag); err != nil {
 			return err
-		}
-		if req := board.WithQueenDefault(requested); !req.IsNull() && !board.IsMoveAction(req) {
-			return fmt.Errorf("%v is not a move action of %s on this board (the harness would reject it)", requested, board.Turn())
 		}
 	}
 
@@ -80,45 +75,5 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}()
 	lim := evaluator.Limits{Depth: *depth, Nodes: *nodes, MoveTime: *movetime}
-
-	fmt.Fprintf(stdout, "evaluator: %s\n", ev.Name())
-	fmt.Fprintf(stdout, "position:  %s\n", board.FEN())
-	fmt.Fprintf(stdout, "guard:     %s\n", evaluator.Guard(&board))
-	fmt.Fprintf(stdout, "limits:    %s\n", lim)
-
-	start := time.Now()
-	score, err := ev.Evaluate(ctx, board, lim)
-	if err != nil {
-		return fmt.Errorf("evaluating the position: %w", err)
-	}
-	fmt.Fprintf(stdout, "score:     %s (%s to move; value %d; %s)\n", score, board.Turn(), score.Value(), describeSource(score, time.Since(start)))
-
-	if *moveFlag == "" {
-		return nil
-	}
-	scorer := evaluator.NewMoveScorer(ev, evaluator.DefaultMoveTerms(), 16)
-	start = time.Now()
-	ms, err := scorer.ScoreRequest(ctx, board, requested, lim)
-	if err != nil {
-		return fmt.Errorf("scoring %v: %w", requested, err)
-	}
-	taken := ms.Taken.String()
-	if ms.Taken.IsNull() {
-		taken = "no move (pass)"
-	}
-	if ms.Capture != rbc.NoSquare {
-		taken += fmt.Sprintf(", captures on %s", ms.Capture)
-	}
-	fmt.Fprintf(stdout, "move:      %s requested, taken: %s\n", *moveFlag, taken)
-	detail := ms.Kind.String()
-	if ms.Kind == evaluator.MoveEngine || ms.Kind == evaluator.MoveMates || ms.Kind == evaluator.MoveMated {
-		detail += fmt.Sprintf("; after it, %s to move: %s, %s", board.Turn().Other(), ms.After, describeSource(ms.After, time.Since(start)))
-	}
-	fmt.Fprintf(stdout, "move score: %+d for %s (%s)\n", ms.Value, board.Turn(), detail)
-	return nil
-}
-
-// describeSource says who produced a score, how, and how long it took.
-func describeSource(s evaluator.Score, took time.Duration) string {
-	return s.Provenance() + ", " + took.Round(10*time.Microsecond).String()
+	return evaluator.Explain(ctx, stdout, ev, board, lim, *moveFlag)
 }
