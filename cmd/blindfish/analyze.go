@@ -9,6 +9,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/evaluator"
+	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -57,7 +58,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return usageError{"--color must be white or black"}
 	}
-	left, err := parseSeconds(*clock)
+	left, err := match.ParseSeconds(*clock)
 	if err != nil || left <= 0 {
 		return usageError{fmt.Sprintf("bad --clock %q", *clock)}
 	}

@@ -98,7 +98,7 @@ func playHuman(ctx context.Context, cfg playConfig, in io.Reader, out io.Writer)
 		if err := os.MkdirAll(cfg.out, 0o755); err != nil {
 			return h, fmt.Errorf("create the records directory: %w", err)
 		}
-		name := filepath.Join(cfg.out, recordName(h.WhiteName, h.BlackName, cfg.seed, 0, 1))
+		name := filepath.Join(cfg.out, match.RecordName(h.WhiteName, h.BlackName, cfg.seed, 0, 1))
 		if err := rbc.SaveHistoryFile(name, h); err != nil {
 			return h, err
 		}

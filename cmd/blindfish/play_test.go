@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -37,7 +38,7 @@ func TestPlayHumanPassingLosesToAttacker(t *testing.T) {
 	if strings.Contains(text, "End of input") {
 		t.Error("the game outlasted the script")
 	}
-	name := filepath.Join(dir, recordName("attacker", "you", 1, 0, 1))
+	name := filepath.Join(dir, match.RecordName("attacker", "you", 1, 0, 1))
 	if !strings.Contains(text, "Game record saved to "+name) {
 		t.Errorf("output does not name the record %s:\n%s", name, text)
 	}

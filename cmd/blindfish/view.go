@@ -11,6 +11,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 	"github.com/blindfish-rbc/blindfish/view"
@@ -68,7 +69,7 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return usageError{"--bot needs its side: --bot-color white or black (or --color white or black)"}
 		}
-		left, err := parseSeconds(*clock)
+		left, err := match.ParseSeconds(*clock)
 		if err != nil || left <= 0 {
 			return usageError{fmt.Sprintf("bad --clock %q", *clock)}
 		}
