@@ -95,7 +95,7 @@ func printSwings(ctx context.Context, path string, kind evaluator.Kind, depth, s
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := newLogger(stderr, slog.LevelWarn, false)
 	ev, err := evaluator.Open(ctx, kind, evaluator.OpenConfig{Engines: 1, Logger: log})
 	if err != nil {
 		return err

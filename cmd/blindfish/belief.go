@@ -174,7 +174,7 @@ func parseBeliefFlags(args []string, stderr io.Writer) (*beliefConfig, error) {
 	cfg.Options = sampler.Options{
 		MemoryBudget: *budget << 20, PoolSize: *pool, Seed: *seed, Workers: *workers,
 		MaxReplay: *replay, SpillBudget: spill,
-		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger: newLogger(stderr, slog.LevelWarn, false),
 	}
 	return cfg, nil
 }

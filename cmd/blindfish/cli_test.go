@@ -146,10 +146,10 @@ func TestFlagsFirst(t *testing.T) {
 	}
 }
 
-// TestCutGameFlag: connect finds --game wherever it stands among its flags,
+// TestTakeGameFlag: connect finds --game wherever it stands among its flags,
 // so that connect --game kriegspiel is the Kriegspiel client after other
 // flags' values too.
-func TestCutGameFlag(t *testing.T) {
+func TestTakeGameFlag(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		args     []string
@@ -163,9 +163,9 @@ func TestCutGameFlag(t *testing.T) {
 		{"after --", []string{"--username", "bob", "--", "--game", "kriegspiel"}, "", []string{"--username", "bob", "--", "--game", "kriegspiel"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			game, rest := cutGameFlag(tc.args)
-			if game != tc.game || !slices.Equal(rest, tc.wantRest) {
-				t.Errorf("cutGameFlag(%q) = %q, %q; want %q, %q", tc.args, game, rest, tc.game, tc.wantRest)
+			game, rest, ok := takeFlag(tc.args, "game", true)
+			if game != tc.game || !slices.Equal(rest, tc.wantRest) || ok != (tc.game != "") {
+				t.Errorf("takeFlag(%q) = %q, %q, %v; want %q, %q", tc.args, game, rest, ok, tc.game, tc.wantRest)
 			}
 		})
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 
@@ -24,11 +23,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	moveFlag := fs.String("move", "", "a requested move in UCI form (e.g. e2e4, a7a8q; 0000 to pass): print its RBC move score")
 	engine := fs.String("engine", "auto", "evaluator: auto (Stockfish if found, else embedded), stockfish or embedded")
 	verbose := fs.Bool("v", false, "log the evaluator's decisions to stderr")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	if *fen == "" {
 		return usageError{"--fen is required"}
@@ -60,11 +56,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 
-	level := slog.LevelWarn
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := newLogger(stderr, slog.LevelWarn, *verbose)
 	ev, err := evaluator.Open(ctx, kind, evaluator.OpenConfig{Engines: 1, Logger: log})
 	if err != nil {
 		return err

@@ -30,16 +30,14 @@ func runKSServer(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	lim := httpserve.DefaultLimits()
 	flags.IntVar(&lim.MaxConns, "max-conns", lim.MaxConns, "connections served at once (more wait for one to close)")
 	flags.DurationVar(&lim.IdleTimeout, "idle-timeout", lim.IdleTimeout, "close a keep-alive connection idle this long")
-	if err := parseFlags(flags, args); err != nil {
+	if err := parseNoArgs(flags, args); err != nil {
 		return err
 	}
 	switch {
-	case flags.NArg() > 0:
-		return usageError{fmt.Sprintf("unexpected argument %q", flags.Arg(0))}
 	case lim.MaxConns < 1 || lim.IdleTimeout <= 0 || *cooldown < 0:
 		return usageError{"--max-conns must be at least 1, --idle-timeout positive and --join-cooldown not negative"}
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := newLogger(stderr, slog.LevelInfo, false)
 	key := ""
 	if !*open {
 		if key = os.Getenv(*keyEnv); key == "" {

@@ -18,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"runtime"
@@ -183,6 +184,27 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// parseNoArgs is parseFlags for a command that takes no positional
+// argument: one left is a usage error.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	return nil
+}
+
+// newLogger logs a command's diagnostics to stderr from level up, or from
+// debug up when verbose (the commands' -v).
+func newLogger(stderr io.Writer, level slog.Level, verbose bool) *slog.Logger {
+	if verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+}
+
 // flagsFirst reorders args into fs's flags, with their values, then "--",
 // then the positional arguments in their order, so that one fs.Parse reads
 // every flag and leaves fs.Args() the positionals. A flag takes the next
@@ -230,11 +252,8 @@ func takesValue(fs *flag.FlagSet, name string) bool {
 // runVersion is `blindfish version` (and `blindfish --version`).
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("version", "", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	bi, _ := debug.ReadBuildInfo()
 	_, err := io.WriteString(stdout, versionText(bi))

@@ -109,12 +109,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if cfg.Initial, cfg.Increment, err = match.ParseClock(*clock); err != nil {
 		return usageError{err.Error()}
 	}
-	level := slog.LevelError
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	buildLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: min(level, slog.LevelInfo)}))
+	cfg.Logger = newLogger(stderr, slog.LevelError, *verbose)
+	buildLog := newLogger(stderr, slog.LevelInfo, *verbose) // the builds of build:REV bots
 	alternateSet := false
 	fs.Visit(func(f *flag.Flag) { alternateSet = alternateSet || f.Name == "alternate" })
 	err = cfg.SetPlayers(ctx, botspec.NewResolver(stderr, ""), match.Players{White: *white, Black: *black,

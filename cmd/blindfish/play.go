@@ -46,11 +46,8 @@ func runPlayFrom(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	seed := fs.Int64("seed", 0, "seed of the bot's random choices (0: a random seed)")
 	out := fs.String("out", "", "directory to save the game record in (\"\": not saved)")
 	verbose := fs.Bool("v", false, "log the referee's and the bot's details to stderr")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	cfg := playConfig{bot: *bot, seed: *seed, out: *out, stderr: stderr}
 	switch *color {
@@ -70,11 +67,7 @@ func runPlayFrom(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if cfg.seed == 0 {
 		cfg.seed = rand.Int64()
 	}
-	level := slog.LevelError
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	cfg.logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	cfg.logger = newLogger(stderr, slog.LevelError, *verbose)
 	_, err = playHuman(ctx, cfg, stdin, stdout)
 	return err
 }

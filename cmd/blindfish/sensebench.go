@@ -59,11 +59,7 @@ func runSenseBench(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return usageError{"give recorded games: history files or folders of them"}
 	}
 	cfg.Paths = fs.Args()
-	level := slog.LevelError
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	cfg.Logger = newLogger(stderr, slog.LevelError, *verbose)
 	if !*quiet {
 		cfg.Progress = stderr
 	}

@@ -78,7 +78,7 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return usageError{err.Error()}
 		}
-		defer closePlayer(p, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+		defer closePlayer(p, newLogger(stderr, slog.LevelWarn, false))
 		botOpts = &view.BotOptions{Spec: *bot, Color: c, Player: p, Left: left, Log: capture}
 	} else if *botColor != "" {
 		return usageError{"--bot-color without --bot"}
@@ -100,7 +100,7 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			MemoryBudget: *budget << 20,
 			PoolSize:     *pool,
 			MaxReplay:    *replay,
-			Logger:       slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+			Logger:       newLogger(stderr, slog.LevelWarn, false),
 		},
 		MaxBoards: *maxBoards,
 		Seed:      *seed,
