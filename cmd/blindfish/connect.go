@@ -7,11 +7,10 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
+	"github.com/blindfish-rbc/blindfish/internal/shutdown"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -79,7 +78,7 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 
-	gameCtx, abandon := gracefulGames(ctx, log, "shutting down: setting unranked, finishing the running games (interrupt again to resign them)")
+	gameCtx, abandon := shutdown.Games(ctx, log, "shutting down: setting unranked, finishing the running games (interrupt again to resign them)")
 	defer abandon()
 
 	tally := &rbcclient.Tally{Dir: *out, Out: stdout, Logger: log}
@@ -104,36 +103,4 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return nil
 	}
 	return err
-}
-
-// gracefulGames returns the context games run under: the first
-// SIGINT/SIGTERM ends ctx (main's handler), after which no new games start
-// and the running ones finish; a second one ends the returned context, which
-// abandons them. Call the returned function when done.
-func gracefulGames(ctx context.Context, log *slog.Logger, shuttingDown string) (context.Context, func()) {
-	gameCtx, abandon := context.WithCancel(context.WithoutCancel(ctx))
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-gameCtx.Done():
-			return
-		}
-		log.Info(shuttingDown)
-		seen := 0
-		for {
-			select {
-			case <-sigs:
-				if seen++; seen >= 2 { // the first was the one that ended ctx
-					log.Warn("abandoning the running games")
-					abandon()
-					return
-				}
-			case <-gameCtx.Done():
-				return
-			}
-		}
-	}()
-	return gameCtx, func() { signal.Stop(sigs); abandon() }
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/internal/shutdown"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/kriegspiel/bots"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
@@ -100,7 +101,7 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 	if *join != "" {
 		codes = strings.Split(*join, ",")
 	}
-	gameCtx, abandon := gracefulGames(ctx, log, "shutting down: no new games, finishing the running ones (interrupt again to resign them)")
+	gameCtx, abandon := shutdown.Games(ctx, log, "shutting down: no new games, finishing the running ones (interrupt again to resign them)")
 	defer abandon()
 
 	tally := &kriegspielorg.Tally{Dir: *out, Out: stdout, Logger: log}

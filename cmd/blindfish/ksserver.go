@@ -6,11 +6,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/internal/httpserve"
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg/ksserver"
 )
 
@@ -54,28 +52,12 @@ func runKSServer(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		lastID = records.LastID()
 	}
-	var outMu sync.Mutex // one line of stdout at a time
 	joinCooldown := *cooldown
 	if joinCooldown == 0 {
 		joinCooldown = -1 // the Config's "none"
 	}
 	srv := ksserver.New(ksserver.Config{RegistrationKey: key, OpenRegistration: *open, JoinCooldown: joinCooldown,
-		Clock: *clock, Increment: *inc, LastID: lastID,
-		OnGameEnd: func(id string, rec *kriegspiel.Record) {
-			// The names are the bots': quoted, so that no byte of theirs
-			// reaches the terminal raw.
-			line := fmt.Sprintf("game %s: %q vs %q, %s", id, rec.White, rec.Black, rec.Result)
-			if records != nil {
-				if path, err := records.Save(id, rec); err != nil {
-					log.Error("could not save the game record", "game", id, "err", err)
-				} else {
-					line += ", saved " + path
-				}
-			}
-			outMu.Lock()
-			fmt.Fprintln(stdout, line)
-			outMu.Unlock()
-		}})
+		Clock: *clock, Increment: *inc, LastID: lastID, OnGameEnd: ksserver.Announce(stdout, records, log)})
 	ln, err := srv.Listen(*addr, log)
 	if err != nil {
 		return err
