@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/analysis"
-	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
@@ -73,27 +70,15 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil || left <= 0 {
 			return usageError{fmt.Sprintf("bad --clock %q", *clock)}
 		}
-		capture := analysis.NewCapture(slog.LevelDebug, 200)
-		p, err := engine.NewLoggingPlayer(*bot, int64(*seed), slog.New(capture))
-		if err != nil {
+		if botOpts, err = view.NewBot(*bot, c, int64(*seed), left); err != nil {
 			return usageError{err.Error()}
 		}
-		defer closePlayer(p, newLogger(stderr, slog.LevelWarn, false))
-		botOpts = &view.BotOptions{Spec: *bot, Color: c, Player: p, Left: left, Log: capture}
+		defer closePlayer(botOpts.Player, newLogger(stderr, slog.LevelWarn, false))
 	} else if *botColor != "" {
 		return usageError{"--bot-color without --bot"}
 	}
 	began := time.Now()
-	rec, err := rbc.LoadRecord(fs.Arg(0)) // a file, or a member of an archive
-	if err != nil {
-		return err
-	}
-	h, err := rec.History()
-	if err != nil {
-		return err
-	}
-	path := view.PagePath(rec, *out)
-	page, err := view.Build(ctx, h, view.Options{
+	path, page, size, err := view.BuildFile(ctx, fs.Arg(0), *out, view.Options{
 		Colors:  colors,
 		Sampler: *samplerName,
 		SamplerOptions: sampler.Options{
@@ -104,20 +89,12 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		},
 		MaxBoards: *maxBoards,
 		Seed:      *seed,
-		Source:    view.RecordLink(path, rec.Path),
 		Bot:       botOpts,
 	})
 	if err != nil {
-		return fmt.Errorf("%s: %w", rec.Name(), err)
-	}
-	if err := view.WriteFile(path, page); err != nil {
 		return err
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%s: %d turns, %d KiB, made in %v\n", path, len(page.Plies), (st.Size()+1023)/1024,
+	fmt.Fprintf(stdout, "%s: %d turns, %d KiB, made in %v\n", path, len(page.Plies), (size+1023)/1024,
 		time.Since(began).Round(time.Millisecond))
 	return nil
 }
