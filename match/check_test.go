@@ -53,3 +53,23 @@ func TestCheckRecord(t *testing.T) {
 		t.Errorf("kriegspiel: %q, %v, %v", line, ok, err)
 	}
 }
+
+// TestSaveRecord: the folder is made and the record named as a match's
+// first game of the seed.
+func TestSaveRecord(t *testing.T) {
+	h, err := rbc.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-000.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "new")
+	name, err := SaveRecord(dir, h, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, RecordName(h.WhiteName, h.BlackName, 7, 0, 1)); name != want {
+		t.Errorf("saved as %s, want %s", name, want)
+	}
+	if saved, err := rbc.LoadHistoryFile(name); err != nil || saved.Outcome != h.Outcome {
+		t.Errorf("saved record: %v, %v", saved, err)
+	}
+}

@@ -7,12 +7,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/internal/peakmem"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/kriegspiel/bots"
+	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Players says who plays a match and at which game.
@@ -121,4 +123,18 @@ func ArchiveFolders(dirs []string, w io.Writer) error {
 		fmt.Fprintf(w, "%s: %d records archived in %s\n", dir, n, path)
 	}
 	return nil
+}
+
+// SaveRecord saves the record of one game played outside a match (play's
+// game against a person) in dir, made if missing, under the name a match
+// gives its first game of seed, and returns the file's path.
+func SaveRecord(dir string, h *rbc.History, seed int64) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create the records directory: %w", err)
+	}
+	name := filepath.Join(dir, RecordName(h.WhiteName, h.BlackName, seed, 0, 1))
+	if err := rbc.SaveHistoryFile(name, h); err != nil {
+		return "", err
+	}
+	return name, nil
 }
