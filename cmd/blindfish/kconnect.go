@@ -81,12 +81,8 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 	if token == "" {
 		return usageError{fmt.Sprintf("set the bot's token in the environment variable %s (or name another with --token-env; --register gets one)", *tokenEnv)}
 	}
-	probe, err := bots.New(*bot, 1, log)
-	if err != nil {
+	if err := bots.Check(*bot, log); err != nil {
 		return usageError{err.Error()}
-	}
-	if c, ok := probe.(io.Closer); ok {
-		c.Close()
 	}
 	client, err := kriegspielorg.NewClient(kriegspielorg.Config{URL: *serverURL, Token: token, Logger: log})
 	if err != nil {

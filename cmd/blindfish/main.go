@@ -21,11 +21,12 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"syscall"
+
+	"github.com/blindfish-rbc/blindfish/internal/buildinfo"
 )
 
 // command is one subcommand: its name, a one-line summary and its entry point.
@@ -256,34 +257,6 @@ func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	bi, _ := debug.ReadBuildInfo()
-	_, err := io.WriteString(stdout, versionText(bi))
+	_, err := io.WriteString(stdout, buildinfo.Text(bi))
 	return err
-}
-
-// versionText says which build this is: the module version, the VCS
-// revision and whether the tree had uncommitted changes (what `go build`
-// stamps into the binary), and the Go version and platform. bi may be nil
-// (a binary built without module support).
-func versionText(bi *debug.BuildInfo) string {
-	version, goVersion := "unknown", runtime.Version()
-	revision, modified := "unknown (not stamped: go run, -buildvcs=false or no .git folder at build time)", ""
-	if bi != nil {
-		if bi.Main.Version != "" {
-			version = bi.Main.Version
-		}
-		if bi.GoVersion != "" {
-			goVersion = bi.GoVersion
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				revision = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					modified = " (modified)"
-				}
-			}
-		}
-	}
-	return fmt.Sprintf("blindfish %s\nrevision %s%s\n%s %s/%s\n", version, revision, modified, goVersion, runtime.GOOS, runtime.GOARCH)
 }
