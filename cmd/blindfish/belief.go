@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -104,9 +103,7 @@ func runBelief(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	if cfg.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := rep.WriteJSON(stdout); err != nil {
 			return fmt.Errorf("belief: %w", err)
 		}
 		return nil

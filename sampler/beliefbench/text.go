@@ -1,6 +1,7 @@
 package beliefbench
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -34,6 +35,14 @@ func (r *Report) WriteText(w io.Writer, perTurn bool) error {
 	}
 	_, err := fmt.Fprintf(w, "recall %.1f%% over %d turns\n", r.Recall, r.Turns)
 	return err
+}
+
+// WriteJSON writes the report as indented JSON (`blindfish belief
+// --json`).
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
 }
 
 // TotalsTable is the table of the samplers' totals, as printed and on the

@@ -2,6 +2,7 @@ package beliefbench
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -43,5 +44,19 @@ func TestCompact(t *testing.T) {
 		if got := compact(x); got != want {
 			t.Errorf("compact(%v) = %q, want %q", x, got, want)
 		}
+	}
+}
+
+// TestWriteJSON: indented JSON that reads back as the report.
+func TestWriteJSON(t *testing.T) {
+	r := &Report{Samplers: []Totals{{Sampler: "exact", Turns: 3}}, Turns: 3, Recall: 100}
+	var buf bytes.Buffer
+	if err := r.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back.Turns != 3 || back.Samplers[0].Sampler != "exact" ||
+		!strings.Contains(buf.String(), "\n  \"") {
+		t.Errorf("%v, %+v\n%s", err, back, buf.String())
 	}
 }
