@@ -11,7 +11,8 @@ import (
 )
 
 // ParseViews reads a list of belief names (ViewNames), comma-separated, or
-// "all" for every one.
+// "all" for every one. An unknown name's error starts with the name,
+// quoted, for the caller to put its flag before.
 func ParseViews(s string) ([]string, error) {
 	if s == "all" {
 		return ViewNames(), nil
@@ -19,7 +20,7 @@ func ParseViews(s string) ([]string, error) {
 	views := strings.Split(s, ",")
 	for _, n := range views {
 		if !slices.Contains(ViewNames(), n) {
-			return nil, fmt.Errorf("unknown belief %q: want %s or all", n, strings.Join(ViewNames(), ", "))
+			return nil, fmt.Errorf("%q: want %s or all", n, strings.Join(ViewNames(), ", "))
 		}
 	}
 	return views, nil

@@ -28,7 +28,7 @@ func runKriegspielBelief(ctx context.Context, args []string, stdout, stderr io.W
 	o := kriegspiel.FollowOptions{Size: *size, Limit: *limit, Seed: *seed}
 	var err error
 	if o.Views, err = kriegspiel.ParseViews(*views); err != nil {
-		return usageError{"--view: " + err.Error()}
+		return usageError{"--view " + err.Error()}
 	}
 	if o.Colors, err = rbc.ParseSides(*color); err != nil {
 		return usageError{"--color " + err.Error()}
