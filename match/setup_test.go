@@ -28,10 +28,12 @@ func TestSetPlayers(t *testing.T) {
 		t.Errorf("SPRT of a bot against itself: %v", err)
 	}
 	cfg = Config{}
-	if err := cfg.SetPlayers(ctx, r, Players{White: "random", Black: "random", Game: "kriegspiel", Ruleset: "wild16"}); err != nil || cfg.Referee == nil {
+	err = cfg.SetPlayers(ctx, r, Players{White: "random", Black: "random", Game: "kriegspiel", Ruleset: "wild16"})
+	if err != nil || cfg.Referee == nil {
 		t.Errorf("kriegspiel: %v, referee %v", err, cfg.Referee)
 	}
-	if err := cfg.SetPlayers(ctx, r, Players{White: "random", Black: "random", Game: "chess"}); err == nil || !strings.Contains(err.Error(), "want rbc or kriegspiel") {
+	err = cfg.SetPlayers(ctx, r, Players{White: "random", Black: "random", Game: "chess"})
+	if err == nil || !strings.Contains(err.Error(), "want rbc or kriegspiel") {
 		t.Errorf("chess: %v", err)
 	}
 }
