@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 
 	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/evaluator"
-	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -31,7 +29,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	colorFlag := fs.String("color", "", "the side the bot takes: white or black (required)")
 	from := fs.Int("from", 1, "first turn to show (the bot still follows the game from the start)")
 	to := fs.Int("to", 0, "last turn to show and ask (0: to the end)")
-	clock := fs.String("clock", "60", "clock time the bot is told it has left at every turn (seconds or a duration)")
+	botClock := botClockFlag(fs)
 	seed := fs.Int64("seed", 1, "the bot's random seed")
 	verbose := fs.Bool("v", false, "log the bot's decisions on the turns shown to stderr")
 	swings := fs.Bool("swings", false, "ask no bot: score the true board before every move with an engine and mark the swings")
@@ -52,15 +50,24 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return usageError{err.Error()}
 		}
-		return printSwings(ctx, fs.Arg(0), kind, *depth, *swing, stdout, stderr)
+		h, err := rbc.LoadHistoryFile(fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		ev, err := evaluator.Open(ctx, kind, evaluator.OpenConfig{Engines: 1, Logger: newLogger(stderr, slog.LevelWarn, false)})
+		if err != nil {
+			return err
+		}
+		defer ev.Close()
+		return analysis.WriteSwings(ctx, stdout, ev, fs.Arg(0), h, *depth, *swing)
 	}
 	color, err := rbc.ParseColor(*colorFlag)
 	if err != nil {
 		return usageError{"--color must be white or black"}
 	}
-	left, err := match.ParseSeconds(*clock)
-	if err != nil || left <= 0 {
-		return usageError{fmt.Sprintf("bad --clock %q", *clock)}
+	left, err := botClock()
+	if err != nil {
+		return err
 	}
 	if *from < 1 || (*to != 0 && *to < *from) {
 		return usageError{"need 1 ≤ --from ≤ --to"}
@@ -86,20 +93,4 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				level.Set(slog.LevelWarn)
 			}
 		}})
-}
-
-// printSwings prints the score of the true board before every move of the
-// game and marks the swings.
-func printSwings(ctx context.Context, path string, kind evaluator.Kind, depth, swing int, stdout, stderr io.Writer) error {
-	h, err := rbc.LoadHistoryFile(path)
-	if err != nil {
-		return err
-	}
-	log := newLogger(stderr, slog.LevelWarn, false)
-	ev, err := evaluator.Open(ctx, kind, evaluator.OpenConfig{Engines: 1, Logger: log})
-	if err != nil {
-		return err
-	}
-	defer ev.Close()
-	return analysis.WriteSwings(ctx, stdout, ev, path, h, depth, swing)
 }

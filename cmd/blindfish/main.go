@@ -22,11 +22,13 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"runtime/pprof"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/blindfish-rbc/blindfish/internal/buildinfo"
+	"github.com/blindfish-rbc/blindfish/internal/cpuprofile"
+	"github.com/blindfish-rbc/blindfish/match"
 )
 
 // command is one subcommand: its name, a one-line summary and its entry point.
@@ -72,20 +74,13 @@ func startProfile(path string, stderr io.Writer) (stop func()) {
 	if path == "" {
 		return func() {}
 	}
-	f, err := os.Create(path)
-	if err == nil {
-		err = pprof.StartCPUProfile(f)
-	}
+	stopCPU, err := cpuprofile.Start(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "blindfish: BLINDFISH_CPUPROFILE: %v\n", err)
-		if f != nil {
-			f.Close()
-		}
 		return func() {}
 	}
 	return func() {
-		pprof.StopCPUProfile()
-		if err := f.Close(); err != nil {
+		if err := stopCPU(); err != nil {
 			fmt.Fprintf(stderr, "blindfish: BLINDFISH_CPUPROFILE: %v\n", err)
 		}
 	}
@@ -195,6 +190,20 @@ func parseNoArgs(fs *flag.FlagSet, args []string) error {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	return nil
+}
+
+// botClockFlag declares --clock, the clock time a bot asked about a
+// recorded game is told it has left at every turn (analyze and view), and
+// returns its reader: a usage error unless it is a positive time.
+func botClockFlag(fs *flag.FlagSet) func() (time.Duration, error) {
+	clock := fs.String("clock", "60", "clock time the bot is told it has left at every turn (seconds or a duration)")
+	return func() (time.Duration, error) {
+		left, err := match.ParseSeconds(*clock)
+		if err != nil || left <= 0 {
+			return 0, usageError{fmt.Sprintf("bad --clock %q", *clock)}
+		}
+		return left, nil
+	}
 }
 
 // newLogger logs a command's diagnostics to stderr from level up, or from

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 	"github.com/blindfish-rbc/blindfish/view"
@@ -31,7 +30,7 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	seed := fs.Uint64("seed", 1, "seed of the samplers, of the sampling past --max-boards and of the bot")
 	bot := fs.String("bot", "", "a bot `spec` (as in match) to ask at every turn of its side where it would sense and what it would move; the page shows its choices, best moves and log next to what was played")
 	botColor := fs.String("bot-color", "", "the side the bot takes: white or black (default: --color's side)")
-	clock := fs.String("clock", "60", "clock time the bot is told it has left at every turn (seconds or a duration)")
+	botClock := botClockFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -66,9 +65,9 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return usageError{"--bot needs its side: --bot-color white or black (or --color white or black)"}
 		}
-		left, err := match.ParseSeconds(*clock)
-		if err != nil || left <= 0 {
-			return usageError{fmt.Sprintf("bad --clock %q", *clock)}
+		left, err := botClock()
+		if err != nil {
+			return err
 		}
 		if botOpts, err = view.NewBot(*bot, c, int64(*seed), left); err != nil {
 			return usageError{err.Error()}
