@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -35,6 +36,25 @@ func SenseNames() []string {
 		names = append(names, e.name)
 	}
 	return names
+}
+
+// ParseSenseNames reads a list of sense strategy names, comma-separated
+// (blanks and empty names ignored), or "all" for every registered one.
+func ParseSenseNames(s string) ([]string, error) {
+	if s == "all" {
+		return SenseNames(), nil
+	}
+	var names []string
+	for n := range strings.SplitSeq(s, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		if !slices.Contains(SenseNames(), n) {
+			return nil, fmt.Errorf("unknown sense strategy %q (have %s, or all)", n, strings.Join(SenseNames(), ", "))
+		}
+		names = append(names, n)
+	}
+	return names, nil
 }
 
 // NewSenseStrategy builds the sense strategy registered under name.

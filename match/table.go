@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/internal/texttable"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -137,14 +138,9 @@ func (s *Stats) Add(r *Result) {
 // interval.
 func (s *Stats) Elo() Estimate { return EstimateElo(s.Wins, s.Draws, s.Losses) }
 
-// Table is a results table as data: the command line aligns and prints it,
-// another program may render it otherwise. Numeric lists the columns that
-// hold numbers (printed right-aligned).
-type Table struct {
-	Header  []string
-	Numeric []int
-	Rows    [][]string
-}
+// Table is a results table as data (texttable.Table): the command line
+// aligns and prints it, another program may render it otherwise.
+type Table = texttable.Table
 
 // ResultsTable is the table of pairings: per pairing a row for each colour
 // the bot played and, when it played both, one for both together (the row
@@ -227,25 +223,9 @@ func ratio(x float64, n int) string {
 	return strconv.FormatFloat(x/float64(n), 'f', 1, 64)
 }
 
-// FormatPerTurn shows the mean time per turn, d over turns, with about
-// three significant digits in the unit that fits ("12.3ms", "-" for no
-// turns): the table's time columns, and other tables that show timings the
-// same way.
-func FormatPerTurn(d time.Duration, turns int) string {
-	if turns == 0 {
-		return "-"
-	}
-	m := d / time.Duration(turns)
-	switch {
-	case m < time.Microsecond:
-		return strconv.FormatInt(int64(m), 10) + "ns"
-	case m < time.Millisecond:
-		return strconv.FormatFloat(float64(m)/1e3, 'f', 1, 64) + "µs"
-	case m < time.Second:
-		return strconv.FormatFloat(float64(m)/1e6, 'f', 1, 64) + "ms"
-	}
-	return strconv.FormatFloat(m.Seconds(), 'f', 2, 64) + "s"
-}
+// FormatPerTurn shows the mean time per turn, d over turns, as every
+// table of timings does (texttable.PerTurn: "12.3ms", "-" for no turns).
+func FormatPerTurn(d time.Duration, turns int) string { return texttable.PerTurn(d, turns) }
 
 // degradedText shows the degradation counts as bot/opponent, "-" for a side
 // whose count is unknown.

@@ -7,49 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
-
-// Write prints the table in aligned columns, two spaces apart: text
-// left-aligned, the Numeric columns right-aligned, no trailing blanks.
-// text/tabwriter aligns every column the same way, hence this.
-func (t Table) Write(w io.Writer) error {
-	right := map[int]bool{}
-	for _, c := range t.Numeric {
-		right[c] = true
-	}
-	widths := make([]int, len(t.Header))
-	all := append([][]string{t.Header}, t.Rows...)
-	for _, r := range all {
-		for i, cell := range r {
-			if i < len(widths) {
-				widths[i] = max(widths[i], utf8.RuneCountInString(cell))
-			}
-		}
-	}
-	var sb strings.Builder
-	for _, r := range all {
-		var line strings.Builder
-		for i, cell := range r {
-			if i >= len(widths) {
-				break
-			}
-			if i > 0 {
-				line.WriteString("  ")
-			}
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell))
-			if right[i] {
-				line.WriteString(pad + cell)
-			} else {
-				line.WriteString(cell + pad)
-			}
-		}
-		sb.WriteString(strings.TrimRight(line.String(), " "))
-		sb.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, sb.String())
-	return err
-}
 
 // ParseClock reads a clock as INITIAL+INCREMENT: seconds ("900+5", "0.5+0")
 // or Go durations ("2s+100ms"); without "+" the increment is 0.

@@ -40,6 +40,19 @@ func ParseColor(s string) (Color, error) {
 	return White, fmt.Errorf("rbc: unknown colour %q (want white or black)", s)
 }
 
+// ParseSides reads a choice of sides: white, black or both (White then
+// Black).
+func ParseSides(s string) ([]Color, error) {
+	switch s {
+	case "both":
+		return []Color{White, Black}, nil
+	case "white", "black":
+		c, _ := ParseColor(s)
+		return []Color{c}, nil
+	}
+	return nil, fmt.Errorf("must be white, black or both, not %q", s)
+}
+
 // Square is a board square numbered as the harness does: a1 = 0, b1 = 1, … h8 = 63.
 type Square int8
 

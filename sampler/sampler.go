@@ -315,6 +315,24 @@ func Names() []string {
 	return names
 }
 
+// ParseNames reads a list of sampler names, comma-separated (blanks
+// around a name ignored), or "all" for every registered one in the
+// registry's order.
+func ParseNames(s string) ([]string, error) {
+	if s == "all" {
+		return Names(), nil
+	}
+	var names []string
+	for n := range strings.SplitSeq(s, ",") {
+		n = strings.TrimSpace(n)
+		if !slices.Contains(Names(), n) {
+			return nil, fmt.Errorf("unknown sampler %q (have %s)", n, strings.Join(Names(), ", "))
+		}
+		names = append(names, n)
+	}
+	return names, nil
+}
+
 // Summary returns the one-line description of a registered sampler, or "".
 func Summary(name string) string {
 	i := slices.IndexFunc(registry(), func(e entry) bool { return e.name == name })

@@ -275,3 +275,17 @@ func TestLOSSupport(t *testing.T) {
 	}
 	t.Logf("%d checks", checks)
 }
+
+// TestParseNames: a list with blanks, all, and an unknown name.
+func TestParseNames(t *testing.T) {
+	names := Names()
+	if got, err := ParseNames(names[0] + ", " + names[1]); err != nil || len(got) != 2 || got[1] != names[1] {
+		t.Errorf("list: %v, %v", got, err)
+	}
+	if got, err := ParseNames("all"); err != nil || len(got) != len(names) {
+		t.Errorf("all: %v, %v", got, err)
+	}
+	if _, err := ParseNames("nope"); err == nil {
+		t.Error("unknown: no error")
+	}
+}

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
-	"text/tabwriter"
 
 	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/engine"
@@ -31,7 +29,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	colorFlag := fs.String("color", "", "the side the bot takes: white or black (required)")
 	from := fs.Int("from", 1, "first turn to show (the bot still follows the game from the start)")
 	to := fs.Int("to", 0, "last turn to show and ask (0: to the end)")
-	clock := fs.String("clock", "60", "clock time the bot is told it has left at every turn (seconds or a duration)")
+	botClock := botClockFlag(fs)
 	seed := fs.Int64("seed", 1, "the bot's random seed")
 	verbose := fs.Bool("v", false, "log the bot's decisions on the turns shown to stderr")
 	swings := fs.Bool("swings", false, "ask no bot: score the true board before every move with an engine and mark the swings")
@@ -52,15 +50,24 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return usageError{err.Error()}
 		}
-		return printSwings(ctx, fs.Arg(0), kind, *depth, *swing, stdout, stderr)
+		h, err := rbc.LoadHistoryFile(fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		ev, err := evaluator.Open(ctx, kind, evaluator.OpenConfig{Engines: 1, Logger: newLogger(stderr, slog.LevelWarn, false)})
+		if err != nil {
+			return err
+		}
+		defer ev.Close()
+		return analysis.WriteSwings(ctx, stdout, ev, fs.Arg(0), h, *depth, *swing)
 	}
 	color, err := rbc.ParseColor(*colorFlag)
 	if err != nil {
 		return usageError{"--color must be white or black"}
 	}
-	left, err := parseSeconds(*clock)
-	if err != nil || left <= 0 {
-		return usageError{fmt.Sprintf("bad --clock %q", *clock)}
+	left, err := botClock()
+	if err != nil {
+		return err
 	}
 	if *from < 1 || (*to != 0 && *to < *from) {
 		return usageError{"need 1 ≤ --from ≤ --to"}
@@ -78,94 +85,12 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	defer closePlayer(p, log)
 
-	fmt.Fprintf(stdout, "game: %s (%s vs %s, %s)\n", fs.Arg(0), h.WhiteName, h.BlackName, h.Outcome)
-	fmt.Fprintf(stdout, "bot:  %s as %s, told %v left each turn\n\n", *bot, color, left)
-	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "turn\tsensed\tbot senses\tplayed\tbot moves\tbot took")
-	var senseSame, moveSame, shown int
-	err = analysis.Follow(ctx, p, h, color, left, func(turn int) bool {
-		show := turn >= *from && (*to == 0 || turn <= *to)
-		if show && *verbose {
-			level.Set(slog.LevelDebug)
-		} else {
-			level.Set(slog.LevelWarn)
-		}
-		return *to == 0 || turn <= *to
-	}, func(d analysis.Decision) {
-		if d.Turn < *from {
-			return
-		}
-		shown++
-		if d.SenseAgrees() {
-			senseSame++
-		}
-		played, moved := "-", "-"
-		if d.Record.HasMove {
-			played, moved = analysis.MoveText(d.Record.Requested), analysis.MoveText(d.Move)
-			if d.Move == d.Record.Requested {
-				moveSame++
+	return analysis.WriteFollow(ctx, stdout, p, h, analysis.Table{Game: fs.Arg(0), Bot: *bot, Color: color, Left: left,
+		From: *from, To: *to, Shown: func(shown bool) {
+			if shown && *verbose {
+				level.Set(slog.LevelDebug)
+			} else {
+				level.Set(slog.LevelWarn)
 			}
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.2fs\n", d.Turn, d.Record.Sense, mark(d.Sense.String(), d.SenseAgrees()),
-			played, mark(moved, d.MoveAgrees()), d.Took.Seconds())
-	})
-	if ferr := tw.Flush(); err == nil {
-		err = ferr
-	}
-	if err != nil {
-		return err
-	}
-	if shown > 0 {
-		fmt.Fprintf(stdout, "\nagreement over %d turns: sense %d (%.0f%%), move %d (%.0f%%)\n", shown,
-			senseSame, 100*float64(senseSame)/float64(shown), moveSame, 100*float64(moveSame)/float64(shown))
-	}
-	return nil
-}
-
-// printSwings prints the score of the true board before every move of the
-// game and marks the swings.
-func printSwings(ctx context.Context, path string, kind evaluator.Kind, depth, swing int, stdout, stderr io.Writer) error {
-	h, err := rbc.LoadHistoryFile(path)
-	if err != nil {
-		return err
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	ev, err := evaluator.Open(ctx, kind, evaluator.OpenConfig{Engines: 1, Logger: log})
-	if err != nil {
-		return err
-	}
-	defer ev.Close()
-	plies, err := analysis.Scores(ctx, ev, h, evaluator.Limits{Depth: depth})
-	fmt.Fprintf(stdout, "game: %s (%s vs %s, %s)\n", path, h.WhiteName, h.BlackName, h.Outcome)
-	fmt.Fprintf(stdout, "the true board after each move, %s at depth %d, centipawns from White's side; * a move that changed it by %d or more\n\n", ev.Name(), depth, swing)
-	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "turn\tside\tsensed\trequested\ttaken\tcapture\tscore\tchange\t")
-	marked := 0
-	for _, p := range plies {
-		d := p.Swing()
-		flag := ""
-		if d >= swing || -d >= swing {
-			flag = "*"
-			marked++
-		}
-		capture := "-"
-		if p.Record.Capture != rbc.NoSquare {
-			capture = p.Record.Capture.String()
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%+d\t%+d\t%s\n", p.Turn, p.Color, p.Record.Sense, analysis.MoveText(p.Record.Requested),
-			analysis.MoveText(p.Record.Taken), capture, p.After, d, flag)
-	}
-	if ferr := tw.Flush(); err == nil {
-		err = ferr
-	}
-	fmt.Fprintf(stdout, "\n%d moves scored, %d changed the score by %d cp or more\n", len(plies), marked, swing)
-	return err
-}
-
-// mark flags a choice that differs from the record.
-func mark(s string, same bool) string {
-	if same {
-		return s
-	}
-	return s + " *"
+		}})
 }

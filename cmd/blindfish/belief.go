@@ -2,16 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"slices"
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
-	"github.com/blindfish-rbc/blindfish/report"
 	"github.com/blindfish-rbc/blindfish/sampler"
 	"github.com/blindfish-rbc/blindfish/sampler/beliefbench"
 )
@@ -101,19 +98,17 @@ func runBelief(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("belief: %w", err)
 	}
 	if cfg.html != "" {
-		if err := writeBeliefPage(rep, cfg); err != nil {
+		if err := rep.WritePage(cfg.Config, cfg.html); err != nil {
 			return fmt.Errorf("belief: %w", err)
 		}
 	}
 	if cfg.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := rep.WriteJSON(stdout); err != nil {
 			return fmt.Errorf("belief: %w", err)
 		}
 		return nil
 	}
-	return printBelief(stdout, rep, cfg.perTurn)
+	return rep.WriteText(stdout, cfg.perTurn)
 }
 
 // beliefConfig is the parsed command line of the plain `blindfish belief`.
@@ -159,20 +154,12 @@ func parseBeliefFlags(args []string, stderr io.Writer) (*beliefConfig, error) {
 		return nil, usageError{"no game records given (history files, archives or folders of them)"}
 	}
 	cfg.Paths = fs.Args()
-	if *samplers == "all" {
-		cfg.Samplers = sampler.Names()
-	} else {
-		for _, n := range strings.Split(*samplers, ",") {
-			n = strings.TrimSpace(n)
-			if !slices.Contains(sampler.Names(), n) {
-				return nil, usageError{fmt.Sprintf("unknown sampler %q (have %s)", n, strings.Join(sampler.Names(), ", "))}
-			}
-			cfg.Samplers = append(cfg.Samplers, n)
-		}
-	}
 	var err error
-	if cfg.Colors, err = parseColors(*color); err != nil {
+	if cfg.Samplers, err = sampler.ParseNames(*samplers); err != nil {
 		return nil, usageError{err.Error()}
+	}
+	if cfg.Colors, err = rbc.ParseSides(*color); err != nil {
+		return nil, usageError{"--color " + err.Error()}
 	}
 	if *budget <= 0 || *pool <= 0 || *workers < 0 || *replay < 0 || *disk < 0 {
 		return nil, usageError{"--budget and --pool must be positive; --workers, --replay and --disk not negative"}
@@ -184,105 +171,7 @@ func parseBeliefFlags(args []string, stderr io.Writer) (*beliefConfig, error) {
 	cfg.Options = sampler.Options{
 		MemoryBudget: *budget << 20, PoolSize: *pool, Seed: *seed, Workers: *workers,
 		MaxReplay: *replay, SpillBudget: spill,
-		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger: newLogger(stderr, slog.LevelWarn, false),
 	}
 	return cfg, nil
-}
-
-// parseColors reads --color: white, black or both.
-func parseColors(s string) ([]rbc.Color, error) {
-	switch s {
-	case "both":
-		return []rbc.Color{rbc.White, rbc.Black}, nil
-	case "white", "black":
-		c, _ := rbc.ParseColor(s)
-		return []rbc.Color{c}, nil
-	}
-	return nil, fmt.Errorf("--color must be white, black or both, not %q", s)
-}
-
-func printBelief(w io.Writer, r *beliefbench.Report, perTurn bool) error {
-	if perTurn && len(r.Games) > 0 {
-		t := newTable([]string{"game", "side", "sampler", "turn", "before", "after", "reduce", "H bits", "deferred", "true", "ms", "rec"},
-			3, 4, 5, 6, 7, 8, 10, 11)
-		for _, g := range r.Games {
-			for _, bt := range g.Turns {
-				t.add(g.File, g.Color, g.Sampler, fmt.Sprint(bt.Turn), fmt.Sprint(bt.SizeBefore), fmt.Sprint(bt.SizeAfter),
-					fmt.Sprintf("%.1f%%", 100*bt.Reduction), fmt.Sprintf("%.2f", bt.Entropy), fmt.Sprint(bt.Deferred),
-					yesNo(bt.Present), fmt.Sprintf("%.1f", bt.UpdateMillis), fmt.Sprint(bt.Recoveries))
-			}
-		}
-		if err := t.write(w); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
-	}
-	header, numeric, rows := beliefTotalsTable(r)
-	t := newTable(header, numeric...)
-	for _, row := range rows {
-		t.add(row...)
-	}
-	if err := t.write(w); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "recall %.1f%% over %d turns\n", r.Recall, r.Turns)
-	return err
-}
-
-// beliefTotalsTable is the table of the samplers' totals, as printed and on
-// the page.
-func beliefTotalsTable(r *beliefbench.Report) (header []string, numeric []int, rows [][]string) {
-	header = []string{"sampler", "games", "turns", "recall", "mean before", "mean after", "mean reduce", "mean H",
-		"mean ms", "max ms", "max size", "recoveries", "disk MiB", "dropped"}
-	numeric = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}
-	for _, tot := range r.Samplers {
-		rows = append(rows, []string{tot.Sampler, fmt.Sprint(tot.Games), fmt.Sprint(tot.Turns), fmt.Sprintf("%.1f%%", tot.Recall),
-			compact(tot.MeanBefore), compact(tot.MeanAfter), fmt.Sprintf("%.1f%%", 100*tot.MeanReduction),
-			fmt.Sprintf("%.2f", tot.MeanEntropy), fmt.Sprintf("%.1f", tot.MeanMillis), fmt.Sprintf("%.1f", tot.MaxMillis),
-			fmt.Sprint(tot.MaxBoards), fmt.Sprint(tot.Recoveries), fmt.Sprintf("%.0f", tot.PeakSpillMiB), fmt.Sprint(tot.Dropped)})
-	}
-	return header, numeric, rows
-}
-
-// writeBeliefPage writes the report's page (report.Belief) to cfg.html.
-func writeBeliefPage(r *beliefbench.Report, cfg *beliefConfig) error {
-	var runs []report.BeliefRun
-	for _, g := range r.Games {
-		run := report.BeliefRun{Sampler: g.Sampler, Color: g.Color, Record: report.RecordPlace{File: g.Record, Member: g.Member}}
-		for _, t := range g.Turns {
-			run.Turns = append(run.Turns, report.BeliefTurn{Size: t.SizeAfter, Entropy: t.Entropy, Present: t.Present, Millis: t.UpdateMillis})
-		}
-		runs = append(runs, run)
-	}
-	header, numeric, rows := beliefTotalsTable(r)
-	colors := make([]string, len(cfg.Colors))
-	for i, c := range cfg.Colors {
-		colors[i] = c.String()
-	}
-	lines := []string{fmt.Sprintf("%d replays of recorded games (%s, sides: %s), recall %.1f%% over %d turns",
-		len(r.Games), strings.Join(cfg.Paths, ", "), strings.Join(colors, ", "), r.Recall, r.Turns)}
-	page, err := report.Belief(runs, report.BeliefOptions{Title: "Beliefs: " + strings.Join(cfg.Samplers, ", "), Lines: lines,
-		Summary: report.TextTable(header, numeric, rows), Page: cfg.html})
-	if err != nil {
-		return err
-	}
-	return report.WriteFile(cfg.html, page)
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "NO"
-}
-
-// compact prints a mean size with few digits: 12.3, 4567, 1.2M.
-func compact(x float64) string {
-	switch {
-	case x >= 1e6:
-		return fmt.Sprintf("%.1fM", x/1e6)
-	case x >= 100 || x == math.Trunc(x):
-		return fmt.Sprintf("%.0f", x)
-	}
-	return fmt.Sprintf("%.1f", x)
 }

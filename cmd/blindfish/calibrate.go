@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"strings"
 
 	"github.com/blindfish-rbc/blindfish/engine"
 )
@@ -35,49 +33,5 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if games == 0 {
 		return fmt.Errorf("no record of a game against %q among %d", *opponent, records)
 	}
-	writeCalibration(stdout, cal, games, *opponent)
-	return nil
-}
-
-// writeCalibration prints the three feature tables with each class's
-// likelihood ratio relative to the neutral class and the prior setting
-// that ratio implies.
-func writeCalibration(w io.Writer, cal *engine.PriorCalibration, games int, opponent string) {
-	sides := "both sides"
-	if opponent != "" {
-		sides = "the sides playing " + opponent
-	}
-	fmt.Fprintf(w, "%d games, %d turns (%s; turns with one board, or an inexact belief, left out)\n\n", games, cal.Turns, sides)
-	tab := newTable([]string{"left en prise", "belief share", "true", "ratio", "vs none", "implied hang"}, 1, 2, 3, 4, 5)
-	for k, cl := range cal.Hang {
-		tab.add(cl.Name, fmt.Sprintf("%.1f", cl.Expected), fmt.Sprintf("%.0f", cl.Observed),
-			ratioText(cl.Ratio()), ratioText(cl.Ratio()/cal.Hang[0].Ratio()), ratioText(cal.ImpliedHang(k)))
-	}
-	_ = tab.write(w)
-	fmt.Fprintln(w)
-	tab = newTable([]string{"zone attackers", "belief share", "true", "ratio", "vs 0", "implied threat"}, 1, 2, 3, 4, 5)
-	for k, cl := range cal.Zone {
-		tab.add(cl.Name, fmt.Sprintf("%.1f", cl.Expected), fmt.Sprintf("%.0f", cl.Observed),
-			ratioText(cl.Ratio()), ratioText(cl.Ratio()/cal.Zone[0].Ratio()), ratioText(cal.ImpliedThreat(k)))
-	}
-	_ = tab.write(w)
-	fmt.Fprintln(w)
-	tab = newTable([]string{"ours en prise", "belief share", "true", "ratio", "vs none"}, 1, 2, 3, 4)
-	for _, cl := range cal.Pressure {
-		tab.add(cl.Name, fmt.Sprintf("%.1f", cl.Expected), fmt.Sprintf("%.0f", cl.Observed),
-			ratioText(cl.Ratio()), ratioText(cl.Ratio()/cal.Pressure[0].Ratio()))
-	}
-	_ = tab.write(w)
-	fmt.Fprintln(w, "\nratio: how much likelier the true board is in the class than the uniform belief says; implied: the")
-	fmt.Fprintln(w, "hang temperature (cp) or threat strength that reproduces the ratio against the neutral class.")
-}
-
-func ratioText(x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "-"
-	}
-	if math.Abs(x) >= 10 {
-		return fmt.Sprintf("%.0f", x)
-	}
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", x), "0"), ".")
+	return cal.WriteText(stdout, games, *opponent)
 }

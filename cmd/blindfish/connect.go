@@ -7,11 +7,10 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
+	"github.com/blindfish-rbc/blindfish/internal/shutdown"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -26,17 +25,16 @@ const defaultServer = "https://rbc.jhuapl.edu"
 // `--game kriegspiel` anywhere in the arguments is its older spelling, kept
 // for the scripts that use it.
 func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == "kriegspiel" {
+	game, rest, hasGame := takeFlag(args, "game", true)
+	switch {
+	case len(args) > 0 && args[0] == "kriegspiel":
 		return runKriegspielConnect(ctx, args[1:], stdout, stderr)
-	}
-	switch game, rest := cutGameFlag(args); game {
-	case "kriegspiel":
+	case game == "kriegspiel":
 		return runKriegspielConnect(ctx, rest, stdout, stderr)
-	case "", "rbc":
-		args = rest
-	default:
+	case hasGame && game != "rbc":
 		return usageError{fmt.Sprintf("--game %q: want rbc or kriegspiel", game)}
 	}
+	args = rest
 	fs := newFlagSet("connect", "--username NAME [--server URL] [--password-env VAR] [--ranked] [--max-games N] [--bot SPEC] [--out DIR]\n       blindfish connect kriegspiel --help (kriegspiel.org's flags; --game kriegspiel is the same)", stderr)
 	serverURL := fs.String("server", defaultServer, "the tournament server's URL")
 	username := fs.String("username", "", "the account's username (required)")
@@ -50,12 +48,10 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	poll := fs.Duration("poll", 5*time.Second, "pause between polls for invitations")
 	anyVersion := fs.Bool("any-version", false, "play even if the server's reconchess version is not "+rbcclient.HarnessVersion)
 	verbose := fs.Bool("v", false, "log every call and retry")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	case *username == "":
 		return usageError{"--username is required"}
 	case *maxGames < 1 || *games < 0 || *poll <= 0:
@@ -71,11 +67,7 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	botspec.LimitMemory([]string{*bot}, *maxGames, botspec.LongestClock)
 
-	level := slog.LevelInfo
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := newLogger(stderr, slog.LevelInfo, *verbose)
 	client, err := rbcclient.NewClient(rbcclient.Config{URL: *serverURL, Username: *username, Password: password, Logger: log})
 	if err != nil {
 		return usageError{err.Error()}
@@ -86,7 +78,7 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 
-	gameCtx, abandon := gracefulGames(ctx, log, "shutting down: setting unranked, finishing the running games (interrupt again to resign them)")
+	gameCtx, abandon := shutdown.Games(ctx, log, "shutting down: setting unranked, finishing the running games (interrupt again to resign them)")
 	defer abandon()
 
 	tally := &rbcclient.Tally{Dir: *out, Out: stdout, Logger: log}
@@ -111,36 +103,4 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return nil
 	}
 	return err
-}
-
-// gracefulGames returns the context games run under: the first
-// SIGINT/SIGTERM ends ctx (main's handler), after which no new games start
-// and the running ones finish; a second one ends the returned context, which
-// abandons them. Call the returned function when done.
-func gracefulGames(ctx context.Context, log *slog.Logger, shuttingDown string) (context.Context, func()) {
-	gameCtx, abandon := context.WithCancel(context.WithoutCancel(ctx))
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-gameCtx.Done():
-			return
-		}
-		log.Info(shuttingDown)
-		seen := 0
-		for {
-			select {
-			case <-sigs:
-				if seen++; seen >= 2 { // the first was the one that ended ctx
-					log.Warn("abandoning the running games")
-					abandon()
-					return
-				}
-			case <-gameCtx.Done():
-				return
-			}
-		}
-	}()
-	return gameCtx, func() { signal.Stop(sigs); abandon() }
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -19,17 +18,10 @@ func runEngine(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	bot := fs.String("bot", botspec.DefaultBot, "the bot to serve, a bot spec (the harness can change it with the bot option)")
 	seed := fs.Int64("seed", 0, "seed of the bot's random choices (0: a new seed each game)")
 	verbose := fs.Bool("v", false, "log the session's diagnostics to stderr")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
-	level := slog.LevelWarn
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := newLogger(stderr, slog.LevelWarn, *verbose)
 	eng, err := botspec.Engine(*bot, *seed, log)
 	if err != nil {
 		return usageError{err.Error()}

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
-	"time"
 
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -25,11 +23,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	moveFlag := fs.String("move", "", "a requested move in UCI form (e.g. e2e4, a7a8q; 0000 to pass): print its RBC move score")
 	engine := fs.String("engine", "auto", "evaluator: auto (Stockfish if found, else embedded), stockfish or embedded")
 	verbose := fs.Bool("v", false, "log the evaluator's decisions to stderr")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	if *fen == "" {
 		return usageError{"--fen is required"}
@@ -55,21 +50,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	var requested rbc.Move
 	if *moveFlag != "" {
-		if requested, err = rbc.ParseMove(*moveFlag); err != nil {
+		if _, err := evaluator.ParseRequest(board, *moveFlag); err != nil {
 			return err
-		}
-		if req := board.WithQueenDefault(requested); !req.IsNull() && !board.IsMoveAction(req) {
-			return fmt.Errorf("%v is not a move action of %s on this board (the harness would reject it)", requested, board.Turn())
 		}
 	}
 
-	level := slog.LevelWarn
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := newLogger(stderr, slog.LevelWarn, *verbose)
 	ev, err := evaluator.Open(ctx, kind, evaluator.OpenConfig{Engines: 1, Logger: log})
 	if err != nil {
 		return err
@@ -80,45 +67,5 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}()
 	lim := evaluator.Limits{Depth: *depth, Nodes: *nodes, MoveTime: *movetime}
-
-	fmt.Fprintf(stdout, "evaluator: %s\n", ev.Name())
-	fmt.Fprintf(stdout, "position:  %s\n", board.FEN())
-	fmt.Fprintf(stdout, "guard:     %s\n", evaluator.Guard(&board))
-	fmt.Fprintf(stdout, "limits:    %s\n", lim)
-
-	start := time.Now()
-	score, err := ev.Evaluate(ctx, board, lim)
-	if err != nil {
-		return fmt.Errorf("evaluating the position: %w", err)
-	}
-	fmt.Fprintf(stdout, "score:     %s (%s to move; value %d; %s)\n", score, board.Turn(), score.Value(), describeSource(score, time.Since(start)))
-
-	if *moveFlag == "" {
-		return nil
-	}
-	scorer := evaluator.NewMoveScorer(ev, evaluator.DefaultMoveTerms(), 16)
-	start = time.Now()
-	ms, err := scorer.ScoreRequest(ctx, board, requested, lim)
-	if err != nil {
-		return fmt.Errorf("scoring %v: %w", requested, err)
-	}
-	taken := ms.Taken.String()
-	if ms.Taken.IsNull() {
-		taken = "no move (pass)"
-	}
-	if ms.Capture != rbc.NoSquare {
-		taken += fmt.Sprintf(", captures on %s", ms.Capture)
-	}
-	fmt.Fprintf(stdout, "move:      %s requested, taken: %s\n", *moveFlag, taken)
-	detail := ms.Kind.String()
-	if ms.Kind == evaluator.MoveEngine || ms.Kind == evaluator.MoveMates || ms.Kind == evaluator.MoveMated {
-		detail += fmt.Sprintf("; after it, %s to move: %s, %s", board.Turn().Other(), ms.After, describeSource(ms.After, time.Since(start)))
-	}
-	fmt.Fprintf(stdout, "move score: %+d for %s (%s)\n", ms.Value, board.Turn(), detail)
-	return nil
-}
-
-// describeSource says who produced a score, how, and how long it took.
-func describeSource(s evaluator.Score, took time.Duration) string {
-	return s.Provenance() + ", " + took.Round(10*time.Microsecond).String()
+	return evaluator.Explain(ctx, stdout, ev, board, lim, *moveFlag)
 }

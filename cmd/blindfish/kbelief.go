@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // runKriegspielBelief is `blindfish belief kriegspiel ...` (and `blindfish
@@ -30,89 +29,24 @@ func runKriegspielBelief(ctx context.Context, args []string, stdout, stderr io.W
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	o := kriegspiel.FollowOptions{Views: strings.Split(*views, ","), Size: *size, Limit: *limit, Seed: *seed,
+	o := kriegspiel.FollowOptions{Size: *size, Limit: *limit, Seed: *seed,
 		Cut: *cut, Workers: *workers, Memory: *memory << 20, SpillDir: *spillDir}
-	if *views == "all" {
-		o.Views = kriegspiel.ViewNames()
-	}
-	for _, n := range o.Views {
-		if !slices.Contains(kriegspiel.ViewNames(), n) {
-			return usageError{fmt.Sprintf("--view %q: want %s or all", n, strings.Join(kriegspiel.ViewNames(), ", "))}
-		}
-	}
 	var err error
-	if o.Colors, err = parseColors(*color); err != nil {
-		return usageError{err.Error()}
+	if o.Views, err = kriegspiel.ParseViews(*views); err != nil {
+		return usageError{"--view " + err.Error()}
+	}
+	if o.Colors, err = rbc.ParseSides(*color); err != nil {
+		return usageError{"--color " + err.Error()}
 	}
 	if *size < 1 || *limit < 1 || *workers < 1 || *memory < 0 || fs.NArg() == 0 {
 		return usageError{"--size, --limit and --workers must be positive, --memory not negative, and records are needed"}
 	}
-	type total struct{ games, stopped, turns, present, exact, cutPresent, maxBoards int }
-	totals := map[string]*total{}
-	for _, n := range o.Views {
-		totals[n] = &total{}
+	err = kriegspiel.WriteFollowed(ctx, stdout, fs.Args(), o)
+	if errors.Is(err, kriegspiel.ErrNotKriegspiel) {
+		return fmt.Errorf("belief: %w (RBC records take belief without kriegspiel)", err)
 	}
-	fmt.Fprintf(stdout, "%-40s %-6s %-7s %6s %8s %6s %10s %10s %10s  %s\n", "game", "side", "belief", "turns", "recall", "exact", "cut recall",
-		"max boards", "ms/turn", "stopped")
-	for f, err := range kriegspiel.FollowRecords(ctx, fs.Args(), o) {
-		if errors.Is(err, kriegspiel.ErrNotKriegspiel) {
-			return fmt.Errorf("belief: %w (RBC records take belief without kriegspiel)", err)
-		}
-		if err != nil {
-			return fmt.Errorf("belief: %w", err)
-		}
-		st, t := f.Stats, totals[f.View]
-		stopped := "-"
-		if st.Stopped != nil {
-			stopped = fmt.Sprintf("at turn %d: %s", st.StoppedAt+1, stopReason(st.Stopped))
-			t.stopped++
-		}
-		ms := "-"
-		if st.Turns > 0 {
-			ms = strconv.FormatFloat(float64(st.Took.Microseconds())/1e3/float64(st.Turns), 'f', 2, 64)
-		}
-		fmt.Fprintf(stdout, "%-40s %-6s %-7s %6d %8s %6d %10s %10d %10s  %s\n", shorten(f.Record.Base(), 40), f.Color, f.View, st.Turns,
-			percent(st.Present, st.Turns), st.Exact, percent(st.CutPresent, st.Turns-st.Exact), st.MaxBoards, ms, stopped)
-		t.games++
-		t.turns += st.Turns
-		t.present += st.Present
-		t.exact += st.Exact
-		t.cutPresent += st.CutPresent
-		t.maxBoards = max(t.maxBoards, st.MaxBoards)
-	}
-	for _, name := range o.Views {
-		t := totals[name]
-		fmt.Fprintf(stdout, "%s: %d games followed (%d stopped early), %d turns, the true board held at %s of them, at most %d boards\n",
-			name, t.games, t.stopped, t.turns, percent(t.present, t.turns), t.maxBoards)
-		if name == "exact" {
-			fmt.Fprintf(stdout, "exact: %d turns exact (%s); after a cut the true board held at %s of %d turns\n",
-				t.exact, percent(t.exact, t.turns), percent(t.cutPresent, t.turns-t.exact), t.turns-t.exact)
-		}
+	if err != nil {
+		return fmt.Errorf("belief: %w", err)
 	}
 	return nil
-}
-
-// stopReason names why a belief stopped following a game.
-func stopReason(err error) string {
-	switch {
-	case errors.Is(err, kriegspiel.ErrBeliefTooLarge):
-		return "past the limit"
-	case errors.Is(err, kriegspiel.ErrEmptyBelief):
-		return "no board left"
-	}
-	return err.Error()
-}
-
-func percent(n, of int) string {
-	if of == 0 {
-		return "-"
-	}
-	return strconv.FormatFloat(100*float64(n)/float64(of), 'f', 1, 64) + "%"
-}
-
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n+1:]
 }

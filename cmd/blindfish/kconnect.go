@@ -12,38 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/internal/shutdown"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/kriegspiel/bots"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
 )
-
-// cutGameFlag finds --game in a command's arguments (anywhere before "--",
-// as flags may follow other flags' values and positional arguments) and
-// returns its value and the arguments without it; "" when there is none.
-func cutGameFlag(args []string) (string, []string) {
-	for i, a := range args {
-		if a == "--" {
-			break
-		}
-		if !strings.HasPrefix(a, "-") {
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if name != "game" {
-			continue
-		}
-		rest := append([]string{}, args[:i]...)
-		if !hasValue {
-			if i+1 >= len(args) {
-				return "", args // let the flag package report the missing value
-			}
-			value = args[i+1]
-			return value, append(rest, args[i+2:]...)
-		}
-		return value, append(rest, args[i+1:]...)
-	}
-	return "", args
-}
 
 // runKriegspielConnect is `connect kriegspiel` (or `connect --game
 // kriegspiel`): it plays Kriegspiel on kriegspiel.org as a bot. It
@@ -69,22 +42,16 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 	out := fs.String("out", "games", `directory for the game records ("" saves nothing)`)
 	poll := fs.Duration("poll", 2*time.Second, "pause between polls of our games and the lobby")
 	verbose := fs.Bool("v", false, "log every call and retry")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	case *username == "":
 		return usageError{"--username is required"}
 	case *maxGames < 1 || *games < 0 || *poll <= 0:
 		return usageError{"--max-games must be at least 1, --games not negative, --poll positive"}
 	}
-	level := slog.LevelInfo
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := newLogger(stderr, slog.LevelInfo, *verbose)
 	variants := strings.Split(*rules, ",")
 
 	if *register {
@@ -114,12 +81,8 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 	if token == "" {
 		return usageError{fmt.Sprintf("set the bot's token in the environment variable %s (or name another with --token-env; --register gets one)", *tokenEnv)}
 	}
-	probe, err := bots.New(*bot, 1, log)
-	if err != nil {
+	if err := bots.Check(*bot, log); err != nil {
 		return usageError{err.Error()}
-	}
-	if c, ok := probe.(io.Closer); ok {
-		c.Close()
 	}
 	client, err := kriegspielorg.NewClient(kriegspielorg.Config{URL: *serverURL, Token: token, Logger: log})
 	if err != nil {
@@ -134,7 +97,7 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 	if *join != "" {
 		codes = strings.Split(*join, ",")
 	}
-	gameCtx, abandon := gracefulGames(ctx, log, "shutting down: no new games, finishing the running ones (interrupt again to resign them)")
+	gameCtx, abandon := shutdown.Games(ctx, log, "shutting down: no new games, finishing the running ones (interrupt again to resign them)")
 	defer abandon()
 
 	tally := &kriegspielorg.Tally{Dir: *out, Out: stdout, Logger: log}

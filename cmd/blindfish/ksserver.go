@@ -6,11 +6,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/internal/httpserve"
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg/ksserver"
 )
 
@@ -30,16 +28,14 @@ func runKSServer(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	lim := httpserve.DefaultLimits()
 	flags.IntVar(&lim.MaxConns, "max-conns", lim.MaxConns, "connections served at once (more wait for one to close)")
 	flags.DurationVar(&lim.IdleTimeout, "idle-timeout", lim.IdleTimeout, "close a keep-alive connection idle this long")
-	if err := parseFlags(flags, args); err != nil {
+	if err := parseNoArgs(flags, args); err != nil {
 		return err
 	}
 	switch {
-	case flags.NArg() > 0:
-		return usageError{fmt.Sprintf("unexpected argument %q", flags.Arg(0))}
 	case lim.MaxConns < 1 || lim.IdleTimeout <= 0 || *cooldown < 0:
 		return usageError{"--max-conns must be at least 1, --idle-timeout positive and --join-cooldown not negative"}
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := newLogger(stderr, slog.LevelInfo, false)
 	key := ""
 	if !*open {
 		if key = os.Getenv(*keyEnv); key == "" {
@@ -56,28 +52,12 @@ func runKSServer(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		lastID = records.LastID()
 	}
-	var outMu sync.Mutex // one line of stdout at a time
 	joinCooldown := *cooldown
 	if joinCooldown == 0 {
 		joinCooldown = -1 // the Config's "none"
 	}
 	srv := ksserver.New(ksserver.Config{RegistrationKey: key, OpenRegistration: *open, JoinCooldown: joinCooldown,
-		Clock: *clock, Increment: *inc, LastID: lastID,
-		OnGameEnd: func(id string, rec *kriegspiel.Record) {
-			// The names are the bots': quoted, so that no byte of theirs
-			// reaches the terminal raw.
-			line := fmt.Sprintf("game %s: %q vs %q, %s", id, rec.White, rec.Black, rec.Result)
-			if records != nil {
-				if path, err := records.Save(id, rec); err != nil {
-					log.Error("could not save the game record", "game", id, "err", err)
-				} else {
-					line += ", saved " + path
-				}
-			}
-			outMu.Lock()
-			fmt.Fprintln(stdout, line)
-			outMu.Unlock()
-		}})
+		Clock: *clock, Increment: *inc, LastID: lastID, OnGameEnd: ksserver.Announce(stdout, records, log)})
 	ln, err := srv.Listen(*addr, log)
 	if err != nil {
 		return err

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/blindfish-rbc/blindfish/internal/testfs"
 )
 
 const ksTestKey = "ksserver-test-key"
@@ -141,20 +143,6 @@ func (s *ksServer) resignedGame(t *testing.T, white, black string, resigner int)
 	return s.next(t)
 }
 
-// dirNames lists dir.
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
 // A server restarted on the same --out numbers its games after the
 // records already there and never writes over one.
 func TestKSServerRestartKeepsRecords(t *testing.T) {
@@ -180,7 +168,7 @@ func TestKSServerRestartKeepsRecords(t *testing.T) {
 		t.Errorf("the restarted server's first game: %q", line)
 	}
 	s.stop()
-	if got, want := dirNames(t, dir), []string{"g0001-alpha-beta.json", "g0002-alpha-beta.json"}; !slices.Equal(got, want) {
+	if got, want := testfs.Names(t, dir), []string{"g0001-alpha-beta.json", "g0002-alpha-beta.json"}; !slices.Equal(got, want) {
 		t.Errorf("records %q, want %q", got, want)
 	}
 	after, err := os.ReadFile(first)
@@ -206,7 +194,7 @@ func TestKSServerRefusesBadUsernames(t *testing.T) {
 			t.Errorf("register %q: %d, want %d", name, code, want)
 		}
 	}
-	if names := dirNames(t, dir); len(names) != 0 {
+	if names := testfs.Names(t, dir); len(names) != 0 {
 		t.Fatalf("files appeared: %q", names)
 	}
 }

@@ -18,13 +18,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
-	"runtime"
 	"runtime/debug"
-	"runtime/pprof"
 	"strings"
 	"syscall"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/internal/buildinfo"
+	"github.com/blindfish-rbc/blindfish/internal/cpuprofile"
+	"github.com/blindfish-rbc/blindfish/match"
 )
 
 // command is one subcommand: its name, a one-line summary and its entry point.
@@ -70,20 +74,13 @@ func startProfile(path string, stderr io.Writer) (stop func()) {
 	if path == "" {
 		return func() {}
 	}
-	f, err := os.Create(path)
-	if err == nil {
-		err = pprof.StartCPUProfile(f)
-	}
+	stopCPU, err := cpuprofile.Start(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "blindfish: BLINDFISH_CPUPROFILE: %v\n", err)
-		if f != nil {
-			f.Close()
-		}
 		return func() {}
 	}
 	return func() {
-		pprof.StopCPUProfile()
-		if err := f.Close(); err != nil {
+		if err := stopCPU(); err != nil {
 			fmt.Fprintf(stderr, "blindfish: BLINDFISH_CPUPROFILE: %v\n", err)
 		}
 	}
@@ -183,6 +180,41 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// parseNoArgs is parseFlags for a command that takes no positional
+// argument: one left is a usage error.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	return nil
+}
+
+// botClockFlag declares --clock, the clock time a bot asked about a
+// recorded game is told it has left at every turn (analyze and view), and
+// returns its reader: a usage error unless it is a positive time.
+func botClockFlag(fs *flag.FlagSet) func() (time.Duration, error) {
+	clock := fs.String("clock", "60", "clock time the bot is told it has left at every turn (seconds or a duration)")
+	return func() (time.Duration, error) {
+		left, err := match.ParseSeconds(*clock)
+		if err != nil || left <= 0 {
+			return 0, usageError{fmt.Sprintf("bad --clock %q", *clock)}
+		}
+		return left, nil
+	}
+}
+
+// newLogger logs a command's diagnostics to stderr from level up, or from
+// debug up when verbose (the commands' -v).
+func newLogger(stderr io.Writer, level slog.Level, verbose bool) *slog.Logger {
+	if verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+}
+
 // flagsFirst reorders args into fs's flags, with their values, then "--",
 // then the positional arguments in their order, so that one fs.Parse reads
 // every flag and leaves fs.Args() the positionals. A flag takes the next
@@ -230,41 +262,10 @@ func takesValue(fs *flag.FlagSet, name string) bool {
 // runVersion is `blindfish version` (and `blindfish --version`).
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("version", "", stderr)
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
 	bi, _ := debug.ReadBuildInfo()
-	_, err := io.WriteString(stdout, versionText(bi))
+	_, err := io.WriteString(stdout, buildinfo.Text(bi))
 	return err
-}
-
-// versionText says which build this is: the module version, the VCS
-// revision and whether the tree had uncommitted changes (what `go build`
-// stamps into the binary), and the Go version and platform. bi may be nil
-// (a binary built without module support).
-func versionText(bi *debug.BuildInfo) string {
-	version, goVersion := "unknown", runtime.Version()
-	revision, modified := "unknown (not stamped: go run, -buildvcs=false or no .git folder at build time)", ""
-	if bi != nil {
-		if bi.Main.Version != "" {
-			version = bi.Main.Version
-		}
-		if bi.GoVersion != "" {
-			goVersion = bi.GoVersion
-		}
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				revision = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					modified = " (modified)"
-				}
-			}
-		}
-	}
-	return fmt.Sprintf("blindfish %s\nrevision %s%s\n%s %s/%s\n", version, revision, modified, goVersion, runtime.GOOS, runtime.GOARCH)
 }

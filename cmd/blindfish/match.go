@@ -7,14 +7,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/engine"
-	"github.com/blindfish-rbc/blindfish/internal/peakmem"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/kriegspiel/bots"
 	"github.com/blindfish-rbc/blindfish/match"
@@ -78,11 +74,14 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	switch {
 	case *merge:
-		return runMerge(fs.Args(), stdout, stderr, sprt, rate, *htmlOut, *archive)
+		if fs.NArg() == 0 {
+			return usageError{"--merge needs at least one folder"}
+		}
+		return report.Merge(fs.Args(), sprt, rate, report.Finish{Archive: *archive, Page: *htmlOut}, stdout, stderr)
 	case *htmlOut != "" && fs.NArg() > 0:
 		return usageError{"--html without --merge writes the page of the match played (to see folders, add --merge)"}
 	case *archive && fs.NArg() > 0 && *white == "" && *black == "":
-		return archiveFolders(fs.Args(), stdout)
+		return match.ArchiveFolders(fs.Args(), stdout)
 	case fs.NArg() > 0:
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	case *white == "" || *black == "":
@@ -110,155 +109,25 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if cfg.Initial, cfg.Increment, err = match.ParseClock(*clock); err != nil {
 		return usageError{err.Error()}
 	}
-	level := slog.LevelError
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	buildLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: min(level, slog.LevelInfo)}))
+	cfg.Logger = newLogger(stderr, slog.LevelError, *verbose)
+	buildLog := newLogger(stderr, slog.LevelInfo, *verbose) // the builds of build:REV bots
 	alternateSet := false
 	fs.Visit(func(f *flag.Flag) { alternateSet = alternateSet || f.Name == "alternate" })
-	if err := setupBots(ctx, &cfg, *white, *black, *game, *ruleset, !alternateSet, stderr, buildLog); err != nil {
-		return err
-	}
-	return playMatch(ctx, cfg, matchOutput{sprtArg: *sprtFlag, archive: *archive, index: *index, html: *htmlOut}, stdout, stderr)
-}
-
-// matchOutput is what a match writes besides its records: the --sprt text
-// (quoted in a shard's SPRT line), the archive, the folder's index page
-// and the page of --html.
-type matchOutput struct {
-	sprtArg, html  string
-	archive, index bool
-}
-
-// playMatch plays cfg's games with a progress bar on stderr (Go's memory
-// limit set to the bots' bounds), then prints the match, its peak memory
-// and its pages.
-func playMatch(ctx context.Context, cfg match.Config, mo matchOutput, stdout, stderr io.Writer) error {
-	if cfg.Out != "" {
-		if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
-			return fmt.Errorf("create the records directory: %w", err)
-		}
-	}
-	var memLimit int64
-	if cfg.Referee == nil {
-		memLimit = botspec.LimitMemory([]string{cfg.Bot, cfg.Opponent}, min(cfg.Concurrency, cfg.Shard.Count(cfg.Games)), cfg.Initial)
-	}
-	bar := match.NewProgressBar(stderr, cfg.Shard.Count(cfg.Games))
-	cfg.OnProgress = func(p match.Progress) { bar.Update(p.Done, p.Status(cfg.Bot, cfg.SPRT)) }
-	cfg.Notice = func(msg string) {
-		bar.Clear() // the next update draws it again, below the message
-		fmt.Fprintf(stderr, "blindfish match: %s\n", msg)
-	}
-	rep, err := match.Play(ctx, cfg)
-	bar.Clear()
-	if werr := rep.Write(stdout, &cfg, mo.sprtArg); werr != nil {
-		return werr
-	}
-	if u := peakmem.Now(); u.OK {
-		limit := ""
-		if memLimit > 0 {
-			limit = ", limit " + mib(memLimit) + ": the bots' bounds"
-		}
-		fmt.Fprintf(stdout, "peak memory: %s in this process (the referee and in-process bots%s), %s in its largest finished child (an engine; on Linux an upper bound)\n",
-			mib(u.Self), limit, mib(u.Children))
-	}
-	err = errors.Join(err, finishMatch(&cfg, &rep, mo, stdout, stderr))
-	if err == nil && rep.Interrupted() {
-		return fmt.Errorf("interrupted after %d of %d games", rep.Finished()+len(rep.Void), rep.Scheduled)
-	}
-	return err
-}
-
-// setupBots makes the match's bots from their specs (canonical, checked
-// once) into cfg: the RBC bots of botspec's resolver (whose builds and
-// Python hosts talk on stderr), or a Kriegspiel referee's;
-// defaultAlternate applies the default of --alternate.
-func setupBots(ctx context.Context, cfg *match.Config, white, black, game, ruleset string, defaultAlternate bool, stderr io.Writer, buildLog *slog.Logger) error {
-	// Pinned builds are resolved (and built, the first time) here, once for
-	// the match; the records name them by commit.
-	resolver := botspec.NewResolver(stderr, "")
-	specs, err := resolver.CanonicalAll(ctx, buildLog, white, black)
+	err = cfg.SetPlayers(ctx, botspec.NewResolver(stderr, ""), match.Players{White: *white, Black: *black,
+		Game: *game, Ruleset: *ruleset, DefaultAlternate: !alternateSet, BuildLog: buildLog})
 	if err != nil {
 		if ctx.Err() != nil {
 			return err
 		}
 		return usageError{err.Error()}
 	}
-	cfg.Bot, cfg.Opponent, cfg.NewBot = specs[0], specs[1], resolver.NewPlayer
-	if defaultAlternate {
-		// Alternating is the fair default between two bots (White's edge
-		// cancels out, and the "both" row carries the Elo estimate); a bot
-		// against itself gains nothing from it.
-		cfg.Alternate = cfg.Bot != cfg.Opponent
-	}
-	if cfg.SPRT != nil && (cfg.Bot == cfg.Opponent || !cfg.Alternate) {
-		return usageError{"--sprt plays colour-swapped pairs: it needs two different bots and alternating colours"}
-	}
-	switch game {
-	case "rbc":
-		for _, spec := range specs {
-			if err := resolver.Check(ctx, spec); err != nil {
-				return usageError{err.Error()}
-			}
-		}
-	case "kriegspiel":
-		newBot := func(spec string, seed int64) (kriegspiel.Player, error) { return bots.New(spec, seed, cfg.Logger) }
-		ref, err := match.NewKriegspielReferee(ruleset, newBot, specs...)
-		if err != nil {
-			return usageError{err.Error()}
-		}
-		cfg.Referee = ref
-	default:
-		return usageError{fmt.Sprintf("--game %q: want rbc or kriegspiel", game)}
-	}
-	return nil
-}
-
-// finishMatch does what follows a match's games: the archive of its
-// records, then (once the records are where they stay) its folder's index
-// page and the page of --html.
-func finishMatch(cfg *match.Config, rep *match.Report, mo matchOutput, stdout, stderr io.Writer) error {
-	var err error
-	if mo.archive {
-		path, n, aerr := rep.Archive(cfg)
-		if aerr != nil {
-			err = aerr
-		} else if n > 0 {
-			fmt.Fprintf(stdout, "%d records archived in %s\n", n, path)
-		}
-	}
-	if cfg.Out != "" && mo.index {
-		if path, perr := report.WriteFolderIndex(cfg.Out, cfg.SPRT); perr != nil {
-			// The games are played and saved: a page that cannot be made
-			// (an unreadable record of another session in the folder) is a
-			// warning, not a failed match.
-			fmt.Fprintf(stderr, "blindfish match: %s not written: %v\n", path, perr)
-		} else {
-			fmt.Fprintf(stdout, "page: %s\n", path)
-		}
-	}
-	if mo.html != "" {
-		lines := []string{rep.Count(cfg) + ", " + cfg.Setting()}
-		if perr := report.WriteMatchFile(rep.Results, report.MatchOptions{Title: cfg.Bot + " vs " + cfg.Opponent,
-			Lines: lines, SPRT: cfg.SPRT, Page: mo.html}); perr != nil {
-			err = errors.Join(err, perr)
-		} else {
-			fmt.Fprintf(stdout, "page: %s\n", mo.html)
-		}
+	rep, err := match.Run(ctx, cfg, *sprtFlag, stdout, stderr)
+	err = errors.Join(err, report.FinishMatch(&cfg, &rep, report.Finish{Archive: *archive, Index: *index, Page: *htmlOut}, stdout, stderr))
+	if err == nil && rep.Interrupted() {
+		return fmt.Errorf("interrupted after %d of %d games", rep.Finished()+len(rep.Void), rep.Scheduled)
 	}
 	return err
 }
-
-// recordName names a game's record as the match does (play saves its game
-// under the same scheme).
-func recordName(white, black string, seed int64, i, games int) string {
-	return match.RecordName(white, black, seed, i, games)
-}
-
-// parseSeconds is match.ParseSeconds, as analyze and view read --clock.
-func parseSeconds(s string) (time.Duration, error) { return match.ParseSeconds(s) }
 
 // closePlayer releases what a player holds once its game is over (Trout's
 // Stockfish, an external bot's process) if it has a Close method.
@@ -270,24 +139,4 @@ func closePlayer(p rbc.Player, log *slog.Logger) {
 	if err := c.Close(); err != nil && log != nil {
 		log.Warn("closing a player", "err", err)
 	}
-}
-
-// mib shows a byte count in MiB.
-func mib(n int64) string { return strconv.FormatInt((n+(1<<19))>>20, 10) + " MiB" }
-
-// archiveFolders packs the loose records of each folder into a new archive
-// there (match.Archive) and says what it did.
-func archiveFolders(dirs []string, stdout io.Writer) error {
-	for _, dir := range dirs {
-		path, n, err := match.Archive(dir, match.ArchiveName(match.Shard{}), nil)
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			fmt.Fprintf(stdout, "%s: no loose records\n", dir)
-			continue
-		}
-		fmt.Fprintf(stdout, "%s: %d records archived in %s\n", dir, n, path)
-	}
-	return nil
 }

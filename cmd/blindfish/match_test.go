@@ -186,19 +186,6 @@ func TestMatchCommandLineErrors(t *testing.T) {
 	}
 }
 
-// TestTableAlignsColumns: text left, numbers right, no trailing blanks.
-func TestTableAlignsColumns(t *testing.T) {
-	tb := newTable([]string{"name", "n", "note"}, 1)
-	tb.add("a", "100", "")
-	tb.add("long name", "7", "µs")
-	var buf bytes.Buffer
-	tb.write(&buf)
-	want := "name         n  note\na          100\nlong name    7  µs\n"
-	if buf.String() != want {
-		t.Errorf("got\n%q\nwant\n%q", buf.String(), want)
-	}
-}
-
 // withoutTimes returns the table rows of out (header line dropped) without
 // the time/turn columns, which depend on the machine's speed.
 func withoutTimes(t *testing.T, out string) []string {

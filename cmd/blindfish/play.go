@@ -7,25 +7,12 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
-	"time"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/protocol/terminal"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
-
-// playConfig is a parsed play command line.
-type playConfig struct {
-	color         rbc.Color
-	bot           string
-	initial, incr time.Duration
-	seed          int64
-	out           string
-	logger        *slog.Logger
-	stderr        io.Writer // an external bot's stderr (nil: discarded)
-}
 
 // runPlay lets a person play one game against a bot in the terminal, under
 // the referee and its clocks, so that anyone can feel how a bot plays. The
@@ -46,63 +33,50 @@ func runPlayFrom(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	seed := fs.Int64("seed", 0, "seed of the bot's random choices (0: a random seed)")
 	out := fs.String("out", "", "directory to save the game record in (\"\": not saved)")
 	verbose := fs.Bool("v", false, "log the referee's and the bot's details to stderr")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
-	cfg := playConfig{bot: *bot, seed: *seed, out: *out, stderr: stderr}
+	g := terminal.Game{OpponentName: *bot, In: stdin, Out: stdout, Logger: newLogger(stderr, slog.LevelError, *verbose)}
 	switch *color {
 	case "random":
-		cfg.color = rbc.Color(rand.IntN(2))
+		g.Color = rbc.Color(rand.IntN(2))
 	default:
 		c, err := rbc.ParseColor(*color)
 		if err != nil {
 			return usageError{err.Error()}
 		}
-		cfg.color = c
+		g.Color = c
 	}
 	var err error
-	if cfg.initial, cfg.incr, err = match.ParseClock(*clock); err != nil {
+	if g.Initial, g.Increment, err = match.ParseClock(*clock); err != nil {
 		return usageError{err.Error()}
 	}
-	if cfg.seed == 0 {
-		cfg.seed = rand.Int64()
+	if *seed == 0 {
+		*seed = rand.Int64()
 	}
-	level := slog.LevelError
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	cfg.logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	_, err = playHuman(ctx, cfg, stdin, stdout)
+	_, err = playHuman(ctx, g, *seed, *out, stderr)
 	return err
 }
 
-// playHuman plays one game between a person reading in and writing to out
-// and the bot cfg.bot (protocol/terminal), saves its record in cfg.out if
-// set, and returns it.
-func playHuman(ctx context.Context, cfg playConfig, in io.Reader, out io.Writer) (*rbc.History, error) {
-	bot, err := botspec.NewResolver(cfg.stderr, "").NewPlayer(cfg.bot, cfg.seed)
+// playHuman plays g (protocol/terminal) against the bot g.OpponentName
+// names, seeded with seed (an external bot's stderr goes to stderr; nil
+// discards it), saves its record in dir if set, and returns it.
+func playHuman(ctx context.Context, g terminal.Game, seed int64, dir string, stderr io.Writer) (*rbc.History, error) {
+	bot, err := botspec.NewResolver(stderr, "").NewPlayer(g.OpponentName, seed)
 	if err != nil {
 		return nil, usageError{err.Error()}
 	}
-	botspec.LimitMemory([]string{cfg.bot}, 1, cfg.initial)
-	defer closePlayer(bot, cfg.logger)
-	h, err := terminal.Play(ctx, terminal.Game{Color: cfg.color, Opponent: bot, OpponentName: cfg.bot,
-		Initial: cfg.initial, Increment: cfg.incr, In: in, Out: out, Logger: cfg.logger})
+	botspec.LimitMemory([]string{g.OpponentName}, 1, g.Initial)
+	defer closePlayer(bot, g.Logger)
+	g.Opponent = bot
+	h, err := terminal.Play(ctx, g)
+	if err != nil || dir == "" {
+		return h, err
+	}
+	name, err := match.SaveRecord(dir, h, seed)
 	if err != nil {
-		return nil, err
+		return h, err
 	}
-	if cfg.out != "" {
-		if err := os.MkdirAll(cfg.out, 0o755); err != nil {
-			return h, fmt.Errorf("create the records directory: %w", err)
-		}
-		name := filepath.Join(cfg.out, recordName(h.WhiteName, h.BlackName, cfg.seed, 0, 1))
-		if err := rbc.SaveHistoryFile(name, h); err != nil {
-			return h, err
-		}
-		fmt.Fprintf(out, "Game record saved to %s\n", name)
-	}
+	fmt.Fprintf(g.Out, "Game record saved to %s\n", name)
 	return h, nil
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/match"
+	"github.com/blindfish-rbc/blindfish/protocol/terminal"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -20,8 +22,9 @@ func TestPlayHumanPassingLosesToAttacker(t *testing.T) {
 	script := strings.Repeat("pass\n", 200)
 	var out bytes.Buffer
 	dir := t.TempDir()
-	cfg := playConfig{color: rbc.Black, bot: "attacker", initial: 60 * time.Second, incr: time.Second, seed: 1, out: dir}
-	h, err := playHuman(context.Background(), cfg, strings.NewReader(script), &out)
+	g := terminal.Game{Color: rbc.Black, OpponentName: "attacker", Initial: 60 * time.Second, Increment: time.Second,
+		In: strings.NewReader(script), Out: &out}
+	h, err := playHuman(context.Background(), g, 1, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +40,7 @@ func TestPlayHumanPassingLosesToAttacker(t *testing.T) {
 	if strings.Contains(text, "End of input") {
 		t.Error("the game outlasted the script")
 	}
-	name := filepath.Join(dir, recordName("attacker", "you", 1, 0, 1))
+	name := filepath.Join(dir, match.RecordName("attacker", "you", 1, 0, 1))
 	if !strings.Contains(text, "Game record saved to "+name) {
 		t.Errorf("output does not name the record %s:\n%s", name, text)
 	}

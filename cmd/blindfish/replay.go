@@ -1,13 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -53,10 +52,13 @@ Flags:
 				fmt.Fprintf(stdout, "%s: unreadable: %s\n", arg, strings.TrimPrefix(err.Error(), arg+": "))
 				continue
 			}
-			ok, err := replayRecord(ctx, r, stdout, *quiet)
+			line, ok, err := match.CheckRecord(ctx, r, *quiet)
 			if err != nil {
 				fmt.Fprintf(stdout, "%d/%d games reproduced\n", reproduced, total)
 				return err
+			}
+			if line != "" {
+				fmt.Fprintln(stdout, line)
 			}
 			if ok {
 				reproduced++
@@ -68,54 +70,4 @@ Flags:
 		return reportedError{fmt.Sprintf("%d of %d games did not reproduce", total-reproduced, total)}
 	}
 	return nil
-}
-
-// replayRecord checks one record and prints its line. The error is non-nil
-// only when ctx is done.
-func replayRecord(ctx context.Context, r *rbc.Record, stdout io.Writer, quiet bool) (bool, error) {
-	path := r.Name()
-	if kriegspiel.IsRecord(r.Data) {
-		return replayKriegspiel(path, r.Data, stdout, quiet), nil
-	}
-	rec, err := rbc.ParseHistory(r.Data)
-	if err != nil {
-		fmt.Fprintf(stdout, "%s: unreadable: %v\n", path, err)
-		return false, nil
-	}
-	rp, err := rbc.ReplayHistory(ctx, rec)
-	if err != nil {
-		return false, fmt.Errorf("replay %s: %w", path, err)
-	}
-	if rp.Divergence != nil {
-		fmt.Fprintf(stdout, "%s: diverges at %s\n", path, rp.Divergence)
-		return false, nil
-	}
-	if quiet {
-		return true, nil
-	}
-	turns := len(rec.Turns[rbc.White]) + len(rec.Turns[rbc.Black])
-	if rp.Unchecked != "" {
-		fmt.Fprintf(stdout, "%s: ok, %d turns, %s (note: %s)\n", path, turns, rec.Outcome, rp.Unchecked)
-	} else {
-		fmt.Fprintf(stdout, "%s: ok, %d turns, %s\n", path, turns, rec.Outcome)
-	}
-	return true, nil
-}
-
-// replayKriegspiel checks one Kriegspiel record (docs/kriegspiel.md) against
-// kriegspiel's referee and prints its line.
-func replayKriegspiel(path string, data []byte, stdout io.Writer, quiet bool) bool {
-	rec, err := kriegspiel.ReadRecord(bytes.NewReader(data))
-	if err != nil {
-		fmt.Fprintf(stdout, "%s: unreadable: %v\n", path, err)
-		return false
-	}
-	if _, err := rec.Replay(); err != nil {
-		fmt.Fprintf(stdout, "%s: diverges: %v\n", path, err)
-		return false
-	}
-	if !quiet {
-		fmt.Fprintf(stdout, "%s: ok, kriegspiel/%s, %d turns, %s\n", path, rec.Ruleset.Name, len(rec.Turns), rec.Result)
-	}
-	return true
 }

@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -39,18 +36,9 @@ func runSenseBench(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	cfg := sensebench.Config{Budget: *budget, MaxBoards: *maxBoards, MemoryMB: *memoryMB, Workers: *workers, Seed: *seed, Engine: engine.DefaultConfig()}
-	if *senses == "all" {
-		cfg.Strategies = engine.SenseNames()
-	} else {
-		for s := range strings.SplitSeq(*senses, ",") {
-			if s = strings.TrimSpace(s); s == "" {
-				continue
-			}
-			if !slices.Contains(engine.SenseNames(), s) {
-				return usageError{fmt.Sprintf("unknown sense strategy %q (have %s, or all)", s, strings.Join(engine.SenseNames(), ", "))}
-			}
-			cfg.Strategies = append(cfg.Strategies, s)
-		}
+	var err error
+	if cfg.Strategies, err = engine.ParseSenseNames(*senses); err != nil {
+		return usageError{err.Error()}
 	}
 	if len(cfg.Strategies) == 0 {
 		return usageError{"--strategies needs at least one strategy"}
@@ -71,11 +59,7 @@ func runSenseBench(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return usageError{"give recorded games: history files or folders of them"}
 	}
 	cfg.Paths = fs.Args()
-	level := slog.LevelError
-	if *verbose {
-		level = slog.LevelDebug
-	}
-	cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	cfg.Logger = newLogger(stderr, slog.LevelError, *verbose)
 	if !*quiet {
 		cfg.Progress = stderr
 	}
@@ -84,43 +68,9 @@ func runSenseBench(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	res, err := sensebench.Run(ctx, cfg)
 	if res != nil {
-		fmt.Fprintf(stdout, "sense benchmark: %d games, %d player-turns with more than one board (exact belief; %s per decision)\n",
-			res.Games, res.Turns, *budget)
-		if res.CutSides > 0 {
-			fmt.Fprintf(stdout, "note: %d of %d sides stopped when the belief passed %d boards (%d turns left out)\n",
-				res.CutSides, 2*res.Games, cfg.MaxBoards, res.CutTurns)
-		}
-		if res.Missing > 0 {
-			fmt.Fprintf(stdout, "warning: on %d turns the true board was not in the belief\n", res.Missing)
-		}
-		if res.Inexact > 0 {
-			fmt.Fprintf(stdout, "note: on %d turns part of the belief waited in the backlog; sizes count the live boards\n", res.Inexact)
-		}
-		if werr := senseBenchTable(res).write(stdout); werr != nil {
+		if werr := res.WriteText(stdout, cfg); werr != nil {
 			return werr
 		}
 	}
 	return err
-}
-
-// senseBenchTable renders a result: one row per strategy, then the
-// references.
-func senseBenchTable(res *sensebench.Result) *table {
-	t := newTable([]string{"strategy", "turns", "boards after", "bits after", "reduction", "best window", "time/decision", "failed"},
-		1, 2, 3, 4, 5, 6, 7)
-	for _, r := range res.Rows() {
-		if r.Turns == 0 {
-			t.add(r.Name, "0", "-", "-", "-", "-", "-", "-")
-			continue
-		}
-		timeCell, failed := "-", "-"
-		if r.Timed {
-			timeCell = perTurn(r.Time, r.Decisions)
-			failed = strconv.Itoa(r.Failed)
-		}
-		t.add(r.Name, strconv.Itoa(r.Turns), strconv.FormatFloat(r.BoardsAfter(), 'f', 1, 64),
-			strconv.FormatFloat(r.BitsAfter(), 'f', 2, 64), strconv.FormatFloat(100*r.Reduction(), 'f', 1, 64)+"%",
-			strconv.FormatFloat(100*r.BestShare(), 'f', 1, 64)+"%", timeCell, failed)
-	}
-	return t
 }

@@ -5,12 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/analysis"
-	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 	"github.com/blindfish-rbc/blindfish/view"
@@ -33,7 +30,7 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	seed := fs.Uint64("seed", 1, "seed of the samplers, of the sampling past --max-boards and of the bot")
 	bot := fs.String("bot", "", "a bot `spec` (as in match) to ask at every turn of its side where it would sense and what it would move; the page shows its choices, best moves and log next to what was played")
 	botColor := fs.String("bot-color", "", "the side the bot takes: white or black (default: --color's side)")
-	clock := fs.String("clock", "60", "clock time the bot is told it has left at every turn (seconds or a duration)")
+	botClock := botClockFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -68,71 +65,35 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return usageError{"--bot needs its side: --bot-color white or black (or --color white or black)"}
 		}
-		left, err := parseSeconds(*clock)
-		if err != nil || left <= 0 {
-			return usageError{fmt.Sprintf("bad --clock %q", *clock)}
-		}
-		capture := analysis.NewCapture(slog.LevelDebug, 200)
-		p, err := engine.NewLoggingPlayer(*bot, int64(*seed), slog.New(capture))
+		left, err := botClock()
 		if err != nil {
+			return err
+		}
+		if botOpts, err = view.NewBot(*bot, c, int64(*seed), left); err != nil {
 			return usageError{err.Error()}
 		}
-		defer closePlayer(p, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-		botOpts = &view.BotOptions{Spec: *bot, Color: c, Player: p, Left: left, Log: capture}
+		defer closePlayer(botOpts.Player, newLogger(stderr, slog.LevelWarn, false))
 	} else if *botColor != "" {
 		return usageError{"--bot-color without --bot"}
 	}
 	began := time.Now()
-	rec, err := rbc.LoadRecord(fs.Arg(0)) // a file, or a member of an archive
-	if err != nil {
-		return err
-	}
-	path := view.PagePath(rec, *out)
-	opts := view.Options{
+	path, turns, size, err := view.BuildFile(ctx, fs.Arg(0), *out, view.Options{
 		Colors:  colors,
 		Sampler: *samplerName,
 		SamplerOptions: sampler.Options{
 			MemoryBudget: *budget << 20,
 			PoolSize:     *pool,
 			MaxReplay:    *replay,
-			Logger:       slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+			Logger:       newLogger(stderr, slog.LevelWarn, false),
 		},
 		MaxBoards: *maxBoards,
 		Seed:      *seed,
-		Source:    view.RecordLink(path, rec.Path),
 		Bot:       botOpts,
-	}
-	var turns int
-	if kr, ok, err := view.KriegspielRecord(rec); err != nil {
-		return err
-	} else if ok {
-		page, err := view.BuildKriegspiel(ctx, kr, opts)
-		if err != nil {
-			return fmt.Errorf("%s: %w", rec.Name(), err)
-		}
-		if err := view.WriteKriegspielFile(path, page); err != nil {
-			return err
-		}
-		turns = len(page.Turns)
-	} else {
-		h, err := rec.History()
-		if err != nil {
-			return err
-		}
-		page, err := view.Build(ctx, h, opts)
-		if err != nil {
-			return fmt.Errorf("%s: %w", rec.Name(), err)
-		}
-		if err := view.WriteFile(path, page); err != nil {
-			return err
-		}
-		turns = len(page.Plies)
-	}
-	st, err := os.Stat(path)
+	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d turns, %d KiB, made in %v\n", path, turns, (st.Size()+1023)/1024,
+	fmt.Fprintf(stdout, "%s: %d turns, %d KiB, made in %v\n", path, turns, (size+1023)/1024,
 		time.Since(began).Round(time.Millisecond))
 	return nil
 }

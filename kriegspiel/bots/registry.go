@@ -3,6 +3,7 @@ package bots
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"slices"
@@ -83,6 +84,20 @@ func New(botSpec string, seed int64, log *slog.Logger) (kriegspiel.Player, error
 		}
 	}
 	return nil, fmt.Errorf("unknown kriegspiel bot %q (want %s)", botSpec, strings.Join(Names(), ", "))
+}
+
+// Check reports whether spec names a bot New can make, by making one and
+// closing it: the check of a spec before a long run uses it. How the
+// close went says nothing of the spec and is not reported.
+func Check(spec string, log *slog.Logger) error {
+	p, err := New(spec, 1, log)
+	if err != nil {
+		return err
+	}
+	if c, ok := p.(io.Closer); ok {
+		c.Close()
+	}
+	return nil
 }
 
 // setting is one key a bot's spec takes and how it changes the bot's

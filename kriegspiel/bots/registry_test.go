@@ -45,3 +45,15 @@ func TestNames(t *testing.T) {
 		t.Errorf("Names() = %v", got)
 	}
 }
+
+// TestCheck: a known spec passes, an unknown bot or key does not.
+func TestCheck(t *testing.T) {
+	if err := Check("random", nil); err != nil {
+		t.Errorf("random: %v", err)
+	}
+	for _, spec := range []string{"nobot", "random:nokey=1"} {
+		if err := Check(spec, nil); err == nil {
+			t.Errorf("%s: no error", spec)
+		}
+	}
+}

@@ -7,21 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/internal/testfs"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 )
-
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return names
-}
 
 // Saving never writes over a file, and leaves no temporary file when it
 // fails (here on a name too long for the file system).
@@ -52,7 +40,7 @@ func TestRecordDirSave(t *testing.T) {
 	if _, err := saveNewRecord(dir, strings.Repeat("x", 300), rec); err == nil {
 		t.Fatal("a 300-byte file name was accepted")
 	}
-	if got, want := dirNames(t, dir), []string{"g0001-a-b_c-2.json", "g0001-a-b_c.json"}; !slices.Equal(got, want) {
+	if got, want := testfs.Names(t, dir), []string{"g0001-a-b_c-2.json", "g0001-a-b_c.json"}; !slices.Equal(got, want) {
 		t.Fatalf("files %q, want %q (no temporary file)", got, want)
 	}
 }
@@ -66,5 +54,25 @@ func TestLastGameNumber(t *testing.T) {
 	}
 	if n, err := lastGameNumber(dir); err != nil || n != 12 {
 		t.Fatalf("lastGameNumber = %d, %v; want 12", n, err)
+	}
+}
+
+// TestAnnounce: a line per game, the bots' names quoted, and where the
+// record went when there is a folder.
+func TestAnnounce(t *testing.T) {
+	dir := t.TempDir()
+	d, err := OpenRecordDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := kriegspiel.NewRecord(kriegspiel.NewGame(kriegspiel.Wild16()))
+	rec.White, rec.Black = "a\x1b", "b"
+	var buf strings.Builder
+	Announce(&buf, nil, nil)("g0001", rec)
+	Announce(&buf, d, nil)("g0002", rec)
+	lines := strings.Split(buf.String(), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], `game g0001: "a\x1b" vs "b", `) || strings.Contains(lines[0], "saved") ||
+		!strings.HasSuffix(lines[1], ", saved "+filepath.Join(dir, "g0002-a_-b.json")) {
+		t.Errorf("lines %q", lines)
 	}
 }

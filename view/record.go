@@ -1,0 +1,76 @@
+package view
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/analysis"
+	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// NewBot makes the bot of spec (engine.NewLoggingPlayer, seeded with
+// seed) to ask on color's side, told it has left at every turn, its
+// decisions' log lines captured for the page. The caller closes its
+// Player when done.
+func NewBot(spec string, color rbc.Color, seed int64, left time.Duration) (*BotOptions, error) {
+	capture := analysis.NewCapture(slog.LevelDebug, 200)
+	p, err := engine.NewLoggingPlayer(spec, seed, slog.New(capture))
+	if err != nil {
+		return nil, err
+	}
+	return &BotOptions{Spec: spec, Color: color, Player: p, Left: left, Log: capture}, nil
+}
+
+// BuildFile builds the page of the record spec names (a file, or a member
+// of an archive: rbc.LoadRecord) with opts, its Source the link back to
+// the record, and writes it to out (PagePath's default when ""),
+// atomically: the record is read and its beliefs replayed before anything
+// is written, so a bad record never leaves a partial page behind. An RBC
+// record gets Build's page and a Kriegspiel record BuildKriegspiel's, told
+// apart by the record's content. It returns the page's path, the number of
+// turns it shows and the file's size in bytes.
+func BuildFile(ctx context.Context, spec, out string, opts Options) (path string, turns int, size int64, err error) {
+	rec, err := rbc.LoadRecord(spec)
+	if err != nil {
+		return "", 0, 0, err
+	}
+	path = PagePath(rec, out)
+	opts.Source = RecordLink(path, rec.Path)
+	if turns, err = buildAndWrite(ctx, rec, path, opts); err != nil {
+		return "", 0, 0, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", 0, 0, err
+	}
+	return path, turns, st.Size(), nil
+}
+
+// buildAndWrite builds rec's page, of whichever game it records, and
+// writes it to path; it returns the number of turns on the page.
+func buildAndWrite(ctx context.Context, rec *rbc.Record, path string, opts Options) (int, error) {
+	kr, ok, err := KriegspielRecord(rec)
+	if err != nil {
+		return 0, err
+	}
+	if ok {
+		page, err := BuildKriegspiel(ctx, kr, opts)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", rec.Name(), err)
+		}
+		return len(page.Turns), WriteKriegspielFile(path, page)
+	}
+	h, err := rec.History()
+	if err != nil {
+		return 0, err
+	}
+	page, err := Build(ctx, h, opts)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", rec.Name(), err)
+	}
+	return len(page.Plies), WriteFile(path, page)
+}
