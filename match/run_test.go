@@ -9,13 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // builtinBots is the factory of the tests: the engine's built-in bots,
 // random and attacker being fast and, with a seed, deterministic.
-func builtinBots(spec string, seed int64) (rbc.Player, error) { return engine.NewPlayer(spec, seed) }
+func builtinBots(spec string, seed int64) (rbc.Player, error) { return player.NewPlayer(spec, seed) }
 
 // testConfig is a short random-vs-attacker match into dir. The clock is far
 // more than the bots need (microseconds a move), so that a loaded machine

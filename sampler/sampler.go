@@ -162,7 +162,7 @@ type Size struct {
 
 // BeliefStats are a belief's counters over a game (Sampler.Stats), for
 // reports and benchmarks: what the belief cost, not what the player did
-// (that is engine.PlayerStats).
+// (that is player.PlayerStats).
 type BeliefStats struct {
 	// Recoveries counts the times the belief became empty and was refilled
 	// from the latest observations.

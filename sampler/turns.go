@@ -11,7 +11,7 @@ import (
 // the true boards for evaluation: the unit in which a recorded game is
 // replayed through a belief (Observations), which is fed exactly these
 // observations, in this order. Not to be confused with rbc.TurnRecord, the
-// record of a turn as the referee saw it, or engine.TurnView, what a strategy
+// record of a turn as the referee saw it, or player.TurnView, what a strategy
 // sees when it decides.
 type ObservedTurn struct {
 	// Index counts the player's turns from 0.

@@ -8,17 +8,17 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/analysis"
-	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
-// NewBot makes the bot of spec (engine.NewLoggingPlayer, seeded with
+// NewBot makes the bot of spec (player.NewLoggingPlayer, seeded with
 // seed) to ask on color's side, told it has left at every turn, its
 // decisions' log lines captured for the page. The caller closes its
 // Player when done.
 func NewBot(spec string, color rbc.Color, seed int64, left time.Duration) (*BotOptions, error) {
 	capture := analysis.NewCapture(slog.LevelDebug, 200)
-	p, err := engine.NewLoggingPlayer(spec, seed, slog.New(capture))
+	p, err := player.NewLoggingPlayer(spec, seed, slog.New(capture))
 	if err != nil {
 		return nil, err
 	}

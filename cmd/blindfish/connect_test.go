@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient/rbcclienttest"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -46,7 +46,7 @@ func loopbackServer(t *testing.T, f rbcclienttest.Faults, n, turnLimit int) (*rb
 		if i%2 == 1 {
 			color = rbc.Black
 		}
-		bot, err := engine.NewPlayer("random", int64(i+1))
+		bot, err := player.NewPlayer("random", int64(i+1))
 		if err != nil {
 			t.Fatal(err)
 		}

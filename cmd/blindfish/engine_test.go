@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
-	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -89,7 +89,7 @@ func TestEngineConformanceGames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		local, err := engine.NewPlayer("random", int64(g+10))
+		local, err := player.NewPlayer("random", int64(g+10))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func TestEngineBlindfishThroughProtocol(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	opp, _ := engine.NewPlayer("random", 3)
+	opp, _ := player.NewPlayer("random", 3)
 	o := quickGame(60 * time.Second)
 	o.TurnLimit = 4
 	res, err := rbc.PlayLocalGame(context.Background(), c, opp, o)
