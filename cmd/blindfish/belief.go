@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/report"
 	"github.com/blindfish-rbc/blindfish/sampler"
 	"github.com/blindfish-rbc/blindfish/sampler/beliefbench"
 )
@@ -98,7 +99,7 @@ func runBelief(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("belief: %w", err)
 	}
 	if cfg.html != "" {
-		if err := rep.WritePage(cfg.Config, cfg.html); err != nil {
+		if err := report.WriteBeliefBench(rep, cfg.Config, cfg.html); err != nil {
 			return fmt.Errorf("belief: %w", err)
 		}
 	}

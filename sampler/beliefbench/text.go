@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
 	"github.com/blindfish-rbc/blindfish/internal/texttable"
-	"github.com/blindfish-rbc/blindfish/report"
 )
 
 // WriteText prints the report as `blindfish belief` shows it: with
@@ -57,32 +55,6 @@ func (r *Report) TotalsTable() *texttable.Table {
 			fmt.Sprint(tot.MaxBoards), fmt.Sprint(tot.Recoveries), fmt.Sprintf("%.0f", tot.PeakSpillMiB), fmt.Sprint(tot.Dropped))
 	}
 	return t
-}
-
-// WritePage writes the report's page (report.Belief) to path: cfg is the
-// run's configuration, which the page names.
-func (r *Report) WritePage(cfg Config, path string) error {
-	var runs []report.BeliefRun
-	for _, g := range r.Games {
-		run := report.BeliefRun{Sampler: g.Sampler, Color: g.Color, Record: report.RecordPlace{File: g.Record, Member: g.Member}}
-		for _, t := range g.Turns {
-			run.Turns = append(run.Turns, report.BeliefTurn{Size: t.SizeAfter, Entropy: t.Entropy, Present: t.Present, Millis: t.UpdateMillis})
-		}
-		runs = append(runs, run)
-	}
-	totals := r.TotalsTable()
-	colors := make([]string, len(cfg.Colors))
-	for i, c := range cfg.Colors {
-		colors[i] = c.String()
-	}
-	lines := []string{fmt.Sprintf("%d replays of recorded games (%s, sides: %s), recall %.1f%% over %d turns",
-		len(r.Games), strings.Join(cfg.Paths, ", "), strings.Join(colors, ", "), r.Recall, r.Turns)}
-	page, err := report.Belief(runs, report.BeliefOptions{Title: "Beliefs: " + strings.Join(cfg.Samplers, ", "), Lines: lines,
-		Summary: report.TextTable(totals.Header, totals.Numeric, totals.Rows), Page: path})
-	if err != nil {
-		return err
-	}
-	return report.WriteFile(path, page)
 }
 
 func yesNo(b bool) string {
