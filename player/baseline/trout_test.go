@@ -411,7 +411,11 @@ func TestRobustTroutSurvivesACrashBoard(t *testing.T) {
 	ctx := context.Background()
 	const fen = "rn1qkk2/pp1p1ppp/2p2q2/4R3/8/4Q3/PPP2PPP/RN4K1 w q - 4 1"
 	for _, robust := range []bool{false, true} {
-		tr, err := NewTrout(TroutConfig{EnginePath: path, CommandTimeout: stall.StartTimeout, Rand: newRand(4), Robust: robust})
+		// troutTestNodes, not the reference's 0.5 s: Stockfish crashes on
+		// this board at depth 11, after 23,055 nodes, which a timed search
+		// at load 16 did not reach.
+		tr, err := NewTrout(TroutConfig{EnginePath: path, CommandTimeout: stall.StartTimeout, Rand: newRand(4), Robust: robust,
+			Nodes: troutTestNodes})
 		if err != nil {
 			t.Fatal(err)
 		}
