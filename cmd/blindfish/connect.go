@@ -81,7 +81,7 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	gameCtx, abandon := shutdown.Games(ctx, log, "shutting down: setting unranked, finishing the running games (interrupt again to resign them)")
 	defer abandon()
 
-	tally := &rbcclient.Tally{Dir: *out, Out: stdout, Logger: log}
+	tally := rbcclient.NewTally(*out, stdout, log)
 	err = rbcclient.Listen(ctx, rbcclient.ListenConfig{
 		Client: client,
 		NewPlayer: func() (rbc.Player, error) {

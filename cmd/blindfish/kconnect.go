@@ -100,7 +100,7 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 	gameCtx, abandon := shutdown.Games(ctx, log, "shutting down: no new games, finishing the running ones (interrupt again to resign them)")
 	defer abandon()
 
-	tally := &kriegspielorg.Tally{Dir: *out, Out: stdout, Logger: log}
+	tally := kriegspielorg.NewTally(*out, stdout, log)
 	err = kriegspielorg.Listen(ctx, kriegspielorg.ListenConfig{
 		Client: client, Username: *username, Variants: variants,
 		NewPlayer: func(kriegspiel.Ruleset) (kriegspiel.Player, error) {
