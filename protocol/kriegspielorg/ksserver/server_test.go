@@ -3,7 +3,6 @@ package ksserver
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,28 +15,10 @@ import (
 
 const testKey = "registration-key-for-tests"
 
-// do makes one API call and returns its status and body.
-func do(base, method, path string, header map[string]string, body string) (int, []byte, error) {
-	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
-	if err != nil {
-		return 0, nil, err
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, data, err
-}
-
-// call is do for the test's goroutine: an error fails the test.
+// call is gameservertest.Do for the test's goroutine: an error fails the test.
 func call(t *testing.T, base, method, path string, header map[string]string, body string) (int, []byte) {
 	t.Helper()
-	code, data, err := do(base, method, path, header, body)
+	code, data, err := gameservertest.Do(base, method, path, header, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +153,7 @@ func TestOnGameEndRunsOutsideTheLock(t *testing.T) {
 	id := startGame(t, ts.URL, alpha, beta)
 	resigned := make(chan int, 1)
 	go func() {
-		code, _, _ := do(ts.URL, http.MethodPost, "/game/"+id+"/resign", bearer(alpha), "")
+		code, _, _ := gameservertest.Do(ts.URL, http.MethodPost, "/game/"+id+"/resign", bearer(alpha), "")
 		resigned <- code
 	}()
 	if got := <-entered; got != id {
@@ -180,7 +161,7 @@ func TestOnGameEndRunsOutsideTheLock(t *testing.T) {
 	}
 	other := make(chan int, 1)
 	go func() {
-		code, _, _ := do(ts.URL, http.MethodGet, "/game/mine/active", bearer(beta), "")
+		code, _, _ := gameservertest.Do(ts.URL, http.MethodGet, "/game/mine/active", bearer(beta), "")
 		other <- code
 	}()
 	select {

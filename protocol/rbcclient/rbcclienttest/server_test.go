@@ -3,7 +3,6 @@ package rbcclienttest
 import (
 	"encoding/base64"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -27,23 +26,6 @@ func basic(user, pass string) string {
 	return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+pass))
 }
 
-func get(base, path, auth string) (int, error) {
-	req, err := http.NewRequest(http.MethodGet, base+path, nil)
-	if err != nil {
-		return 0, err
-	}
-	if auth != "" {
-		req.Header.Set("Authorization", auth)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return resp.StatusCode, nil
-}
-
 // A user who sends a body slowly holds up only itself: other users' calls
 // and refused ones are answered while that body is still being sent.
 func TestSlowBodyDelaysNoOtherCall(t *testing.T) {
@@ -61,7 +43,7 @@ func TestSlowBodyDelaysNoOtherCall(t *testing.T) {
 			{"/api/users/bob/version", basic("bob", "pw-b"), http.StatusOK},
 			{"/api/invitations", basic("bob", "wrong"), http.StatusUnauthorized},
 		} {
-			if code, err := get(ts.URL, c.path, c.auth); err != nil || code != c.want {
+			if code, _, err := gameservertest.Do(ts.URL, http.MethodGet, c.path, map[string]string{"Authorization": c.auth}, ""); err != nil || code != c.want {
 				t.Errorf("GET %s: %d %v, want %d", c.path, code, err, c.want)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httputil"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -130,4 +131,25 @@ func HugeBody(t *testing.T, addr, head string, size int, chunked bool, prefix st
 	if written >= int64(size) {
 		t.Fatalf("the answer came after the whole body (%d bytes) was sent", written)
 	}
+}
+
+// Do makes one call to the server at base, with the headers of header that
+// are not empty, and returns the answer's status and body.
+func Do(base, method, path string, header map[string]string, body string) (int, []byte, error) {
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	for k, v := range header {
+		if v != "" {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, data, err
 }
