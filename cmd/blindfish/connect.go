@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -48,14 +49,8 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	poll := fs.Duration("poll", 5*time.Second, "pause between polls for invitations")
 	anyVersion := fs.Bool("any-version", false, "play even if the server's reconchess version is not "+rbcclient.HarnessVersion)
 	verbose := fs.Bool("v", false, "log every call and retry")
-	if err := parseNoArgs(fs, args); err != nil {
+	if err := parseListenFlags(fs, args, username, maxGames, games, poll); err != nil {
 		return err
-	}
-	switch {
-	case *username == "":
-		return usageError{"--username is required"}
-	case *maxGames < 1 || *games < 0 || *poll <= 0:
-		return usageError{"--max-games must be at least 1, --games not negative, --poll positive"}
 	}
 	password := os.Getenv(*passwordEnv)
 	if password == "" {
@@ -81,7 +76,7 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	gameCtx, abandon := shutdown.Games(ctx, log, "shutting down: setting unranked, finishing the running games (interrupt again to resign them)")
 	defer abandon()
 
-	tally := &rbcclient.Tally{Dir: *out, Out: stdout, Logger: log}
+	tally := rbcclient.NewTally(*out, stdout, log)
 	err = rbcclient.Listen(ctx, rbcclient.ListenConfig{
 		Client: client,
 		NewPlayer: func() (rbc.Player, error) {
@@ -103,4 +98,20 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return nil
 	}
 	return err
+}
+
+// parseListenFlags parses connect's flags (no arguments may be left over)
+// and checks those that both games share: the account, how many games at
+// once and in all, the pause between polls.
+func parseListenFlags(fs *flag.FlagSet, args []string, username *string, maxGames, games *int, poll *time.Duration) error {
+	if err := parseNoArgs(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *username == "":
+		return usageError{"--username is required"}
+	case *maxGames < 1 || *games < 0 || *poll <= 0:
+		return usageError{"--max-games must be at least 1, --games not negative, --poll positive"}
+	}
+	return nil
 }

@@ -42,14 +42,8 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 	out := fs.String("out", "games", `directory for the game records ("" saves nothing)`)
 	poll := fs.Duration("poll", 2*time.Second, "pause between polls of our games and the lobby")
 	verbose := fs.Bool("v", false, "log every call and retry")
-	if err := parseNoArgs(fs, args); err != nil {
+	if err := parseListenFlags(fs, args, username, maxGames, games, poll); err != nil {
 		return err
-	}
-	switch {
-	case *username == "":
-		return usageError{"--username is required"}
-	case *maxGames < 1 || *games < 0 || *poll <= 0:
-		return usageError{"--max-games must be at least 1, --games not negative, --poll positive"}
 	}
 	log := newLogger(stderr, slog.LevelInfo, *verbose)
 	variants := strings.Split(*rules, ",")
@@ -100,7 +94,7 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 	gameCtx, abandon := shutdown.Games(ctx, log, "shutting down: no new games, finishing the running ones (interrupt again to resign them)")
 	defer abandon()
 
-	tally := &kriegspielorg.Tally{Dir: *out, Out: stdout, Logger: log}
+	tally := kriegspielorg.NewTally(*out, stdout, log)
 	err = kriegspielorg.Listen(ctx, kriegspielorg.ListenConfig{
 		Client: client, Username: *username, Variants: variants,
 		NewPlayer: func(kriegspiel.Ruleset) (kriegspiel.Player, error) {

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
@@ -15,63 +14,41 @@ import (
 
 // Tally saves and reports each game a Listen plays as it ends: Record is a
 // ListenConfig.OnGame. It writes one line per game to Out (the game, our
-// colour, the verdict and where the record went) and, at the end,
-// WriteSummary's count. It is safe for concurrent use.
+// colour, the verdict and where the true record went, docs/kriegspiel.md)
+// and, at the end, WriteSummary's count. Make one with NewTally; it is safe
+// for concurrent use.
 type Tally struct {
-	// Dir is the folder the true records are saved in (docs/kriegspiel.md;
-	// "" saves nothing). It must exist.
-	Dir string
-	// Out receives the lines.
-	Out io.Writer
-	// Logger gets the records that could not be saved; nil discards them.
-	Logger *slog.Logger
+	tally.Log
+}
 
-	mu    sync.Mutex
-	count tally.Count
+// NewTally returns a Tally with the Dir, Out and Logger of tally.Log.
+func NewTally(dir string, out io.Writer, log *slog.Logger) *Tally {
+	return &Tally{tally.Log{Dir: dir, Out: out, Logger: log}}
 }
 
 // Record counts and reports game id: res nil is a game not played, err
 // non-nil one we resigned after an error.
 func (t *Tally) Record(id string, res *Result, err error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	if res == nil {
-		t.count.Failed++
-		fmt.Fprintf(t.Out, "game %s: not played: %v\n", id, err)
+		t.NotPlayed(fmt.Sprintf("game %s: not played: %v", id, err), true)
 		return
 	}
 	r := res.Result
-	verdict := t.count.Add(res.Color, r.HasWinner, r.Winner, err, "resigned after an error")
-	line := fmt.Sprintf("game %s as %s: %s", id, res.Color, verdict)
-	if err != nil {
-		line += ": " + err.Error()
-	} else {
-		line += " (" + r.String() + ")"
-	}
-	if t.Dir != "" && res.Record != nil {
-		// DATE-TIME-kriegspiel-<game>-<white>-<black>.json; the names are
-		// the site's, made safe.
-		path := filepath.Join(t.Dir, fmt.Sprintf("%s-kriegspiel-%s-%s-%s.json", time.Now().Format("20060102-150405"),
-			rbc.SafeFileName(id), rbc.SafeFileName(res.Record.White), rbc.SafeFileName(res.Record.Black)))
-		switch serr := kriegspiel.SaveRecordFile(path, res.Record); {
-		case serr == nil:
-			line += ", saved " + path
-		case t.Logger != nil:
-			t.Logger.Warn("could not save the game record", "game", id, "err", serr)
+	g := tally.Game{Line: fmt.Sprintf("game %s as %s", id, res.Color), ID: id, Us: res.Color,
+		HasWinner: r.HasWinner, Winner: r.Winner, Outcome: r.String(), Err: err, Failed: "resigned after an error"}
+	if res.Record != nil {
+		g.Save = func(dir string) (string, error) {
+			// DATE-TIME-kriegspiel-<game>-<white>-<black>.json; the names
+			// are the site's, made safe.
+			path := filepath.Join(dir, fmt.Sprintf("%s-kriegspiel-%s-%s-%s.json", time.Now().Format("20060102-150405"),
+				rbc.SafeFileName(id), rbc.SafeFileName(res.Record.White), rbc.SafeFileName(res.Record.Black)))
+			return path, kriegspiel.SaveRecordFile(path, res.Record)
 		}
 	}
-	fmt.Fprintln(t.Out, line)
+	t.Played(g)
 }
 
 // WriteSummary writes the count of the games so far to Out ("N games: W
 // won, D drawn, L lost", and the failed ones if any); nothing when there
 // were none.
-func (t *Tally) WriteSummary() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.count.Games() == 0 {
-		return
-	}
-	t.count.Write(t.Out, "failed")
-	fmt.Fprintln(t.Out)
-}
+func (t *Tally) WriteSummary() { t.Summary("failed", "") }

@@ -19,7 +19,7 @@ func TestTally(t *testing.T) {
 	rec.Result = kriegspiel.Result{Reason: kriegspiel.Timeout, Winner: rbc.White, HasWinner: true}
 	dir := t.TempDir()
 	var out strings.Builder
-	tally := &kriegspielorg.Tally{Dir: dir, Out: &out}
+	tally := kriegspielorg.NewTally(dir, &out, nil)
 	tally.Record("ab/cd", &kriegspielorg.Result{GameID: "ab/cd", Color: rbc.White, Result: rec.Result, Record: rec}, nil)
 	tally.Record("x2", &kriegspielorg.Result{GameID: "x2", Color: rbc.Black, Result: kriegspiel.Result{Reason: kriegspiel.TurnLimit}}, nil)
 	tally.Record("x3", &kriegspielorg.Result{GameID: "x3", Color: rbc.Black}, errors.New("the bot failed"))

@@ -26,7 +26,7 @@ func TestTally(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var out strings.Builder
-	tally := &rbcclient.Tally{Dir: dir, Out: &out}
+	tally := rbcclient.NewTally(dir, &out, nil)
 	win := rbc.Outcome{Winner: rbc.White, HasWinner: true, Reason: rbc.KingCapture}
 	tally.Record(1, &rbcclient.Result{GameID: 7, Color: rbc.White, Opponent: "opp", Outcome: win, HistoryJSON: raw, History: h}, nil)
 	tally.Record(2, &rbcclient.Result{GameID: 8, Color: rbc.Black, Opponent: "opp", Outcome: win, HistoryJSON: []byte(`{"not":"parsed"}`)}, nil)

@@ -7,6 +7,8 @@ package tally
 import (
 	"fmt"
 	"io"
+	"log/slog"
+	"sync"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -49,4 +51,98 @@ func (c Count) Write(w io.Writer, failed string) {
 	if c.Failed > 0 {
 		fmt.Fprintf(w, ", %d %s", c.Failed, failed)
 	}
+}
+
+// Log reports the games a client's Listen plays as they end: a line per
+// game on Out (what the game was, our verdict, where its record went) and
+// at the end a count, so that an unattended run leaves a log a person can
+// read. The clients' Tally types embed it and say their games their own
+// way. It is safe for concurrent use.
+type Log struct {
+	// Dir is the folder the game records are saved in ("" saves nothing).
+	// It must exist.
+	Dir string
+	// Out receives the lines.
+	Out io.Writer
+	// Logger gets the records that could not be saved; nil discards them.
+	Logger *slog.Logger
+
+	mu       sync.Mutex
+	count    Count
+	unplayed int
+}
+
+// Game is one game that ended, as a client tells its Log.
+type Game struct {
+	// Line names the game and our side ("game 7 as white vs bot"): the
+	// verdict follows it.
+	Line string
+	// ID names the game in the log of a record that could not be saved.
+	ID any
+	// Us, HasWinner and Winner are our colour and the game's winner.
+	Us        rbc.Color
+	HasWinner bool
+	Winner    rbc.Color
+	// Outcome says how the game ended, in words.
+	Outcome string
+	// Err is the error that ended the game on our side, nil if none.
+	Err error
+	// Failed is the verdict of a game ended by Err.
+	Failed string
+	// Save, when not nil, saves the game's record in a folder and returns
+	// its path.
+	Save func(dir string) (string, error)
+}
+
+// Played counts g and writes its line: g.Line, the verdict, then the
+// error or the outcome, and where the record was saved.
+func (l *Log) Played(g Game) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	line := g.Line + ": " + l.count.Add(g.Us, g.HasWinner, g.Winner, g.Err, g.Failed)
+	if g.Err != nil {
+		line += ": " + g.Err.Error()
+	} else {
+		line += " (" + g.Outcome + ")"
+	}
+	if l.Dir != "" && g.Save != nil {
+		switch path, err := g.Save(l.Dir); {
+		case err == nil:
+			line += ", saved " + path
+		case l.Logger != nil:
+			l.Logger.Warn("could not save the game record", "game", g.ID, "err", err)
+		}
+	}
+	fmt.Fprintln(l.Out, line)
+}
+
+// NotPlayed writes line (a game that could not be played, and why) and
+// counts the game among the failed ones, or when failed is false apart
+// from them, among the unplayed.
+func (l *Log) NotPlayed(line string, failed bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if failed {
+		l.count.Failed++
+	} else {
+		l.unplayed++
+	}
+	fmt.Fprintln(l.Out, line)
+}
+
+// Summary writes the count of the games so far to Out ("N games: W won, D
+// drawn, L lost", then ", F <failed>" when some failed, then "; U
+// <unplayed>" when some were not played) and a line end; nothing when
+// there were none.
+func (l *Log) Summary(failed, unplayed string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.count.Games() == 0 && l.unplayed == 0 {
+		return
+	}
+	l.count.Write(l.Out, failed)
+	if l.unplayed > 0 {
+		fmt.Fprintf(l.Out, "; %d %s", l.unplayed, unplayed)
+	}
+	fmt.Fprintln(l.Out)
 }

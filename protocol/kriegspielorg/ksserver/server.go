@@ -17,12 +17,10 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -31,6 +29,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/faults"
+	"github.com/blindfish-rbc/blindfish/protocol/internal/gameserver"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -80,7 +79,7 @@ const DefaultJoinCooldown = 60 * time.Second
 
 // DefaultMaxBodyBytes bounds a request's body: the API's bodies (a bot's
 // profile, a lobby request, a move) are a few hundred bytes.
-const DefaultMaxBodyBytes = 16 << 10
+const DefaultMaxBodyBytes = gameserver.DefaultMaxBodyBytes
 
 // MaxUsernameLen is the longest username a bot may register.
 const MaxUsernameLen = 32
@@ -90,8 +89,8 @@ const MaxUsernameLen = 32
 // and answers written after it is let go, so that a slow client delays
 // only itself.
 type Server struct {
-	cfg    Config
-	faults *faults.Injector
+	base gameserver.Base // faults and the body bound
+	cfg  Config
 
 	mu     sync.Mutex
 	tokens map[string]string   // token → username
@@ -124,21 +123,15 @@ func New(cfg Config) *Server {
 	if cfg.Increment <= 0 {
 		cfg.Increment = 10 * time.Second
 	}
-	if cfg.MaxBodyBytes <= 0 {
-		cfg.MaxBodyBytes = DefaultMaxBodyBytes
-	}
 	if cfg.JoinCooldown == 0 {
 		cfg.JoinCooldown = DefaultJoinCooldown
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Server{cfg: cfg, faults: faults.New(cfg.Faults), tokens: map[string]string{}, users: map[string]*account{},
+	return &Server{base: gameserver.NewBase(cfg.Faults, cfg.MaxBodyBytes), cfg: cfg, tokens: map[string]string{}, users: map[string]*account{},
 		games: map[string]*game{}, codes: map[string]string{}, nextID: max(cfg.LastID, 0)}
 }
-
-// FaultCounts returns how many faults of each kind were injected.
-func (s *Server) FaultCounts() map[string]int { return s.faults.Counts() }
 
 // Record returns the true record of a game (for the tests to compare with
 // what the players heard).
@@ -182,17 +175,19 @@ type try struct {
 	a     kriegspiel.Answer
 }
 
+// FaultCounts returns how many faults of each kind were injected.
+func (s *Server) FaultCounts() map[string]int { return s.base.FaultCounts() }
+
 // ServeHTTP answers one API call.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.faults.Serve(w, r, true, func(w http.ResponseWriter) { s.route(w, r) })
+	s.base.Serve(w, r, true, func(w http.ResponseWriter) { s.route(w, r) })
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	path := strings.Trim(r.URL.Path, "/")
 	if r.Method == http.MethodPost && path == "auth/bots/register" {
 		key := r.Header.Get("X-Bot-Registration-Key")
-		if !s.cfg.OpenRegistration &&
-			(s.cfg.RegistrationKey == "" || subtle.ConstantTimeCompare([]byte(key), []byte(s.cfg.RegistrationKey)) != 1) {
+		if !s.cfg.OpenRegistration && !gameserver.SecretEqual(key, s.cfg.RegistrationKey) {
 			fail(w, http.StatusUnauthorized, "INVALID_REGISTRATION_KEY", "bad registration key")
 			return
 		}
@@ -239,25 +234,14 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	s.locked(w, func(w http.ResponseWriter) { s.gameCall(w, r.Method, path, parts, body, user) })
 }
 
-// readBody reads the request's body whole, before any lock is taken; a
-// body over the limit gets 413 as soon as that is known (at once when its
-// Content-Length says so), and is not read further.
+// readBody reads the request's body whole, before any lock is taken (see
+// gameserver.ReadBody); a body over the limit gets 413 PAYLOAD_TOO_LARGE.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	limit := s.cfg.MaxBodyBytes
-	tooLarge := func() {
-		w.Header().Set("Connection", "close")
-		fail(w, http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE",
-			fmt.Sprintf("the request body is over %d bytes", limit))
-	}
-	if r.ContentLength > limit {
-		tooLarge()
-		return nil, false
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	var mbe *http.MaxBytesError
+	body, err := s.base.ReadBody(w, r)
+	var tooLarge *gameserver.TooLargeError
 	switch {
-	case errors.As(err, &mbe):
-		tooLarge()
+	case errors.As(err, &tooLarge):
+		fail(w, http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE", tooLarge.Error())
 		return nil, false
 	case err != nil:
 		fail(w, http.StatusBadRequest, "BAD_REQUEST", "could not read the request body")
@@ -452,7 +436,7 @@ func CheckUsername(name string) error {
 }
 
 func (s *Server) user(r *http.Request) (string, bool) {
-	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	tok, ok := gameserver.BearerToken(r)
 	if !ok {
 		return "", false
 	}
@@ -873,11 +857,7 @@ func resultPayload(r kriegspiel.Result) kriegspielorg.ResultPayload {
 	return p
 }
 
-func reply(w http.ResponseWriter, code int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(v)
-}
+func reply(w http.ResponseWriter, code int, v any) { gameserver.Reply(w, code, v) }
 
 func fail(w http.ResponseWriter, code int, errCode, msg string) {
 	reply(w, code, map[string]any{"error": map[string]any{"code": errCode, "message": msg, "details": map[string]any{}}})

@@ -1,47 +1,24 @@
 package ksserver
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/protocol/internal/gameserver/gameservertest"
 )
 
 const testKey = "registration-key-for-tests"
 
-// do makes one API call and returns its status and body.
-func do(base, method, path string, header map[string]string, body string) (int, []byte, error) {
-	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
-	if err != nil {
-		return 0, nil, err
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, data, err
-}
-
-// call is do for the test's goroutine: an error fails the test.
+// call is gameservertest.Do for the test's goroutine: an error fails the test.
 func call(t *testing.T, base, method, path string, header map[string]string, body string) (int, []byte) {
 	t.Helper()
-	code, data, err := do(base, method, path, header, body)
+	code, data, err := gameservertest.Do(base, method, path, header, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,58 +58,22 @@ func TestSlowBodyDelaysNoOtherCall(t *testing.T) {
 	alpha, beta := srv.AddBot("alpha"), srv.AddBot("beta")
 	id := startGame(t, ts.URL, alpha, beta)
 
-	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	// One byte per 100 ms; the JSON value is whole only at the last byte,
-	// so that a server decoding as it reads waits for all of it. The last
-	// byte is held back until the other calls are answered (or 10 s have
-	// passed): they must not need it.
+	// The JSON value is whole only at the last byte, so that a server
+	// decoding as it reads waits for all of it.
 	body := `{"uci"` + strings.Repeat(" ", 20) + `: "e2e4"}`
-	fmt.Fprintf(conn, "POST /game/%s/move HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"+
-		"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n", id, alpha, len(body))
-	started, othersDone, lastSent := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	go func() {
-		for i := range len(body) - 1 {
-			if _, err := conn.Write([]byte{body[i]}); err != nil {
-				return
-			}
-			if i == 1 {
-				close(started) // the server is inside the call by now
-			}
-			time.Sleep(100 * time.Millisecond)
+	head := fmt.Sprintf("POST /game/%s/move HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"+
+		"Content-Type: application/json\r\n", id, alpha)
+	resp := gameservertest.SlowBody(t, ts.Listener.Addr().String(), head, body, func() {
+		if code, data := call(t, ts.URL, http.MethodGet, "/game/"+id+"/state", bearer(beta), ""); code != http.StatusOK {
+			t.Errorf("the other bot's state: %d %s", code, data)
 		}
-		select {
-		case <-othersDone:
-		case <-time.After(10 * time.Second):
+		if code, _ := call(t, ts.URL, http.MethodGet, "/game/mine/active", nil, ""); code != http.StatusUnauthorized {
+			t.Errorf("an unauthenticated call: %d, want 401", code)
 		}
-		close(lastSent)
-		conn.Write([]byte{body[len(body)-1]})
-	}()
-	<-started
-
-	if code, data := call(t, ts.URL, http.MethodGet, "/game/"+id+"/state", bearer(beta), ""); code != http.StatusOK {
-		t.Errorf("the other bot's state: %d %s", code, data)
-	}
-	if code, _ := call(t, ts.URL, http.MethodGet, "/game/mine/active", nil, ""); code != http.StatusUnauthorized {
-		t.Errorf("an unauthenticated call: %d, want 401", code)
-	}
-	if code, _ := call(t, ts.URL, http.MethodGet, "/game/mine/active", bearer(alpha), ""); code != http.StatusOK {
-		t.Errorf("the slow bot's own other call: %d", code)
-	}
-	select {
-	case <-lastSent:
-		t.Fatal("the other calls were answered only once the slow body was whole")
-	default:
-	}
-	close(othersDone)
-
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+		if code, _ := call(t, ts.URL, http.MethodGet, "/game/mine/active", bearer(alpha), ""); code != http.StatusOK {
+			t.Errorf("the slow bot's own other call: %d", code)
+		}
+	})
 	defer resp.Body.Close()
 	var mr struct {
 		MoveDone bool `json:"move_done"`
@@ -142,23 +83,10 @@ func TestSlowBodyDelaysNoOtherCall(t *testing.T) {
 	}
 }
 
-// countingWriter counts the bytes it passes on.
-type countingWriter struct {
-	w io.Writer
-	n atomic.Int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n.Add(int64(n))
-	return n, err
-}
-
 // A 50 MB body gets 413 before it is read whole, whether its length is
 // announced or it is sent in chunks, on an authenticated call and on a
 // registration.
 func TestHugeBodyGets413(t *testing.T) {
-	const size = 50 << 20
 	srv := New(Config{RegistrationKey: testKey})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
@@ -173,55 +101,9 @@ func TestHugeBodyGets413(t *testing.T) {
 		{"registration chunked", "/auth/bots/register", "X-Bot-Registration-Key: " + testKey, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			conn, err := net.Dial("tcp", ts.Listener.Addr().String())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer conn.Close()
-			length := fmt.Sprintf("Content-Length: %d", size)
-			if tc.chunked {
-				length = "Transfer-Encoding: chunked"
-			}
-			fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\n%s\r\nContent-Type: application/json\r\n%s\r\n\r\n",
-				tc.path, tc.header, length)
-			cw := &countingWriter{w: conn}
-			var w io.Writer = cw
-			if tc.chunked {
-				w = httputil.NewChunkedWriter(cw)
-			}
-			sent := make(chan struct{})
-			go func() {
-				defer close(sent)
-				// One JSON string that never ends, however far it is read.
-				prefix := []byte(`{"username": "`)
-				if _, err := w.Write(prefix); err != nil {
-					return
-				}
-				chunk := bytes.Repeat([]byte("a"), 64<<10)
-				for n := len(prefix); n < size; n += len(chunk) {
-					if _, err := w.Write(chunk); err != nil {
-						return // the server hung up: expected
-					}
-				}
-				if c, ok := w.(io.Closer); ok {
-					c.Close() // the last chunk
-				}
-			}()
-			conn.SetReadDeadline(time.Now().Add(time.Minute))
-			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			written := cw.n.Load()
-			conn.Close()
-			<-sent
-			if resp.StatusCode != http.StatusRequestEntityTooLarge {
-				t.Fatalf("status %d, want 413", resp.StatusCode)
-			}
-			if written >= size {
-				t.Fatalf("the answer came after the whole body (%d bytes) was sent", written)
-			}
+			head := fmt.Sprintf("POST %s HTTP/1.1\r\nHost: x\r\n%s\r\nContent-Type: application/json\r\n", tc.path, tc.header)
+			// One JSON string that never ends, however far it is read.
+			gameservertest.HugeBody(t, ts.Listener.Addr().String(), head, 50<<20, tc.chunked, `{"username": "`, 'a')
 		})
 	}
 }
@@ -271,7 +153,7 @@ func TestOnGameEndRunsOutsideTheLock(t *testing.T) {
 	id := startGame(t, ts.URL, alpha, beta)
 	resigned := make(chan int, 1)
 	go func() {
-		code, _, _ := do(ts.URL, http.MethodPost, "/game/"+id+"/resign", bearer(alpha), "")
+		code, _, _ := gameservertest.Do(ts.URL, http.MethodPost, "/game/"+id+"/resign", bearer(alpha), "")
 		resigned <- code
 	}()
 	if got := <-entered; got != id {
@@ -279,7 +161,7 @@ func TestOnGameEndRunsOutsideTheLock(t *testing.T) {
 	}
 	other := make(chan int, 1)
 	go func() {
-		code, _, _ := do(ts.URL, http.MethodGet, "/game/mine/active", bearer(beta), "")
+		code, _, _ := gameservertest.Do(ts.URL, http.MethodGet, "/game/mine/active", bearer(beta), "")
 		other <- code
 	}()
 	select {

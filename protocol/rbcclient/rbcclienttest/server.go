@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/protocol/internal/faults"
+	"github.com/blindfish-rbc/blindfish/protocol/internal/gameserver"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -53,13 +54,13 @@ type Config struct {
 
 // DefaultMaxBodyBytes bounds a request's body: the API's bodies (a
 // square, a move, a setting) are a few dozen bytes.
-const DefaultMaxBodyBytes = 16 << 10
+const DefaultMaxBodyBytes = gameserver.DefaultMaxBodyBytes
 
 // Server is the loopback tournament server; it is an http.Handler.
 type Server struct {
+	base   gameserver.Base // faults and the body bound
 	cfg    Config
 	log    *slog.Logger
-	faults *faults.Injector
 	ctx    context.Context // ends the referee games on Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -112,9 +113,6 @@ func New(cfg Config) *Server {
 	if cfg.Game.InitialTime <= 0 {
 		cfg.Game = rbc.DefaultOptions()
 	}
-	if cfg.MaxBodyBytes <= 0 {
-		cfg.MaxBodyBytes = DefaultMaxBodyBytes
-	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -124,7 +122,7 @@ func New(cfg Config) *Server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		cfg: cfg, log: log, faults: faults.New(cfg.Faults), ctx: ctx, cancel: cancel,
+		base: gameserver.NewBase(cfg.Faults, cfg.MaxBodyBytes), cfg: cfg, log: log, ctx: ctx, cancel: cancel,
 		nextID: 1, users: map[string]*userState{}, invitations: map[int]*invitation{}, games: map[int]*game{},
 	}
 	for name := range cfg.Users {
@@ -271,15 +269,15 @@ func (s *Server) User(name string) UserInfo {
 	return UserInfo{Ranked: u.ranked, MaxGames: u.maxGames, Version: u.version}
 }
 
-// FaultCounts returns how many faults of each kind were injected.
-func (s *Server) FaultCounts() map[string]int { return s.faults.Counts() }
-
 // --- HTTP -------------------------------------------------------------------
+
+// FaultCounts returns how many faults of each kind were injected.
+func (s *Server) FaultCounts() map[string]int { return s.base.FaultCounts() }
 
 // ServeHTTP answers one API call, after the fault injector has had its say.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	user, pass, ok := r.BasicAuth()
-	if !ok || s.cfg.Users[user] != pass || pass == "" {
+	if !ok || !gameserver.SecretEqual(pass, s.cfg.Users[user]) {
 		body := "Authentication required."
 		if s.cfg.Faults.EchoAuthOn401 {
 			body += " You sent: " + r.Header.Get("Authorization") + " (" + user + ":" + pass + ")"
@@ -287,7 +285,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, body, http.StatusUnauthorized)
 		return
 	}
-	s.faults.Serve(w, r, safeToRepeat(r), func(w http.ResponseWriter) { s.route(w, r, user) })
+	s.base.Serve(w, r, safeToRepeat(r), func(w http.ResponseWriter) { s.route(w, r, user) })
 }
 
 // safeToRepeat says whether a call may be processed and its answer lost:
@@ -316,13 +314,6 @@ func badRequest(format string, args ...any) *apiError {
 	return &apiError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	if err := json.NewEncoder(w).Encode(v); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-	}
-}
-
 func (s *Server) route(w http.ResponseWriter, r *http.Request, user string) {
 	// The body is read whole here, before any lock is taken, so that a
 	// client sending it slowly delays only itself.
@@ -337,7 +328,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, user string) {
 		http.Error(w, aerr.msg, aerr.code)
 		return
 	}
-	writeJSON(w, out)
+	gameserver.Reply(w, http.StatusOK, out)
 }
 
 func (s *Server) dispatch(r *http.Request, user string) (any, *apiError) {
@@ -370,22 +361,16 @@ func (s *Server) dispatch(r *http.Request, user string) (any, *apiError) {
 	return nil, &apiError{http.StatusNotFound, "no such endpoint"}
 }
 
-// readBody reads the request's body, up to MaxBodyBytes: a longer one
-// gets 413 as soon as that is known (at once when its Content-Length says
-// so), and is not read further.
+// readBody reads the request's body whole (see gameserver.ReadBody); a
+// body over the limit gets 413.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
-	limit := s.cfg.MaxBodyBytes
-	tooLarge := &apiError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is over %d bytes", limit)}
-	if r.ContentLength > limit {
-		w.Header().Set("Connection", "close")
-		return nil, tooLarge
-	}
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	if errors.As(err, new(*http.MaxBytesError)) {
-		return nil, tooLarge
-	}
-	if err != nil {
-		return nil, badRequest("reading the body: %v", err)
+	data, err := s.base.ReadBody(w, r)
+	var tooLarge *gameserver.TooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, &apiError{http.StatusRequestEntityTooLarge, tooLarge.Error()}
+	case err != nil:
+		return nil, badRequest("%v", err)
 	}
 	return data, nil
 }
