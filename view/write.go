@@ -1,15 +1,16 @@
 package view
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/template"
 
+	"github.com/blindfish-rbc/blindfish/internal/atomicfile"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -83,9 +84,9 @@ func writePage(w io.Writer, page string, data any) error {
 	return nil
 }
 
-// WriteFile writes the page for p to path, atomically: to a temporary file
-// in the same folder, renamed over path only once complete, so that a
-// failure never leaves a partial page where a good one is expected.
+// WriteFile writes the page for p to path, atomically (internal/atomicfile),
+// so that a failure never leaves a partial page where a good one is
+// expected.
 func WriteFile(path string, p *Page) error {
 	return writeFile(path, func(w io.Writer) error { return Write(w, p) })
 }
@@ -96,31 +97,12 @@ func WriteKriegspielFile(path string, p *KriegspielPage) error {
 	return writeFile(path, func(w io.Writer) error { return WriteKriegspiel(w, p) })
 }
 
-func writeFile(path string, write func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("view: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := write(f); err != nil {
+func writeFile(path string, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
 		return err
 	}
-	if err := f.Chmod(0o644); err != nil {
-		return fmt.Errorf("view: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("view: %w", err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("view: %w", err)
 	}
 	return nil
