@@ -22,8 +22,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"os"
-	"path/filepath"
+
+	"github.com/blindfish-rbc/blindfish/internal/atomicfile"
 )
 
 // Page is one report page: a title, a few lines saying what it is about,
@@ -116,39 +116,16 @@ func Write(w io.Writer, p *Page) error {
 	return nil
 }
 
-// WriteFile writes p to path atomically: into a temporary file of the same
-// folder, renamed over path once complete, so that a failure never leaves a
-// partial page, and a reader never sees one being written (a shard of a
-// match may rewrite its folder's index while another reads it).
-func WriteFile(path string, p *Page) (err error) {
+// WriteFile writes p to path atomically (internal/atomicfile), so that a
+// failure never leaves a partial page, and a reader never sees one being
+// written (a shard of a match may rewrite its folder's index while another
+// reads it).
+func WriteFile(path string, p *Page) error {
 	var buf bytes.Buffer
 	if err := Write(&buf, p); err != nil {
 		return err
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil

@@ -3,7 +3,6 @@ package view
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -40,25 +39,6 @@ func scriptedGame(t testing.TB, questions ...string) *kriegspiel.Record {
 	return rec
 }
 
-// ksPageData pulls the embedded JSON back out of a Kriegspiel page.
-func ksPageData(t *testing.T, html []byte) *KriegspielPage {
-	t.Helper()
-	const open = `<script id="data" type="application/json">`
-	_, rest, ok := bytes.Cut(html, []byte(open))
-	if !ok {
-		t.Fatal("page lacks its data script")
-	}
-	data, _, ok := bytes.Cut(rest, []byte("</script>"))
-	if !ok {
-		t.Fatal("data script not closed")
-	}
-	var p KriegspielPage
-	if err := json.Unmarshal(data, &p); err != nil {
-		t.Fatalf("page data does not parse: %v", err)
-	}
-	return &p
-}
-
 // TestKriegspielPage checks the data of a Kriegspiel page against a game
 // whose every answer is known: the true board and every answer in words,
 // and each side's exact belief counted square by square.
@@ -72,7 +52,7 @@ func TestKriegspielPage(t *testing.T) {
 	if err := WriteKriegspiel(&buf, p); err != nil {
 		t.Fatal(err)
 	}
-	p = ksPageData(t, buf.Bytes()) // what the page's script reads
+	p = pageData[KriegspielPage](t, buf.Bytes()) // what the page's script reads
 	if p.Game != "kriegspiel" || p.Ruleset != "wild16" || p.White != "scripted-w" || p.Side != "" || p.Belief != "exact" {
 		t.Errorf("header: %+v", p)
 	}
@@ -282,7 +262,7 @@ func TestKriegspielRecordDetected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := ksPageData(t, html)
+	got := pageData[KriegspielPage](t, html)
 	if got.Belief != "aosp" || len(got.Beliefs["white"]) != 7 || got.Beliefs["white"][6] == nil || got.Beliefs["white"][6].Exact {
 		t.Errorf("aosp page: belief %q, frames %v", got.Belief, got.Beliefs["white"])
 	}

@@ -18,9 +18,10 @@ import (
 
 var both = []rbc.Color{rbc.White, rbc.Black}
 
-// pageData pulls the embedded JSON back out of a page, as the page's script
-// does, so that tests check what the browser will read.
-func pageData(t *testing.T, html []byte) *Page {
+// pageData pulls the embedded JSON back out of a page (a Page or a
+// KriegspielPage), as the page's script does, so that tests check what the
+// browser will read.
+func pageData[T any](t *testing.T, html []byte) *T {
 	t.Helper()
 	const open = `<script id="data" type="application/json">`
 	_, rest, ok := bytes.Cut(html, []byte(open))
@@ -31,7 +32,7 @@ func pageData(t *testing.T, html []byte) *Page {
 	if !ok {
 		t.Fatal("data script not closed")
 	}
-	var p Page
+	var p T
 	if err := json.Unmarshal(data, &p); err != nil {
 		t.Fatalf("page data does not parse: %v", err)
 	}
@@ -120,7 +121,7 @@ func TestCorpus(t *testing.T) {
 		if err := Write(&buf, p); err != nil {
 			t.Fatal(err)
 		}
-		checkPage(t, name, h, pageData(t, buf.Bytes()), both)
+		checkPage(t, name, h, pageData[Page](t, buf.Bytes()), both)
 	}
 }
 
@@ -196,7 +197,7 @@ func TestWriteFile(t *testing.T) {
 	if !bytes.HasPrefix(data, []byte("<!DOCTYPE html>")) || !bytes.HasSuffix(bytes.TrimSpace(data), []byte("</html>")) {
 		t.Error("page is not a whole HTML document")
 	}
-	if got := pageData(t, data); len(got.Plies) != 7 || got.Beliefs != nil || got.Source != "game.json" {
+	if got := pageData[Page](t, data); len(got.Plies) != 7 || got.Beliefs != nil || got.Source != "game.json" {
 		t.Errorf("page data: %d plies, beliefs %v, source %q", len(got.Plies), got.Beliefs != nil, got.Source)
 	}
 	// No network at view time: nothing is fetched from elsewhere.
@@ -231,7 +232,7 @@ func TestNoScriptEscape(t *testing.T) {
 	if strings.Contains(buf.String(), "alert(1)</script>") {
 		t.Error("a player name closed the data script")
 	}
-	if got := pageData(t, buf.Bytes()); got.White != h.WhiteName {
+	if got := pageData[Page](t, buf.Bytes()); got.White != h.WhiteName {
 		t.Errorf("white's name came back as %q", got.White)
 	}
 }
@@ -279,7 +280,7 @@ func TestBotChoices(t *testing.T) {
 	if err := Write(&buf, p); err != nil {
 		t.Fatal(err)
 	}
-	got := pageData(t, buf.Bytes()).Bot
+	got := pageData[Page](t, buf.Bytes()).Bot
 	if got == nil || got.Spec != "logger" || got.Color != "black" || got.LeftS != 60 || len(got.Turns) != len(h.Turns[rbc.Black]) {
 		t.Fatalf("bot analysis %+v, want black's %d turns", got, len(h.Turns[rbc.Black]))
 	}

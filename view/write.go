@@ -1,28 +1,25 @@
 package view
 
 import (
-	_ "embed"
+	"bytes"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
+	"text/template"
 
+	"github.com/blindfish-rbc/blindfish/internal/atomicfile"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
-// pageHTML is the page: markup, styles and the script that draws the game
-// from the JSON that Write puts in place of dataMarker.
+// pages holds the templates of the pages: common.html, what both games'
+// pages share (the board, the navigation, the legend, the script's
+// helpers), with page.html (RBC) and kriegspiel.html, each game's own.
 //
-//go:embed page.html
-var pageHTML string
-
-// kriegspielHTML is the page of a Kriegspiel game (KriegspielPage), made
-// the same way.
-//
-//go:embed kriegspiel.html
-var kriegspielHTML string
+//go:embed common.html page.html kriegspiel.html
+var pages embed.FS
 
 // dataMarker is where the page's data goes, inside a script element of type
 // application/json (read by the page's script, never run).
@@ -34,13 +31,43 @@ const dataMarker = "/*BLINDFISH-DATA*/"
 // escapes <, > and & in strings, so no player name or detail taken from the
 // record can close the script element, and the page's script sets every
 // text through textContent.
-func Write(w io.Writer, p *Page) error { return writePage(w, pageHTML, p) }
+func Write(w io.Writer, p *Page) error { return writePage(w, "page.html", p) }
 
 // WriteKriegspiel writes the page of a Kriegspiel game to w, as Write does.
-func WriteKriegspiel(w io.Writer, p *KriegspielPage) error { return writePage(w, kriegspielHTML, p) }
+func WriteKriegspiel(w io.Writer, p *KriegspielPage) error {
+	return writePage(w, "kriegspiel.html", p)
+}
 
-// writePage writes the page html with data in place of its dataMarker.
-func writePage(w io.Writer, html string, data any) error {
+// pageHTML is the page that the template file page (page.html or
+// kriegspiel.html) makes with common.html, its data marker still in it.
+//
+// The templates are text/template's: they put together fixed text and
+// take nothing from a record (the data goes in at the marker, as JSON),
+// and html/template would strip the script's comments, the marker's
+// among them. They are parsed per page, as report parses its own: a page
+// is written once per game and parsing takes well under a millisecond.
+func pageHTML(page string) (string, error) {
+	t, err := template.New(page).Funcs(template.FuncMap{
+		// ends names the two ends of the legend's bar.
+		"ends": func(from, to string) [2]string { return [2]string{from, to} },
+	}).ParseFS(pages, "common.html", page)
+	if err != nil {
+		return "", fmt.Errorf("view: the page template: %w", err)
+	}
+	var b strings.Builder
+	if err := t.ExecuteTemplate(&b, "viewer", nil); err != nil {
+		return "", fmt.Errorf("view: the page template: %w", err)
+	}
+	return b.String(), nil
+}
+
+// writePage writes the page that the template file page makes, with data
+// in place of its dataMarker.
+func writePage(w io.Writer, page string, data any) error {
+	html, err := pageHTML(page)
+	if err != nil {
+		return err
+	}
 	js, err := json.Marshal(data)
 	if err != nil {
 		return fmt.Errorf("view: encode the page data: %w", err)
@@ -57,9 +84,9 @@ func writePage(w io.Writer, html string, data any) error {
 	return nil
 }
 
-// WriteFile writes the page for p to path, atomically: to a temporary file
-// in the same folder, renamed over path only once complete, so that a
-// failure never leaves a partial page where a good one is expected.
+// WriteFile writes the page for p to path, atomically (internal/atomicfile),
+// so that a failure never leaves a partial page where a good one is
+// expected.
 func WriteFile(path string, p *Page) error {
 	return writeFile(path, func(w io.Writer) error { return Write(w, p) })
 }
@@ -70,31 +97,12 @@ func WriteKriegspielFile(path string, p *KriegspielPage) error {
 	return writeFile(path, func(w io.Writer) error { return WriteKriegspiel(w, p) })
 }
 
-func writeFile(path string, write func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("view: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := write(f); err != nil {
+func writeFile(path string, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
 		return err
 	}
-	if err := f.Chmod(0o644); err != nil {
-		return fmt.Errorf("view: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("view: %w", err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("view: %w", err)
 	}
 	return nil
