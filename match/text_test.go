@@ -6,20 +6,6 @@ import (
 	"time"
 )
 
-// TestTableWriteAlignsColumns: text left, numbers right, no trailing blanks.
-func TestTableWriteAlignsColumns(t *testing.T) {
-	tb := Table{Header: []string{"name", "n", "note"}, Numeric: []int{1},
-		Rows: [][]string{{"a", "100", ""}, {"long name", "7", "µs"}}}
-	var buf bytes.Buffer
-	if err := tb.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	want := "name         n  note\na          100\nlong name    7  µs\n"
-	if buf.String() != want {
-		t.Errorf("got\n%q\nwant\n%q", buf.String(), want)
-	}
-}
-
 // TestParseClock reads seconds and Go durations.
 func TestParseClock(t *testing.T) {
 	cases := []struct {

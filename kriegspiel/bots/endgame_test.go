@@ -24,15 +24,7 @@ func TestBotsMateALoneKing(t *testing.T) {
 		"7k/8/8/8/8/8/8/R3K3 w - - 0 1",
 		"8/2k5/8/8/8/5K2/8/1R6 w - - 0 1",
 	}
-	bots := map[string]func() kriegspiel.Player{
-		"sampling": func() kriegspiel.Player { return NewSampling(DefaultSamplingConfig(), nil, 1, nil) },
-		"mcts": func() kriegspiel.Player {
-			cfg := DefaultMCTSConfig()
-			cfg.Iterations = 200
-			return NewMCTS(cfg, 1, nil)
-		},
-	}
-	for name, mk := range bots {
+	for name, mk := range endgameBots() {
 		for _, rules := range []kriegspiel.Ruleset{kriegspiel.Wild16(), kriegspiel.Berkeley()} {
 			mates := 0
 			for i, fen := range positions {
@@ -78,15 +70,7 @@ func TestBotsPromoteAPawn(t *testing.T) {
 		{"8/8/3p4/8/3k4/8/8/7K b - - 0 1", rbc.Black},
 		{"7k/8/8/3K4/8/3P4/8/8 w - - 0 1", rbc.White},
 	}
-	bots := map[string]func() kriegspiel.Player{
-		"sampling": func() kriegspiel.Player { return NewSampling(DefaultSamplingConfig(), nil, 1, nil) },
-		"mcts": func() kriegspiel.Player {
-			cfg := DefaultMCTSConfig()
-			cfg.Iterations = 200
-			return NewMCTS(cfg, 1, nil)
-		},
-	}
-	for name, mk := range bots {
+	for name, mk := range endgameBots() {
 		for _, rules := range []kriegspiel.Ruleset{kriegspiel.Wild16(), kriegspiel.Berkeley()} {
 			for i, pos := range positions {
 				opts := kriegspiel.DefaultOptions()
@@ -111,5 +95,18 @@ func TestBotsPromoteAPawn(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// endgameBots are the two bots the ending tests play: each asks
+// kriegspiel/endgame's tracker first once the opponent has a lone king.
+func endgameBots() map[string]func() kriegspiel.Player {
+	return map[string]func() kriegspiel.Player{
+		"sampling": func() kriegspiel.Player { return NewSampling(DefaultSamplingConfig(), nil, 1, nil) },
+		"mcts": func() kriegspiel.Player {
+			cfg := DefaultMCTSConfig()
+			cfg.Iterations = 200
+			return NewMCTS(cfg, 1, nil)
+		},
 	}
 }
