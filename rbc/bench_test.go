@@ -108,6 +108,30 @@ func BenchmarkExpandOptions(b *testing.B) {
 	b.ReportMetric(float64(children)/float64(b.N*len(boards)), "children/board")
 }
 
+// BenchmarkChildren does BenchmarkExpandOptions's work with AppendChildren,
+// which derives each child's key and capture square without building it.
+func BenchmarkChildren(b *testing.B) {
+	boards := benchBoards(b, 100_000)
+	buf := make([]Child, 0, 256)
+	children := 0
+	var sink uint64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := range boards {
+			buf = boards[j].AppendChildren(buf[:0])
+			for _, c := range buf {
+				sink ^= c.Key + uint64(c.Capture)
+			}
+			children += len(buf)
+		}
+	}
+	if sink == 42 {
+		b.Log(sink)
+	}
+	b.ReportMetric(float64(children)/b.Elapsed().Seconds(), "children/s")
+}
+
 // BenchmarkResolve resolves every move action of 100k boards.
 func BenchmarkResolve(b *testing.B) {
 	boards := benchBoards(b, 100_000)

@@ -13,7 +13,8 @@ import (
 // start of our turn selects a group at once.
 //
 // It runs on all workers in batches of parents, each in two phases:
-//  1. Workers take runs of parents, apply every option to a copy and write
+//  1. Workers take runs of parents, derive every child's key from its
+//     parent's (rbc.Board.AppendChildren, no board is built) and write
 //     (key, ref) records to a scratch buffer in the order made, then sort the
 //     run's records by partition (the key's top bits) with a stable counting
 //     sort into the run's own buffer, sized exactly. Writing in order and
@@ -115,13 +116,13 @@ type expRun struct {
 }
 
 // expScratch is a worker's phase-1 state: the run's records in the order
-// made, the counts per partition and the move buffer. The padding keeps two
-// workers' headers off one cache line.
+// made, the counts per partition and the children buffer. The padding keeps
+// two workers' headers off one cache line.
 type expScratch struct {
-	recs   []expRecord
-	counts []int32
-	moves  []rbc.Move
-	_      [64]byte
+	recs     []expRecord
+	counts   []int32
+	children []rbc.Child
+	_        [64]byte
 }
 
 // maxUnits bounds the phase-2 units: enough for the workers to balance, few
@@ -156,7 +157,7 @@ func newExpander(workers int, base *store, n, only int) *expander {
 	e.tableKeys = int(estChildren>>pbits) / 2
 	for w := range e.scratch {
 		e.scratch[w].counts = make([]int32, nparts)
-		e.scratch[w].moves = make([]rbc.Move, 0, 256)
+		e.scratch[w].children = make([]rbc.Child, 0, 256)
 	}
 	return e
 }
@@ -247,21 +248,21 @@ func (e *expander) fill(ctx context.Context, from, to int) (int64, error) {
 // fillRun expands base[lo:hi] into run and returns the number of children.
 func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 	recs := sc.recs[:0]
-	moves := sc.moves
+	children := sc.children
 	only, shift := e.only, e.shift
 	for i := lo; i < hi; i++ {
-		parent := e.base.at(i)
-		moves = parent.AppendOptions(moves[:0])
-		for _, m := range moves {
-			if only >= 0 && groupOf(parent.CaptureSquare(m)) != only {
+		// The children's keys come from the parent's: no child board is
+		// built here, only refs are kept.
+		children = e.base.at(i).AppendChildren(children[:0])
+		for _, c := range children {
+			g := groupOf(c.Capture)
+			if only >= 0 && g != only {
 				continue
 			}
-			child := *parent
-			g := groupOf(child.Apply(m))
-			recs = append(recs, expRecord{key: child.Key(), ref: makeRef(i, g, m)})
+			recs = append(recs, expRecord{key: c.Key, ref: makeRef(i, g, c.Move)})
 		}
 	}
-	sc.recs, sc.moves = recs, moves
+	sc.recs, sc.children = recs, children
 
 	// A stable counting sort by partition into the run's buffer.
 	counts := sc.counts
