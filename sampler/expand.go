@@ -122,8 +122,23 @@ type expScratch struct {
 	recs     []expRecord
 	counts   []int32
 	children []rbc.Child
-	_        [64]byte
+	// seen holds keys of children this worker wrote, by a hash of the key:
+	// a child whose key is there is a duplicate of an earlier child and is
+	// dropped at once.
+	seen []uint64
+	_    [64]byte
 }
+
+// seenBits sizes a worker's seen filter (1<<seenBits keys). Duplicate
+// children come mostly from neighbouring parents (siblings of the previous
+// expansion are stored together), so a filter that stays in the cache drops
+// about half of them before they are written, sorted and looked up in the
+// partitions' tables.
+//
+// Dropping is exact: a worker takes runs in increasing order, so the key in
+// the filter always belongs to a child before this one in parent and option
+// order, and the first child of every key is still written.
+const seenBits = 12
 
 // maxUnits bounds the phase-2 units: enough for the workers to balance, few
 // enough that each unit reads runs of a good length.
@@ -158,6 +173,7 @@ func newExpander(workers int, base *store, n, only int) *expander {
 	for w := range e.scratch {
 		e.scratch[w].counts = make([]int32, nparts)
 		e.scratch[w].children = make([]rbc.Child, 0, 256)
+		e.scratch[w].seen = make([]uint64, 1<<seenBits)
 	}
 	return e
 }
@@ -245,10 +261,13 @@ func (e *expander) fill(ctx context.Context, from, to int) (int64, error) {
 	return total, err
 }
 
-// fillRun expands base[lo:hi] into run and returns the number of children.
+// fillRun expands base[lo:hi] into run and returns the number of children
+// made (those the seen filter dropped included).
 func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 	recs := sc.recs[:0]
 	children := sc.children
+	seen := sc.seen
+	made := 0
 	only, shift := e.only, e.shift
 	for i := lo; i < hi; i++ {
 		// The children's keys come from the parent's: no child board is
@@ -259,6 +278,12 @@ func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 			if only >= 0 && g != only {
 				continue
 			}
+			made++
+			slot := &seen[c.Key*0x9E3779B97F4A7C15>>(64-seenBits)]
+			if *slot == c.Key && c.Key != 0 {
+				continue // an earlier child has this key
+			}
+			*slot = c.Key
 			recs = append(recs, expRecord{key: c.Key, ref: makeRef(i, g, c.Move)})
 		}
 	}
@@ -294,7 +319,7 @@ func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 		counts[p]++
 	}
 	run.recs = out
-	return len(recs)
+	return made
 }
 
 // dedup is phase 2: workers take units and keep the refs of the keys their

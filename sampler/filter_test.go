@@ -428,7 +428,9 @@ func TestCaptureNotice(t *testing.T) {
 // TestExpansionKeepsFirstChild checks that of the children sharing a key the
 // expansion keeps the first in parent and option order, with any number of
 // workers, so that the belief's boards (and what a seeded sampler draws from
-// them) do not depend on how the work was split.
+// them) do not depend on how the work was split; that each group lists its
+// children in parent order; and that every child made is counted, dropped
+// duplicates included.
 func TestExpansionKeepsFirstChild(t *testing.T) {
 	parents := beliefLike(t,
 		"r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
@@ -442,10 +444,11 @@ func TestExpansionKeepsFirstChild(t *testing.T) {
 	base := storeOf(parents)
 	want := map[uint64]bool{}
 	seen := map[uint64]bool{}
-	dups := 0
+	dups, made := 0, int64(0)
 	for i := range parents {
 		p := &parents[i]
 		for _, m := range p.AppendOptions(nil) {
+			made++
 			c := *p
 			g := groupOf(c.Apply(m))
 			if seen[c.Key()] {
@@ -465,11 +468,19 @@ func TestExpansionKeepsFirstChild(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if exp.children != made {
+				t.Fatalf("workers=%d: %d children counted, %d made", workers, exp.children, made)
+			}
 			n := 0
 			for g := range exp.groups {
+				last := -1
 				for _, chunk := range exp.groups[g].refs {
 					for _, r := range chunk {
 						n++
+						if refParent(r) < last {
+							t.Fatalf("workers=%d: group %d is not in parent order", workers, g)
+						}
+						last = refParent(r)
 						if !want[r] {
 							t.Fatalf("workers=%d: kept %v of parent %d, not the first child with its key", workers, refMove(r), refParent(r))
 						}
