@@ -2,7 +2,6 @@ package sampler
 
 import (
 	"context"
-	"math/bits"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -24,20 +23,27 @@ import (
 //  2. Workers take units (ranges of partitions); for each run in order a
 //     unit reads one contiguous slice of the run's records and inserts their
 //     keys into the partitions' own open-addressing tables, which stay small
-//     enough for the cache, keeping the refs of new keys.
+//     enough for the cache, marking the records of new keys as kept.
+//  3. Workers take runs and collect each run's kept refs, sorted by capture
+//     group and then by parent (a counting sort over the run's parents).
 //
 // Partitions never share a key and a unit is one worker's alone, so no locks
 // are needed and the dedup is exact. Because phase 2 reads the runs in parent
 // order, the child kept for a key is always its first in parent and option
 // order, whatever the number of workers. Between batches the memory is
 // measured; when the next batch would pass the budget the remaining parents
-// are left unexpanded for the backlog. At the end each partition's refs are
-// split by capture group.
+// are left unexpanded for the backlog. At the end each group is the runs'
+// refs of that group laid end to end, which is parent order.
 
-// expRecord is a child during expansion: its key and its ref.
+// expRecord is a child during expansion: its key and its ref, with keptFlag
+// set by phase 2 when the child is the first with its key.
 type expRecord struct {
 	key, ref uint64
 }
+
+// keptFlag marks a kept record's ref. It is the ref's bit 15, which packMove
+// never sets (a move takes bits 0-14).
+const keptFlag = 1 << 15
 
 // expansion is the result of expanding a range of a store's boards.
 type expansion struct {
@@ -75,7 +81,7 @@ func expand(ctx context.Context, workers int, base *store, lo, hi int, only int,
 	}
 	res.rest = flatPart(base, cur, hi)
 	e.runs, e.scratch = nil, nil
-	if err := e.group(ctx, res, hi); err != nil {
+	if err := e.group(ctx, res); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -90,7 +96,8 @@ type expander struct {
 	// shift maps a key to its partition (its top bits).
 	shift  uint
 	tables []*keySet
-	refs   [][]uint64
+	// kept holds every expanded run's distinct children, in parent order.
+	kept []expKept
 	// tableKeys is the number of keys a partition's table is first sized
 	// for; the tables are made by the workers that first fill them, so that
 	// clearing them is shared too.
@@ -105,6 +112,13 @@ type expander struct {
 	// perParent estimates the persistent bytes a parent adds, refined after
 	// every batch.
 	perParent int64
+}
+
+// expKept is one run's distinct children: their refs sorted by capture group
+// and, within a group, by parent; group g's are refs[start[g]:start[g+1]].
+type expKept struct {
+	refs  []uint64
+	start [numGroups + 1]int32
 }
 
 // expRun is one run's children, sorted by partition.
@@ -122,6 +136,9 @@ type expScratch struct {
 	recs     []expRecord
 	counts   []int32
 	children []rbc.Child
+	// byParent and sorted are phase 3's counts per parent and buffer.
+	byParent []int32
+	sorted   []uint64
 	// seen holds keys of children this worker wrote, by a hash of the key:
 	// a child whose key is there is a duplicate of an earlier child and is
 	// dropped at once.
@@ -140,9 +157,11 @@ type expScratch struct {
 // order, and the first child of every key is still written.
 const seenBits = 12
 
-// maxUnits bounds the phase-2 units: enough for the workers to balance, few
-// enough that each unit reads runs of a good length.
-const maxUnits = 128
+// maxUnits bounds the phase-2 units: enough for the workers to balance and
+// for one unit's tables to stay in a core's cache (about 128 KiB for the
+// bench belief's 296k parents), few enough that each unit reads runs of a
+// good length.
+const maxUnits = 512
 
 // newExpander sizes the partitions for n parents: about 8k distinct children
 // per partition keeps its table in the cache.
@@ -164,7 +183,6 @@ func newExpander(workers int, base *store, n, only int) *expander {
 		only:      only,
 		shift:     uint(64 - pbits),
 		tables:    make([]*keySet, nparts),
-		refs:      make([][]uint64, nparts),
 		unitParts: max(1, nparts/maxUnits),
 		scratch:   make([]expScratch, workers),
 		perParent: perParent,
@@ -174,6 +192,7 @@ func newExpander(workers int, base *store, n, only int) *expander {
 		e.scratch[w].counts = make([]int32, nparts)
 		e.scratch[w].children = make([]rbc.Child, 0, 256)
 		e.scratch[w].seen = make([]uint64, 1<<seenBits)
+		e.scratch[w].byParent = make([]int32, runLen+1)
 	}
 	return e
 }
@@ -181,22 +200,24 @@ func newExpander(workers int, base *store, n, only int) *expander {
 // nunits returns the number of phase-2 units.
 func (e *expander) nunits() int { return len(e.tables) / e.unitParts }
 
-// measure returns the bytes of the tables and refs, which outlive a batch,
-// and of the runs and scratch, which a batch reuses.
+// measure returns the bytes of the tables and kept refs, which outlive a
+// batch, and of the runs and scratch, which a batch reuses.
 func (e *expander) measure() (persistent, transient int64) {
-	for p, t := range e.tables {
+	for _, t := range e.tables {
 		if t != nil {
 			persistent += t.bytes()
 		} else {
 			persistent += int64(keySetSlots(e.tableKeys)) * 8 // counted before it is made
 		}
-		persistent += int64(cap(e.refs[p])) * 8
+	}
+	for k := range e.kept {
+		persistent += int64(cap(e.kept[k].refs))*8 + (numGroups+1)*4
 	}
 	for r := range e.runs {
 		transient += int64(cap(e.runs[r].recs))*16 + int64(cap(e.runs[r].units))*4
 	}
 	for w := range e.scratch {
-		transient += int64(cap(e.scratch[w].recs)) * 16
+		transient += int64(cap(e.scratch[w].recs))*16 + int64(cap(e.scratch[w].sorted))*8
 	}
 	return
 }
@@ -224,6 +245,9 @@ func (e *expander) batches(ctx context.Context, res *expansion, lo, hi int, budg
 		res.children += made
 		_, transient = e.measure()
 		if err := e.dedup(ctx); err != nil {
+			return cur, err
+		}
+		if err := e.collect(ctx, cur, end); err != nil {
 			return cur, err
 		}
 		res.parents += int64(end - cur)
@@ -322,8 +346,8 @@ func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 	return made
 }
 
-// dedup is phase 2: workers take units and keep the refs of the keys their
-// partitions' tables have not seen, reading the runs in order.
+// dedup is phase 2: workers take units and mark the records of the keys
+// their partitions' tables have not seen, reading the runs in order.
 func (e *expander) dedup(ctx context.Context) error {
 	return parallelFor(ctx, e.workers, e.nunits(), func(_, u int) error {
 		for p := u * e.unitParts; p < (u+1)*e.unitParts; p++ {
@@ -333,10 +357,10 @@ func (e *expander) dedup(ctx context.Context) error {
 		}
 		for r := range e.runs {
 			run := &e.runs[r]
-			for _, rec := range run.recs[run.units[u]:run.units[u+1]] {
-				p := rec.key >> e.shift
-				if e.tables[p].add(rec.key) {
-					e.refs[p] = append(e.refs[p], rec.ref)
+			recs := run.recs[run.units[u]:run.units[u+1]]
+			for j := range recs {
+				if e.tables[recs[j].key>>e.shift].add(recs[j].key) {
+					recs[j].ref |= keptFlag
 				}
 			}
 		}
@@ -344,141 +368,85 @@ func (e *expander) dedup(ctx context.Context) error {
 	})
 }
 
-// group splits the refs by capture group into res.groups, each sorted by
-// parent so that rebuilding children (filters, scans, samples) reads the
-// parents in order rather than at random. It frees the tables.
-func (e *expander) group(ctx context.Context, res *expansion, hi int) error {
-	nparts := len(e.tables)
-	perPart := make([][numGroups][]uint64, nparts)
-	err := parallelFor(ctx, e.workers, nparts, func(_, p int) error {
-		var count [numGroups]int
-		for _, r := range e.refs[p] {
-			count[r>>16&0xff]++
+// collect is phase 3: workers take the batch's runs (base[from:to]) and
+// append each run's kept refs to e.kept, sorted by group and then by parent.
+// Within a parent the refs stay in the order of the run's records.
+func (e *expander) collect(ctx context.Context, from, to int) error {
+	first := len(e.kept)
+	e.kept = append(e.kept, make([]expKept, len(e.runs))...)
+	return parallelFor(ctx, e.workers, len(e.runs), func(w, r int) error {
+		lo := from + r*runLen
+		e.collectRun(&e.scratch[w], &e.runs[r], lo, min(to, lo+runLen), &e.kept[first+r])
+		return nil
+	})
+}
+
+// collectRun sorts the kept refs of run (the children of base[lo:hi]) by
+// parent with a counting sort, then by group stably into out.
+func (e *expander) collectRun(sc *expScratch, run *expRun, lo, hi int, out *expKept) {
+	byParent := sc.byParent[:hi-lo+1]
+	clear(byParent)
+	var byGroup [numGroups + 1]int32
+	n := 0
+	for _, rec := range run.recs {
+		if rec.ref&keptFlag != 0 {
+			n++
+			byParent[int(rec.ref>>24)-lo+1]++
+			byGroup[rec.ref>>16&0xff+1]++
 		}
-		for g, c := range count {
-			if c > 0 {
-				perPart[p][g] = make([]uint64, 0, c)
+	}
+	for i := 1; i < len(byParent); i++ {
+		byParent[i] += byParent[i-1]
+	}
+	for g := 1; g <= numGroups; g++ {
+		byGroup[g] += byGroup[g-1]
+	}
+	if cap(sc.sorted) < n {
+		sc.sorted = make([]uint64, n)
+	}
+	sorted := sc.sorted[:n]
+	for _, rec := range run.recs {
+		if rec.ref&keptFlag != 0 {
+			p := int(rec.ref>>24) - lo
+			sorted[byParent[p]] = rec.ref &^ keptFlag
+			byParent[p]++
+		}
+	}
+	out.start = byGroup
+	refs := make([]uint64, n)
+	for _, r := range sorted {
+		g := r >> 16 & 0xff
+		refs[byGroup[g]] = r
+		byGroup[g]++
+	}
+	out.refs = refs
+}
+
+// group lays each group's refs from every run end to end into res.groups:
+// the runs are in parent order and each run's refs of a group are sorted by
+// parent, so each group is sorted by parent and rebuilding children
+// (filters, scans, samples) reads the parents in order rather than at
+// random. It frees the tables and the runs' refs.
+func (e *expander) group(ctx context.Context, res *expansion) error {
+	e.tables = nil
+	for g := range res.groups {
+		total := 0
+		for k := range e.kept {
+			total += int(e.kept[k].start[g+1] - e.kept[k].start[g])
+		}
+		grp := part{base: e.base, refs: [][]uint64{}, n: total}
+		if total > 0 {
+			all := make([]uint64, 0, total)
+			for k := range e.kept {
+				all = append(all, e.kept[k].refs[e.kept[k].start[g]:e.kept[k].start[g+1]]...)
+			}
+			for lo := 0; lo < len(all); lo += chunkLen {
+				end := min(len(all), lo+chunkLen)
+				grp.refs = append(grp.refs, all[lo:end:end])
 			}
 		}
-		for _, r := range e.refs[p] {
-			g := r >> 16 & 0xff
-			perPart[p][g] = append(perPart[p][g], r)
-		}
-		e.refs[p] = nil
-		e.tables[p] = nil
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for g := range res.groups {
-		grp := part{base: e.base, refs: [][]uint64{}}
-		all, err := gatherSorted(ctx, e.workers, perPart, g, hi)
-		if err != nil {
-			return err
-		}
-		for lo := 0; lo < len(all); lo += chunkLen {
-			end := min(len(all), lo+chunkLen)
-			grp.refs = append(grp.refs, all[lo:end:end])
-		}
-		grp.n = len(all)
 		res.groups[g] = grp
 	}
-	return nil
-}
-
-// gatherSorted collects group g's refs from every partition, sorted by
-// parent (all parents below limit). The refs are first scattered into
-// buckets of parent ranges, in parallel over partitions, then each bucket is
-// sorted, in parallel over buckets.
-func gatherSorted(ctx context.Context, workers int, perPart [][numGroups][]uint64, g, limit int) ([]uint64, error) {
-	total := 0
-	for p := range perPart {
-		total += len(perPart[p][g])
-	}
-	if total == 0 {
-		return nil, nil
-	}
-	const nb = 64 // buckets
-	shift := uint(max(0, bits.Len(uint(limit))-6))
-	counts := make([][nb]int, len(perPart))
-	err := parallelFor(ctx, workers, len(perPart), func(_, p int) error {
-		for _, r := range perPart[p][g] {
-			counts[p][r>>24>>shift]++
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	// Each (bucket, partition) gets its own range of the output.
-	offsets := make([][nb]int, len(perPart))
-	var bucketStart [nb + 1]int
-	at := 0
-	for b := range nb {
-		bucketStart[b] = at
-		for p := range perPart {
-			offsets[p][b] = at
-			at += counts[p][b]
-		}
-	}
-	bucketStart[nb] = at
-	all := make([]uint64, total)
-	err = parallelFor(ctx, workers, len(perPart), func(_, p int) error {
-		off := offsets[p]
-		for _, r := range perPart[p][g] {
-			b := r >> 24 >> shift
-			all[off[b]] = r
-			off[b]++
-		}
-		perPart[p][g] = nil
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	err = parallelFor(ctx, workers, nb, func(_, b int) error {
-		// A bucket's parents share their bits from shift up.
-		sortByParent(all[bucketStart[b]:bucketStart[b+1]], int(shift))
-		return nil
-	})
-	return all, err
-}
-
-// sortByParent sorts refs by parent index, whose bits from nbits up are the
-// same in every ref, with a stable radix sort in as few passes of at most 13
-// bits as cover nbits (one pass for the buckets of up to 8k parents that
-// gatherSorted makes from up to half a million).
-func sortByParent(refs []uint64, nbits int) {
-	if len(refs) < 2 || nbits == 0 {
-		return
-	}
-	const maxRadix = 13
-	passes := (nbits + maxRadix - 1) / maxRadix
-	radix := (nbits + passes - 1) / passes
-	tmp := make([]uint64, len(refs))
-	var counts [1 << maxRadix]int
-	count := counts[:1<<radix]
-	src, dst := refs, tmp
-	for shift := 0; shift < nbits; shift += radix {
-		mask := uint64(1)<<radix - 1
-		clear(count)
-		for _, r := range src {
-			count[(r>>24>>shift)&mask]++
-		}
-		sum := 0
-		for i, c := range count {
-			count[i] = sum
-			sum += c
-		}
-		for _, r := range src {
-			d := (r >> 24 >> shift) & mask
-			dst[count[d]] = r
-			count[d]++
-		}
-		src, dst = dst, src
-	}
-	if &src[0] != &refs[0] {
-		copy(refs, src)
-	}
+	e.kept = nil
+	return ctx.Err()
 }

@@ -1,7 +1,6 @@
 package sampler
 
 import (
-	"cmp"
 	"context"
 	"math/rand/v2"
 	"slices"
@@ -489,28 +488,6 @@ func TestExpansionKeepsFirstChild(t *testing.T) {
 			}
 			if n != len(want) {
 				t.Fatalf("workers=%d: %d children, want %d", workers, n, len(want))
-			}
-		}
-	}
-}
-
-// TestSortByParent checks the radix sort by parent against a stable sort,
-// for refs whose parents share their high bits and for several widths.
-func TestSortByParent(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, nbits := range []int{0, 1, 7, 13, 14, 20, 27} {
-		for _, n := range []int{0, 1, 5, 1000, 20000} {
-			high := uint64(rng.IntN(64)) << nbits
-			refs := make([]uint64, n)
-			for i := range refs {
-				parent := high | rng.Uint64N(1<<nbits)
-				refs[i] = parent<<24 | uint64(i) // the low bits record the order
-			}
-			want := slices.Clone(refs)
-			slices.SortStableFunc(want, func(a, b uint64) int { return cmp.Compare(a>>24, b>>24) })
-			sortByParent(refs, nbits)
-			if !slices.Equal(refs, want) {
-				t.Fatalf("nbits=%d n=%d: not sorted stably by parent", nbits, n)
 			}
 		}
 	}
