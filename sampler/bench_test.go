@@ -192,3 +192,35 @@ func BenchmarkLargestSet(b *testing.B) {
 	}
 	b.ReportMetric(0, "ns/op")
 }
+
+// BenchmarkLOSDraw measures los's draw of a pool (the default 2,000 distinct
+// boards consistent with the latest observations), after the bench game's
+// move at benchTurn: the draw every recovery and every los observation makes.
+func BenchmarkLOSDraw(b *testing.B) {
+	if _, err := os.Stat(benchGame); err != nil {
+		b.Skip("bench game missing")
+	}
+	start, turns := loadTurns(b, benchGame, rbc.White)
+	l := mustNew(b, "los", Options{Seed: 1}).(*los)
+	ctx := context.Background()
+	if err := l.HandleGameStart(ctx, rbc.White, start); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i <= benchTurn; i++ {
+		tr := &turns[i]
+		if err := tr.Notice(ctx, l); err != nil {
+			b.Fatal(err)
+		}
+		if err := tr.SenseWith(ctx, l, tr.Sense); err != nil {
+			b.Fatal(err)
+		}
+		if err := tr.Move(ctx, l); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		l.refresh()
+	}
+	b.ReportMetric(float64(len(l.pool)), "boards")
+}
