@@ -196,6 +196,7 @@ func BenchmarkLargestSet(b *testing.B) {
 // BenchmarkLOSDraw measures los's draw of a pool (the default 2,000 distinct
 // boards consistent with the latest observations), after the bench game's
 // move at benchTurn: the draw every recovery and every los observation makes.
+// It reports CPU time per draw too (wall time on a shared machine is noise).
 func BenchmarkLOSDraw(b *testing.B) {
 	if _, err := os.Stat(benchGame); err != nil {
 		b.Skip("bench game missing")
@@ -219,8 +220,12 @@ func BenchmarkLOSDraw(b *testing.B) {
 		}
 	}
 	b.ResetTimer()
+	c0 := cpuTime()
 	for range b.N {
 		l.refresh()
+	}
+	if cpu := cpuTime() - c0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 	b.ReportMetric(float64(len(l.pool)), "boards")
 }
