@@ -26,8 +26,19 @@ func benchBelief(b *testing.B) (*exact, ObservedTurn) {
 	if _, err := os.Stat(benchGame); err != nil {
 		b.Skip("bench game missing")
 	}
-	start, turns := loadTurns(b, benchGame, rbc.White)
 	s := mustNew(b, "exact", Options{Seed: 1}).(*exact)
+	turns := benchReplay(b, s)
+	if err := s.wait(context.Background()); err != nil { // the background expansion of the last turn
+		b.Fatal(err)
+	}
+	return s, turns[benchTurn+1]
+}
+
+// benchReplay feeds the bench game to s as white, up to benchTurn's move,
+// and returns the game's turns.
+func benchReplay(b *testing.B, s Sampler) []ObservedTurn {
+	b.Helper()
+	start, turns := loadTurns(b, benchGame, rbc.White)
 	ctx := context.Background()
 	if err := s.HandleGameStart(ctx, rbc.White, start); err != nil {
 		b.Fatal(err)
@@ -44,10 +55,7 @@ func benchBelief(b *testing.B) (*exact, ObservedTurn) {
 			b.Fatal(err)
 		}
 	}
-	if err := s.wait(ctx); err != nil { // the background expansion of the last turn
-		b.Fatal(err)
-	}
-	return s, turns[benchTurn+1]
+	return turns
 }
 
 // reportRate reports items per wall second, and per CPU second of the whole
@@ -201,24 +209,8 @@ func BenchmarkLOSDraw(b *testing.B) {
 	if _, err := os.Stat(benchGame); err != nil {
 		b.Skip("bench game missing")
 	}
-	start, turns := loadTurns(b, benchGame, rbc.White)
 	l := mustNew(b, "los", Options{Seed: 1}).(*los)
-	ctx := context.Background()
-	if err := l.HandleGameStart(ctx, rbc.White, start); err != nil {
-		b.Fatal(err)
-	}
-	for i := 0; i <= benchTurn; i++ {
-		tr := &turns[i]
-		if err := tr.Notice(ctx, l); err != nil {
-			b.Fatal(err)
-		}
-		if err := tr.SenseWith(ctx, l, tr.Sense); err != nil {
-			b.Fatal(err)
-		}
-		if err := tr.Move(ctx, l); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchReplay(b, l)
 	b.ResetTimer()
 	c0 := cpuTime()
 	for range b.N {
