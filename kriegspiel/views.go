@@ -115,14 +115,7 @@ func (s *sampled) Own(ctx context.Context, q Question, a Answer) error {
 	s.log = append(s.log, observation{own: true, q: q, a: a})
 	s.since = append(s.since, observation{own: true, q: q, a: a})
 	if a.Verdict == Captured {
-		switch a.Captured {
-		case CapturedPawn:
-			s.lastObs.captured[0]++
-		case CapturedPiece:
-			s.lastObs.captured[1]++
-		default:
-			s.lastObs.captured[2]++
-		}
+		s.lastObs.took(a.Captured)
 	}
 	if s.name == "los" {
 		return s.drawLOS(ctx)
@@ -136,7 +129,9 @@ func (s *sampled) Own(ctx context.Context, q Question, a Answer) error {
 
 func (s *sampled) Opponent(ctx context.Context, heard []Heard) error {
 	s.log = append(s.log, observation{heard: slices.Clone(heard)})
-	s.observeForLOS(heard)
+	if s.lastObs.opponentMoved(s.since, heard) {
+		s.since = nil
+	}
 	if s.name == "los" {
 		return s.drawLOS(ctx)
 	}
@@ -283,36 +278,6 @@ func (s *sampled) drawLOS(ctx context.Context) error {
 	return nil
 }
 
-// observeForLOS moves our men to the start of our next turn: our own move
-// (the last of since, if one was made), then the opponent's, of which we
-// know only what it captured.
-func (s *sampled) observeForLOS(heard []Heard) {
-	var move *Answer
-	for i := range heard {
-		if heard[i].Answer.Verdict.Done() {
-			move = &heard[i].Answer
-		}
-	}
-	if move == nil {
-		return
-	}
-	mine := &s.lastObs.mine
-	for _, o := range s.since {
-		if o.a.Verdict.Done() {
-			mine.Apply(o.q.Move)
-		}
-	}
-	if mine.Turn() != s.color.Other() {
-		mine.Apply(rbc.Move{}) // Black's first turn: White moved from the start
-	}
-	mine.Apply(rbc.Move{}) // the opponent's move, unseen
-	if move.Capture != rbc.NoSquare {
-		mine.SetPiece(move.Capture, rbc.NoPiece)
-	}
-	a := *move
-	s.lastObs.last, s.since = &a, nil
-}
-
 // los draws up to n distinct boards consistent with the last observation:
 // up to 2n from 200n proposals of lastObs (sampler.DrawLOS), then our
 // questions since are asked of each (Belief.Own), and n are kept at random.
@@ -352,6 +317,50 @@ type lastObs struct {
 	// captured counts the opponent's men we took: pawns, pieces, and
 	// captures of unknown kind (rules that name only the square).
 	captured [3]int
+}
+
+// took counts a capture of ours, of the kind the referee named.
+func (o *lastObs) took(kind CaptureKind) {
+	switch kind {
+	case CapturedPawn:
+		o.captured[0]++
+	case CapturedPiece:
+		o.captured[1]++
+	default:
+		o.captured[2]++
+	}
+}
+
+// opponentMoved moves our men to the start of our next turn when heard
+// holds the opponent's move: our own move (the last of since, our
+// observations since the last time, if one was made), then the opponent's,
+// of which we know only what it captured. It reports whether the opponent
+// moved (since is then spent).
+func (o *lastObs) opponentMoved(since []observation, heard []Heard) bool {
+	var move *Answer
+	for i := range heard {
+		if heard[i].Answer.Verdict.Done() {
+			move = &heard[i].Answer
+		}
+	}
+	if move == nil {
+		return false
+	}
+	for _, ob := range since {
+		if ob.a.Verdict.Done() {
+			o.mine.Apply(ob.q.Move)
+		}
+	}
+	if o.mine.Turn() != o.color.Other() {
+		o.mine.Apply(rbc.Move{}) // Black's first turn: White moved from the start
+	}
+	o.mine.Apply(rbc.Move{}) // the opponent's move, unseen
+	if move.Capture != rbc.NoSquare {
+		o.mine.SetPiece(move.Capture, rbc.NoPiece)
+	}
+	a := *move
+	o.last = &a
+	return true
 }
 
 // Key tells boards apart as the referee does (setKey: the position and the
