@@ -25,7 +25,8 @@ import (
 //     keys into the partitions' own open-addressing tables, which stay small
 //     enough for the cache, keeping the refs of new keys.
 //
-// Partitions never share a key and a unit is one worker's alone, so no locks
+// The partitions, their tables and the units are a PartitionedKeys:
+// partitions never share a key and a unit is one worker's alone, so no locks
 // are needed and the dedup is exact. Because phase 2 reads the runs in parent
 // order, the child kept for a key is always its first in parent and option
 // order, whatever the number of workers. Between batches the memory is
@@ -80,22 +81,14 @@ func expand(ctx context.Context, workers int, base *store, lo, hi int, only int,
 	return res, nil
 }
 
-// expander holds an expansion's working state: the partitions' key tables
-// and refs, the batch's runs and each worker's scratch.
+// expander holds an expansion's working state: the partitioned key tables
+// and each partition's refs, the batch's runs and each worker's scratch.
 type expander struct {
 	workers int
 	base    *store
 	only    int
-	// shift maps a key to its partition (its top bits).
-	shift  uint
-	tables []*keySet
-	refs   [][]uint64
-	// tableKeys is the number of keys a partition's table is first sized
-	// for; the tables are made by the workers that first fill them, so that
-	// clearing them is shared too.
-	tableKeys int
-	// unitParts is the number of partitions in a phase-2 unit.
-	unitParts int
+	keys    *PartitionedKeys
+	refs    [][]uint64
 	// runs holds the batch's runs; their buffers are reused by the next
 	// batch.
 	runs []expRun
@@ -124,10 +117,6 @@ type expScratch struct {
 	_      [64]byte
 }
 
-// maxUnits bounds the phase-2 units: enough for the workers to balance, few
-// enough that each unit reads runs of a good length.
-const maxUnits = 128
-
 // newExpander sizes the partitions for n parents: about 8k distinct children
 // per partition keeps its table in the cache.
 func newExpander(workers int, base *store, n, only int) *expander {
@@ -137,23 +126,17 @@ func newExpander(workers int, base *store, n, only int) *expander {
 		estChildren = int64(n) * 2
 		perParent = 2 * 56
 	}
-	pbits := 0
-	for pbits < 12 && (estChildren>>pbits > 8192 || (estChildren > 65536 && 1<<pbits < 8*workers)) {
-		pbits++
-	}
-	nparts := 1 << pbits
+	keys := NewPartitionedKeys(int(estChildren), workers)
+	nparts := keys.parts()
 	e := &expander{
 		workers:   workers,
 		base:      base,
 		only:      only,
-		shift:     uint(64 - pbits),
-		tables:    make([]*keySet, nparts),
+		keys:      keys,
 		refs:      make([][]uint64, nparts),
-		unitParts: max(1, nparts/maxUnits),
 		scratch:   make([]expScratch, workers),
 		perParent: perParent,
 	}
-	e.tableKeys = int(estChildren>>pbits) / 2
 	for w := range e.scratch {
 		e.scratch[w].counts = make([]int32, nparts)
 		e.scratch[w].moves = make([]rbc.Move, 0, 256)
@@ -161,18 +144,11 @@ func newExpander(workers int, base *store, n, only int) *expander {
 	return e
 }
 
-// nunits returns the number of phase-2 units.
-func (e *expander) nunits() int { return len(e.tables) / e.unitParts }
-
 // measure returns the bytes of the tables and refs, which outlive a batch,
 // and of the runs and scratch, which a batch reuses.
 func (e *expander) measure() (persistent, transient int64) {
-	for p, t := range e.tables {
-		if t != nil {
-			persistent += t.bytes()
-		} else {
-			persistent += int64(keySetSlots(e.tableKeys)) * 8 // counted before it is made
-		}
+	persistent = e.keys.Bytes()
+	for p := range e.refs {
 		persistent += int64(cap(e.refs[p])) * 8
 	}
 	for r := range e.runs {
@@ -248,7 +224,7 @@ func (e *expander) fill(ctx context.Context, from, to int) (int64, error) {
 func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 	recs := sc.recs[:0]
 	moves := sc.moves
-	only, shift := e.only, e.shift
+	only, shift, unitParts := e.only, e.keys.shift, e.keys.unitParts
 	for i := lo; i < hi; i++ {
 		parent := e.base.at(i)
 		moves = parent.AppendOptions(moves[:0])
@@ -269,15 +245,15 @@ func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 	for _, rec := range recs {
 		counts[rec.key>>shift]++
 	}
-	nunits := e.nunits()
+	nunits := e.keys.Units()
 	if cap(run.units) < nunits+1 {
 		run.units = make([]int32, nunits+1)
 	}
 	run.units = run.units[:nunits+1]
 	at := int32(0)
 	for p, c := range counts {
-		if p%e.unitParts == 0 {
-			run.units[p/e.unitParts] = at
+		if p%unitParts == 0 {
+			run.units[p/unitParts] = at
 		}
 		counts[p] = at
 		at += c
@@ -299,17 +275,13 @@ func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 // dedup is phase 2: workers take units and keep the refs of the keys their
 // partitions' tables have not seen, reading the runs in order.
 func (e *expander) dedup(ctx context.Context) error {
-	return parallelFor(ctx, e.workers, e.nunits(), func(_, u int) error {
-		for p := u * e.unitParts; p < (u+1)*e.unitParts; p++ {
-			if e.tables[p] == nil {
-				e.tables[p] = newKeySet(e.tableKeys)
-			}
-		}
+	shift, tables := e.keys.shift, e.keys.tables
+	return e.keys.forUnits(ctx, e.workers, func(u int) error {
 		for r := range e.runs {
 			run := &e.runs[r]
 			for _, rec := range run.recs[run.units[u]:run.units[u+1]] {
-				p := rec.key >> e.shift
-				if e.tables[p].add(rec.key) {
+				p := rec.key >> shift
+				if tables[p].add(rec.key) {
 					e.refs[p] = append(e.refs[p], rec.ref)
 				}
 			}
@@ -322,7 +294,7 @@ func (e *expander) dedup(ctx context.Context) error {
 // parent so that rebuilding children (filters, scans, samples) reads the
 // parents in order rather than at random. It frees the tables.
 func (e *expander) group(ctx context.Context, res *expansion, hi int) error {
-	nparts := len(e.tables)
+	nparts := e.keys.parts()
 	perPart := make([][numGroups][]uint64, nparts)
 	err := parallelFor(ctx, e.workers, nparts, func(_, p int) error {
 		var count [numGroups]int
@@ -339,7 +311,7 @@ func (e *expander) group(ctx context.Context, res *expansion, hi int) error {
 			perPart[p][g] = append(perPart[p][g], r)
 		}
 		e.refs[p] = nil
-		e.tables[p] = nil
+		e.keys.release(p)
 		return nil
 	})
 	if err != nil {
