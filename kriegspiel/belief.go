@@ -249,11 +249,9 @@ func (bl *Belief) set(out *boardSet) error {
 // runOut is what an update made of one run of boards, in order.
 type runOut struct {
 	boards []rbc.Board
-	keys   []uint64
-	// bins lists the boards by key partition, and dup marks those whose
-	// key an earlier board had (partitionedKeys).
-	bins [][]int32
-	dup  []bool
+	// keys holds the boards' keys, when the update deduplicates them with
+	// a sampler.PartitionedKeys.
+	keys sampler.KeyRun
 	done bool
 }
 
@@ -271,10 +269,8 @@ func (bl *Belief) sweep(ctx context.Context, runLen int, work func(run []rbc.Boa
 	flush := func() error {
 		for i := range runs {
 			o := &outs[i]
-			o.boards, o.keys, o.done = o.boards[:0], o.keys[:0], false
-			for p := range o.bins {
-				o.bins[p] = o.bins[p][:0]
-			}
+			o.boards, o.done = o.boards[:0], false
+			o.keys.Reset()
 		}
 		err := sampler.ParallelFor(ctx, bl.workers, len(runs), func(_, i int) error {
 			work(runs[i], &outs[i])
@@ -412,7 +408,7 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 	}
 	f := newMoveFilter(bl.rules, *move)
 	out := newBoardSet(&boardSet{budget: bl.budget, dir: bl.dir})
-	seen := newPartitionedKeys(min(bl.Len()*8, bl.limit))
+	seen := sampler.NewPartitionedKeys(min(bl.Len()*8, bl.limit), bl.workers)
 	// A cut keeps the boards whose key, hashed with this turn's salt, is at
 	// most keepBelow; it halves whenever the boards kept pass the limit.
 	salt := mixKey(uint64(bl.cuts+1)*0x2545F4914F6CDD1D ^ uint64(bl.Len()))
@@ -442,19 +438,18 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 				if !f.after(b, m, &child) {
 					continue
 				}
-				seen.bin(o, len(o.keys), k)
 				o.boards = append(o.boards, child)
-				o.keys = append(o.keys, k)
+				seen.Append(&o.keys, k)
 			}
 		}
 	}, func(outs []runOut) error {
-		return seen.mark(ctx, bl.workers, outs)
+		return seen.Mark(ctx, bl.workers, len(outs), func(i int) *sampler.KeyRun { return &outs[i].keys })
 	}, func(o *runOut) error {
 		for i := range o.boards {
-			if o.dup[i] {
+			if o.keys.Dup[i] {
 				continue
 			}
-			k := o.keys[i]
+			k := o.keys.Keys[i]
 			below := keepBelow.Load()
 			if below != math.MaxUint64 && mixKey(k^salt) > below {
 				continue

@@ -6,10 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/internal/atomicfile"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -159,23 +158,14 @@ func WriteRecord(w io.Writer, r *Record) error {
 // same folder, renamed onto path once whole, so that path holds either its
 // old content or the whole record, and no temporary file outlives an error.
 func SaveRecordFile(path string, r *Record) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".record-*")
-	if err != nil {
+	var buf bytes.Buffer
+	if err := WriteRecord(&buf, r); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("kriegspiel: saving record: %w", err)
 	}
-	err = WriteRecord(f, r)
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("kriegspiel: saving record: %w", cerr)
-	}
-	if err == nil {
-		if rerr := os.Rename(f.Name(), path); rerr != nil {
-			err = fmt.Errorf("kriegspiel: saving record: %w", rerr)
-		}
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return nil
 }
 
 // IsRecord reports whether data is a JSON object whose "format" says it is a

@@ -3,7 +3,12 @@ package kriegspiel
 // The sampling beliefs of Parker, Nau and Subrahmanian (IJCAI 2005), for
 // when the exact set is too large: AOSP keeps a pool of boards consistent
 // with every observation, LOS draws boards consistent with the last one, and
-// the hybrid tops up AOSP's pool with LOS's boards.
+// the hybrid tops up AOSP's pool with LOS's boards. LOS's draw and the
+// hybrid's top-up are package sampler's, shared with RBC's beliefs
+// (sampler.DrawLOS, sampler.TopUp): what is Kriegspiel's own is lastObs,
+// how a board is proposed and checked against the last observation. The
+// pool is an exact Belief cut to size, and AOSP's search of the whole game
+// when it empties (RBC's AOSP refills from LOS instead) stays here.
 
 import (
 	"context"
@@ -15,6 +20,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
 // View is a belief a Kriegspiel player keeps: the exact set (Belief) or one
@@ -68,8 +74,7 @@ type observation struct {
 }
 
 // sampled is AOSP, LOS or the hybrid. It keeps a pool of boards (an exact
-// Belief cut to size), every observation, and the player's own men as they
-// stand (mine: a board whose opponent men are meaningless).
+// Belief cut to size), every observation, and what LOS draws from (lastObs).
 type sampled struct {
 	name      string
 	color     rbc.Color
@@ -80,15 +85,10 @@ type sampled struct {
 	rng       *rand.Rand
 	pool      *Belief
 	log       []observation
-	// captured counts the opponent's men we took: pawns, pieces, and
-	// captures of unknown kind (rules that name only the square).
-	captured [3]int
-	// What LOS draws from: our men at the start of our turn (mine), the
-	// opponent's last move's answer (last; nil before its first move),
-	// and our own observations since.
-	mine  rbc.Board
-	last  *Answer
-	since []observation
+	// What LOS draws from: the latest observation, and our own
+	// observations since.
+	lastObs lastObs
+	since   []observation
 	// Regenerations counts the pool's refills by search (AOSP, hybrid) and
 	// Draws the boards LOS drew.
 	Regenerations, Draws int
@@ -98,9 +98,9 @@ func newSampled(name string, color rbc.Color, rules Ruleset, start rbc.Board, pa
 	s := &sampled{name: name, color: color, rules: rules, start: start, pawnTries: pawnTries, size: size, rng: rng}
 	s.pool = NewBelief(color, rules, start, pawnTries)
 	s.pool.SetLimit(max(256*size, 10_000)) // a pool of size boards always expands within it
-	s.mine = start
+	s.lastObs = lastObs{color: color, mine: start}
 	for bb := start.Pieces(color.Other()); bb != 0; {
-		s.mine.SetPiece(bb.PopFirst(), rbc.NoPiece)
+		s.lastObs.mine.SetPiece(bb.PopFirst(), rbc.NoPiece)
 	}
 	return s
 }
@@ -115,14 +115,7 @@ func (s *sampled) Own(ctx context.Context, q Question, a Answer) error {
 	s.log = append(s.log, observation{own: true, q: q, a: a})
 	s.since = append(s.since, observation{own: true, q: q, a: a})
 	if a.Verdict == Captured {
-		switch a.Captured {
-		case CapturedPawn:
-			s.captured[0]++
-		case CapturedPiece:
-			s.captured[1]++
-		default:
-			s.captured[2]++
-		}
+		s.lastObs.took(a.Captured)
 	}
 	if s.name == "los" {
 		return s.drawLOS(ctx)
@@ -136,7 +129,9 @@ func (s *sampled) Own(ctx context.Context, q Question, a Answer) error {
 
 func (s *sampled) Opponent(ctx context.Context, heard []Heard) error {
 	s.log = append(s.log, observation{heard: slices.Clone(heard)})
-	s.observeForLOS(heard)
+	if s.lastObs.opponentMoved(s.since, heard) {
+		s.since = nil
+	}
 	if s.name == "los" {
 		return s.drawLOS(ctx)
 	}
@@ -206,7 +201,7 @@ func (s *sampled) replaced(boards []rbc.Board) *Belief {
 func (s *sampled) search(ctx context.Context, n, budget int) *Belief {
 	var out []rbc.Board
 	var state *Belief
-	seen := map[[2]uint64]bool{}
+	seen := sampler.NewKeySet(n)
 	var walk func(bl *Belief, at int)
 	walk = func(bl *Belief, at int) {
 		for ; at < len(s.log) && budget > 0; at++ {
@@ -228,8 +223,7 @@ func (s *sampled) search(ctx context.Context, n, budget int) *Belief {
 				state = &st
 			}
 			for _, b := range bl.boards {
-				if k := boardKey(&b); !seen[k] {
-					seen[k] = true
+				if seen.Add(setKey(&b)) {
 					out = append(out, b)
 				}
 			}
@@ -266,17 +260,8 @@ func (s *sampled) search(ctx context.Context, n, budget int) *Belief {
 
 // topUp adds LOS boards to the pool until it holds size boards.
 func (s *sampled) topUp(ctx context.Context) {
-	boards := slices.Clone(s.pool.boards)
-	seen := map[[2]uint64]bool{}
-	for i := range boards {
-		seen[boardKey(&boards[i])] = true
-	}
-	for _, b := range s.los(ctx, s.size-len(boards)).boards {
-		if k := boardKey(&b); !seen[k] {
-			seen[k] = true
-			boards = append(boards, b)
-		}
-	}
+	fresh := s.los(ctx, s.size-len(s.pool.boards)).boards
+	boards := sampler.TopUp(slices.Clone(s.pool.boards), fresh, func(b rbc.Board) rbc.Board { return b }, setKey)
 	s.pool = s.replaced(boards)
 }
 
@@ -293,60 +278,18 @@ func (s *sampled) drawLOS(ctx context.Context) error {
 	return nil
 }
 
-// observeForLOS moves our men to the start of our next turn: our own move
-// (the last of since, if one was made), then the opponent's, of which we
-// know only what it captured.
-func (s *sampled) observeForLOS(heard []Heard) {
-	var move *Answer
-	for i := range heard {
-		if heard[i].Answer.Verdict.Done() {
-			move = &heard[i].Answer
-		}
-	}
-	if move == nil {
-		return
-	}
-	for _, o := range s.since {
-		if o.a.Verdict.Done() {
-			s.mine.Apply(o.q.Move)
-		}
-	}
-	if s.mine.Turn() != s.color.Other() {
-		s.mine.Apply(rbc.Move{}) // Black's first turn: White moved from the start
-	}
-	s.mine.Apply(rbc.Move{}) // the opponent's move, unseen
-	if move.Capture != rbc.NoSquare {
-		s.mine.SetPiece(move.Capture, rbc.NoPiece)
-	}
-	a := *move
-	s.last, s.since = &a, nil
-}
-
 // los draws up to n distinct boards consistent with the last observation:
-// the opponent's men we have not taken, placed at random around ours as
-// they stand at the start of our turn, kept when the opponent's last move's
-// announcements (its capture, its checks, our pawn tries) hold on them; our
-// questions since are then asked of each (Belief.Own). Before the
-// opponent's first move the position is the start.
+// up to 2n from 200n proposals of lastObs (sampler.DrawLOS), then our
+// questions since are asked of each (Belief.Own), and n are kept at random.
+// Before the opponent's first move the position is the start.
 func (s *sampled) los(ctx context.Context, n int) *Belief {
 	base := NewBelief(s.color, s.rules, s.start, s.pawnTries)
 	base.SetLimit(s.pool.limit)
-	if s.last == nil {
+	if s.lastObs.last == nil {
 		base.boards = []rbc.Board{s.start}
 	} else {
-		base.tries = s.last.PawnTries
-		base.boards = base.boards[:0]
-		seen := map[[2]uint64]bool{}
-		for attempt := 0; attempt < 200*n && len(base.boards) < 2*n && (attempt%1024 != 0 || ctx.Err() == nil); attempt++ {
-			b, ok := s.place()
-			if !ok || !s.fitsLast(&b) {
-				continue
-			}
-			if k := boardKey(&b); !seen[k] {
-				seen[k] = true
-				base.boards = append(base.boards, b)
-			}
-		}
+		base.tries = s.lastObs.last.PawnTries
+		base.boards = sampler.DrawLOS(ctx, &s.lastObs, s.rng, 200*n, 2*n)
 	}
 	for _, o := range s.since {
 		if base.Own(ctx, o.q, o.a) != nil {
@@ -359,18 +302,83 @@ func (s *sampled) los(ctx context.Context, n int) *Belief {
 	return base
 }
 
-// place puts the opponent's men we have not taken at random on the empty
+// lastObs is Kriegspiel's sampler.LastObservation: what LOS draws from at
+// the start of our turn. It proposes the opponent's men we have not taken,
+// placed at random around ours as they stand, and keeps a board when the
+// opponent's last move's announcements (its checks, our pawn tries) hold
+// on it.
+type lastObs struct {
+	color rbc.Color
+	// mine is our men at the start of our turn (a board whose opponent
+	// men are meaningless), last the opponent's last move's answer (nil
+	// before its first move).
+	mine rbc.Board
+	last *Answer
+	// captured counts the opponent's men we took: pawns, pieces, and
+	// captures of unknown kind (rules that name only the square).
+	captured [3]int
+}
+
+// took counts a capture of ours, of the kind the referee named.
+func (o *lastObs) took(kind CaptureKind) {
+	switch kind {
+	case CapturedPawn:
+		o.captured[0]++
+	case CapturedPiece:
+		o.captured[1]++
+	default:
+		o.captured[2]++
+	}
+}
+
+// opponentMoved moves our men to the start of our next turn when heard
+// holds the opponent's move: our own move (the last of since, our
+// observations since the last time, if one was made), then the opponent's,
+// of which we know only what it captured. It reports whether the opponent
+// moved (since is then spent).
+func (o *lastObs) opponentMoved(since []observation, heard []Heard) bool {
+	var move *Answer
+	for i := range heard {
+		if heard[i].Answer.Verdict.Done() {
+			move = &heard[i].Answer
+		}
+	}
+	if move == nil {
+		return false
+	}
+	for _, ob := range since {
+		if ob.a.Verdict.Done() {
+			o.mine.Apply(ob.q.Move)
+		}
+	}
+	if o.mine.Turn() != o.color.Other() {
+		o.mine.Apply(rbc.Move{}) // Black's first turn: White moved from the start
+	}
+	o.mine.Apply(rbc.Move{}) // the opponent's move, unseen
+	if move.Capture != rbc.NoSquare {
+		o.mine.SetPiece(move.Capture, rbc.NoPiece)
+	}
+	a := *move
+	o.last = &a
+	return true
+}
+
+// Key tells boards apart as the referee does (setKey: the position and the
+// half-move clock).
+func (o *lastObs) Key(b *rbc.Board) uint64 { return setKey(b) }
+
+// Propose puts the opponent's men we have not taken at random on the empty
 // squares around ours: pawns off the back ranks, the king not beside ours
 // and not attacked (it is our turn), a man on the square of the opponent's
 // last capture. Castling rights stay only where king and rook are at home.
-func (s *sampled) place() (rbc.Board, bool) {
-	them := s.color.Other()
+func (o *lastObs) Propose(rng *rand.Rand) (rbc.Board, bool) {
+	them := o.color.Other()
 	men := []rbc.PieceType{rbc.Knight, rbc.Knight, rbc.Bishop, rbc.Bishop, rbc.Rook, rbc.Rook, rbc.Queen}
-	s.rng.Shuffle(len(men), func(i, j int) { men[i], men[j] = men[j], men[i] })
-	pawns := 8 - s.captured[0]
-	men = men[:max(len(men)-s.captured[1], 0)]
-	for range s.captured[2] {
-		if s.rng.IntN(pawns+len(men)+1) < pawns {
+	rng.Shuffle(len(men), func(i, j int) { men[i], men[j] = men[j], men[i] })
+	pawns := 8 - o.captured[0]
+	men = men[:max(len(men)-o.captured[1], 0)]
+	for range o.captured[2] {
+		if rng.IntN(pawns+len(men)+1) < pawns {
 			pawns--
 		} else if len(men) > 0 {
 			men = men[:len(men)-1]
@@ -379,9 +387,9 @@ func (s *sampled) place() (rbc.Board, bool) {
 	for range max(pawns, 0) {
 		men = append(men, rbc.Pawn)
 	}
-	b := s.mine
+	b := o.mine
 	backRanks := rbc.Bitboard(0xFF000000000000FF)
-	var ours rbc.Bitboard = b.Pieces(s.color)
+	var ours rbc.Bitboard = b.Pieces(o.color)
 	free := ^ours
 	put := func(sq rbc.Square, t rbc.PieceType) {
 		b.SetPiece(sq, rbc.MakePiece(them, t))
@@ -392,21 +400,21 @@ func (s *sampled) place() (rbc.Board, bool) {
 		if n == 0 {
 			return rbc.NoSquare, false
 		}
-		i := s.rng.IntN(n)
+		i := rng.IntN(n)
 		for ; i > 0; i-- {
 			from &= from - 1
 		}
 		return from.First(), true
 	}
-	if c := s.last.Capture; c != rbc.NoSquare && free.Has(c) && len(men) > 0 {
-		i := s.rng.IntN(len(men))
+	if c := o.last.Capture; c != rbc.NoSquare && free.Has(c) && len(men) > 0 {
+		i := rng.IntN(len(men))
 		if men[i] == rbc.Pawn && backRanks.Has(c) {
 			men[i] = rbc.Queen // a pawn that captured onto the back rank promoted
 		}
 		put(c, men[i])
 		men = slices.Delete(men, i, i+1)
 	}
-	ourKing := b.KingSquare(s.color)
+	ourKing := b.KingSquare(o.color)
 	kingZone := rbc.Bitboard(0)
 	if ourKing != rbc.NoSquare {
 		kingZone = rbc.KingAttacks(ourKing) | ourKing.Bit()
@@ -427,22 +435,22 @@ func (s *sampled) place() (rbc.Board, bool) {
 		}
 		put(sq, t)
 	}
-	if b.Attacked(k, s.color) {
+	if b.Attacked(k, o.color) {
 		return b, false
 	}
 	fixed, err := fixCastling(&b)
 	return fixed, err == nil
 }
 
-// fitsLast reports whether the opponent's last move's announcements hold on
-// b: the checks on our king and our pawn tries.
-func (s *sampled) fitsLast(b *rbc.Board) bool {
-	a := s.last
+// Fits reports whether the opponent's last move's announcements hold on b:
+// the checks on our king and our pawn tries.
+func (o *lastObs) Fits(b *rbc.Board) bool {
+	a := o.last
 	if a.End != NotOver {
 		return false // the game is over; nothing to draw
 	}
 	var checks [2]Check
-	k := b.KingSquare(s.color)
+	k := b.KingSquare(o.color)
 	c := Checkers(b)
 	for i := 0; c != 0 && i < 2; i++ {
 		checks[i] = checkDirection(c.PopFirst(), k)

@@ -3,6 +3,8 @@ package player
 import (
 	"fmt"
 	"time"
+
+	"github.com/blindfish-rbc/blindfish/timeplan"
 )
 
 // Mode is how much effort a turn can afford.
@@ -118,12 +120,10 @@ type ClockManager struct {
 	turnBudget time.Duration
 	turnMode   Mode
 
-	known       time.Duration // the clock at the last report
-	knownAt     time.Time     // when it was reported
-	spentSince  time.Duration // our callback time since the last report
-	turnEnded   bool          // our turn ended since the last report
-	haveReport  bool
-	lastWasMove bool // the last report was at a move decision
+	clock       timeplan.Reading // the last report, less our callback time since
+	knownAt     time.Time        // when it was reported
+	turnEnded   bool             // our turn ended since the last report
+	lastWasMove bool             // the last report was at a move decision
 
 	// slow is the decisions' wall time over their budgets on recent turns
 	// (at least 1): a slow turn counts at once, and its excess halves with
@@ -195,7 +195,7 @@ func (m *ClockManager) Lag() time.Duration { return m.lag }
 // (observation handlers), so estimates between reports stay honest.
 func (m *ClockManager) Charge(d time.Duration) {
 	if d > 0 {
-		m.spentSince += d
+		m.clock.Spend(d)
 	}
 }
 
@@ -215,10 +215,10 @@ func (m *ClockManager) EndTurn() {
 // Left estimates our clock now, from the last report and what we spent since.
 // Before any report it returns fallback.
 func (m *ClockManager) Left(fallback time.Duration) time.Duration {
-	if !m.haveReport {
+	left, known := m.clock.Left()
+	if !known {
 		return fallback
 	}
-	left := m.known - m.spentSince
 	if m.turnEnded {
 		left += m.inc
 	}
@@ -295,10 +295,10 @@ func (m *ClockManager) report(left time.Duration, atSense bool) {
 			m.inc = guessIncrement(m.initial)
 		}
 	}
-	if atSense && m.haveReport && m.lastWasMove && m.turnEnded {
+	if was, known := m.clock.Left(); atSense && known && m.lastWasMove && m.turnEnded {
 		// Time charged to us since the move report: the rest of that move
 		// decision and the handlers (counted by Charge).
-		obs := left - (m.known - m.spentSince)
+		obs := left - was
 		obs = min(max(obs, 0), time.Minute)
 		if m.incSeen == 0 {
 			m.inc = obs
@@ -307,7 +307,8 @@ func (m *ClockManager) report(left time.Duration, atSense bool) {
 		}
 		m.incSeen++
 	}
-	m.known, m.knownAt, m.spentSince, m.turnEnded, m.haveReport = left, now, 0, false, true
+	m.clock.Report(left)
+	m.knownAt, m.turnEnded = now, false
 	m.lastWasMove = !atSense
 }
 
@@ -393,10 +394,10 @@ func (m *ClockManager) plan(left time.Duration) (time.Duration, Mode) {
 	}
 	turnsLeft := max(m.cfg.Turns-m.turn+1, m.cfg.MinTurnsLeft)
 	mode := Normal
-	per := usable/time.Duration(turnsLeft) + inc*4/5
+	per := timeplan.Share(usable, turnsLeft) + inc*4/5
 	if left < m.fastBelow() {
 		mode = Fast
-		per = usable/time.Duration(max(turnsLeft, 30)) + inc*3/5
+		per = timeplan.Share(usable, max(turnsLeft, 30)) + inc*3/5
 	}
 	// A machine slower than the plan by a factor gets a plan that much
 	// smaller, so the turn's wall time is what the clock affords.

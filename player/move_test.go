@@ -232,7 +232,9 @@ func TestDeepenOnAKnownBoard(t *testing.T) {
 	f := newFixed(t, "7k/8/5K2/8/8/8/8/6R1 w - - 0 1", "7k/8/5K2/8/8/8/8/5R2 w - - 0 1")
 	cfg := DefaultConfig()
 	turn := testTurn(t, f, cfg)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	// a round deeper takes milliseconds on a quiet machine; the deadline is
+	// generous so that a starved race run still gets one.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	ws := []sampler.Weighted{{Board: f.boards[0], Weight: 0.5}, {Board: f.boards[1], Weight: 0.5}}
 	reqs := Requests(f.boards[0].MoveActions(), &f.boards[0])

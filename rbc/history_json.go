@@ -11,11 +11,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"unicode/utf16"
+
+	"github.com/blindfish-rbc/blindfish/internal/atomicfile"
 )
 
 // HistoryError says where a game record is wrong, so that a broken file can be
@@ -73,31 +73,12 @@ func LoadHistoryFile(path string) (*History, error) {
 // SaveHistoryFile writes h to the file at path in the harness's format. It
 // writes a temporary file first and renames it, so that a crash or a Ctrl-C
 // never leaves a half-written record behind.
-func SaveHistoryFile(path string, h *History) (err error) {
+func SaveHistoryFile(path string, h *History) error {
 	var buf bytes.Buffer
 	if err := h.WriteJSON(&buf); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("rbc: save game history: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("rbc: save game history: %w", err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("rbc: save game history: %w", err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("rbc: save game history: %w", err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("rbc: save game history: %w", err)
 	}
 	return nil

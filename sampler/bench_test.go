@@ -26,8 +26,19 @@ func benchBelief(b *testing.B) (*exact, ObservedTurn) {
 	if _, err := os.Stat(benchGame); err != nil {
 		b.Skip("bench game missing")
 	}
-	start, turns := loadTurns(b, benchGame, rbc.White)
 	s := mustNew(b, "exact", Options{Seed: 1}).(*exact)
+	turns := benchReplay(b, s)
+	if err := s.wait(context.Background()); err != nil { // the background expansion of the last turn
+		b.Fatal(err)
+	}
+	return s, turns[benchTurn+1]
+}
+
+// benchReplay feeds the bench game to s as white, up to benchTurn's move,
+// and returns the game's turns.
+func benchReplay(b *testing.B, s Sampler) []ObservedTurn {
+	b.Helper()
+	start, turns := loadTurns(b, benchGame, rbc.White)
 	ctx := context.Background()
 	if err := s.HandleGameStart(ctx, rbc.White, start); err != nil {
 		b.Fatal(err)
@@ -44,10 +55,7 @@ func benchBelief(b *testing.B) (*exact, ObservedTurn) {
 			b.Fatal(err)
 		}
 	}
-	if err := s.wait(ctx); err != nil { // the background expansion of the last turn
-		b.Fatal(err)
-	}
-	return s, turns[benchTurn+1]
+	return turns
 }
 
 // reportRate reports items per wall second, and per CPU second of the whole
@@ -191,4 +199,25 @@ func BenchmarkLargestSet(b *testing.B) {
 		s.Close()
 	}
 	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkLOSDraw measures los's draw of a pool (the default 2,000 distinct
+// boards consistent with the latest observations), after the bench game's
+// move at benchTurn: the draw every recovery and every los observation makes.
+// It reports CPU time per draw too (wall time on a shared machine is noise).
+func BenchmarkLOSDraw(b *testing.B) {
+	if _, err := os.Stat(benchGame); err != nil {
+		b.Skip("bench game missing")
+	}
+	l := mustNew(b, "los", Options{Seed: 1}).(*los)
+	benchReplay(b, l)
+	b.ResetTimer()
+	c0 := cpuTime()
+	for range b.N {
+		l.refresh()
+	}
+	if cpu := cpuTime() - c0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+	b.ReportMetric(float64(len(l.pool)), "boards")
 }

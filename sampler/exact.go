@@ -482,8 +482,7 @@ func (e *exact) replayFailed(err error) {
 // recover refills an empty set with boards consistent with the latest
 // observations.
 func (e *exact) recover() {
-	boards := e.los.generate(&e.know, e.opts.PoolSize, e.rng)
-	e.live = layerOf(storeOf(dedupBoards(boards)))
+	e.live = layerOf(storeOf(e.los.distinct(&e.know, e.opts.PoolSize, e.rng)))
 	e.recovered, e.liveFromLOS = true, true
 	e.stats.Recoveries++
 	if !e.warned {
@@ -1004,16 +1003,4 @@ func sampleLayer(ctx context.Context, l *layer, n int, rng *rand.Rand) ([]Weight
 		offset += size
 	}
 	return out, nil
-}
-
-// dedupBoards returns boards without repeated keys, in order.
-func dedupBoards(boards []rbc.Board) []rbc.Board {
-	seen := newKeySet(len(boards))
-	out := boards[:0:0]
-	for i := range boards {
-		if seen.add(boards[i].Key()) {
-			out = append(out, boards[i])
-		}
-	}
-	return out
 }

@@ -27,7 +27,8 @@ import (
 //  3. Workers take runs and collect each run's kept refs, sorted by capture
 //     group and then by parent (a counting sort over the run's parents).
 //
-// Partitions never share a key and a unit is one worker's alone, so no locks
+// The partitions, their tables and the units are a PartitionedKeys:
+// partitions never share a key and a unit is one worker's alone, so no locks
 // are needed and the dedup is exact. Because phase 2 reads the runs in parent
 // order, the child kept for a key is always its first in parent and option
 // order, whatever the number of workers. Between batches the memory is
@@ -87,23 +88,15 @@ func expand(ctx context.Context, workers int, base *store, lo, hi int, only int,
 	return res, nil
 }
 
-// expander holds an expansion's working state: the partitions' key tables
-// and refs, the batch's runs and each worker's scratch.
+// expander holds an expansion's working state: the partitioned key tables,
+// the kept refs, the batch's runs and each worker's scratch.
 type expander struct {
 	workers int
 	base    *store
 	only    int
-	// shift maps a key to its partition (its top bits).
-	shift  uint
-	tables []*keySet
+	keys    *PartitionedKeys
 	// kept holds every expanded run's distinct children, in parent order.
 	kept []expKept
-	// tableKeys is the number of keys a partition's table is first sized
-	// for; the tables are made by the workers that first fill them, so that
-	// clearing them is shared too.
-	tableKeys int
-	// unitParts is the number of partitions in a phase-2 unit.
-	unitParts int
 	// runs holds the batch's runs; their buffers are reused by the next
 	// batch.
 	runs []expRun
@@ -157,12 +150,6 @@ type expScratch struct {
 // order, and the first child of every key is still written.
 const seenBits = 12
 
-// maxUnits bounds the phase-2 units: enough for the workers to balance and
-// for one unit's tables to stay in a core's cache (about 128 KiB for the
-// bench belief's 296k parents), few enough that each unit reads runs of a
-// good length.
-const maxUnits = 512
-
 // newExpander sizes the partitions for n parents: about 8k distinct children
 // per partition keeps its table in the cache.
 func newExpander(workers int, base *store, n, only int) *expander {
@@ -172,22 +159,16 @@ func newExpander(workers int, base *store, n, only int) *expander {
 		estChildren = int64(n) * 2
 		perParent = 2 * 56
 	}
-	pbits := 0
-	for pbits < 12 && (estChildren>>pbits > 8192 || (estChildren > 65536 && 1<<pbits < 8*workers)) {
-		pbits++
-	}
-	nparts := 1 << pbits
+	keys := NewPartitionedKeys(int(estChildren), workers)
+	nparts := keys.parts()
 	e := &expander{
 		workers:   workers,
 		base:      base,
 		only:      only,
-		shift:     uint(64 - pbits),
-		tables:    make([]*keySet, nparts),
-		unitParts: max(1, nparts/maxUnits),
+		keys:      keys,
 		scratch:   make([]expScratch, workers),
 		perParent: perParent,
 	}
-	e.tableKeys = int(estChildren>>pbits) / 2
 	for w := range e.scratch {
 		e.scratch[w].counts = make([]int32, nparts)
 		e.scratch[w].children = make([]rbc.Child, 0, 256)
@@ -197,19 +178,10 @@ func newExpander(workers int, base *store, n, only int) *expander {
 	return e
 }
 
-// nunits returns the number of phase-2 units.
-func (e *expander) nunits() int { return len(e.tables) / e.unitParts }
-
 // measure returns the bytes of the tables and kept refs, which outlive a
 // batch, and of the runs and scratch, which a batch reuses.
 func (e *expander) measure() (persistent, transient int64) {
-	for _, t := range e.tables {
-		if t != nil {
-			persistent += t.bytes()
-		} else {
-			persistent += int64(keySetSlots(e.tableKeys)) * 8 // counted before it is made
-		}
-	}
+	persistent = e.keys.Bytes()
 	for k := range e.kept {
 		persistent += int64(cap(e.kept[k].refs))*8 + (numGroups+1)*4
 	}
@@ -292,7 +264,7 @@ func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 	children := sc.children
 	seen := sc.seen
 	made := 0
-	only, shift := e.only, e.shift
+	only, shift, unitParts := e.only, e.keys.shift, e.keys.unitParts
 	for i := lo; i < hi; i++ {
 		// The children's keys come from the parent's: no child board is
 		// built here, only refs are kept.
@@ -319,15 +291,15 @@ func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 	for _, rec := range recs {
 		counts[rec.key>>shift]++
 	}
-	nunits := e.nunits()
+	nunits := e.keys.Units()
 	if cap(run.units) < nunits+1 {
 		run.units = make([]int32, nunits+1)
 	}
 	run.units = run.units[:nunits+1]
 	at := int32(0)
 	for p, c := range counts {
-		if p%e.unitParts == 0 {
-			run.units[p/e.unitParts] = at
+		if p%unitParts == 0 {
+			run.units[p/unitParts] = at
 		}
 		counts[p] = at
 		at += c
@@ -349,17 +321,13 @@ func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 // dedup is phase 2: workers take units and mark the records of the keys
 // their partitions' tables have not seen, reading the runs in order.
 func (e *expander) dedup(ctx context.Context) error {
-	return parallelFor(ctx, e.workers, e.nunits(), func(_, u int) error {
-		for p := u * e.unitParts; p < (u+1)*e.unitParts; p++ {
-			if e.tables[p] == nil {
-				e.tables[p] = newKeySet(e.tableKeys)
-			}
-		}
+	shift, tables := e.keys.shift, e.keys.tables
+	return e.keys.forUnits(ctx, e.workers, func(u int) error {
 		for r := range e.runs {
 			run := &e.runs[r]
 			recs := run.recs[run.units[u]:run.units[u+1]]
 			for j := range recs {
-				if e.tables[recs[j].key>>e.shift].add(recs[j].key) {
+				if tables[recs[j].key>>shift].add(recs[j].key) {
 					recs[j].ref |= keptFlag
 				}
 			}
@@ -428,7 +396,7 @@ func (e *expander) collectRun(sc *expScratch, run *expRun, lo, hi int, out *expK
 // (filters, scans, samples) reads the parents in order rather than at
 // random. It frees the tables and the runs' refs.
 func (e *expander) group(ctx context.Context, res *expansion) error {
-	e.tables = nil
+	e.keys = nil // the tables are done with
 	for g := range res.groups {
 		total := 0
 		for k := range e.kept {

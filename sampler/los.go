@@ -197,6 +197,27 @@ func (g *losGen) generate(k *knowledge, n int, rng *rand.Rand) []rbc.Board {
 	return out
 }
 
+// distinct draws up to n distinct boards consistent with the latest
+// observations (DrawLOS from rbcLastObs). It runs whatever the caller's
+// context: no belief leaves the player with nothing, and n draws take
+// milliseconds.
+func (g *losGen) distinct(k *knowledge, n int, rng *rand.Rand) []rbc.Board {
+	return DrawLOS(context.Background(), &rbcLastObs{g: g, k: k, p: g.plan(k)}, rng, n, n)
+}
+
+// rbcLastObs is RBC's LastObservation: losGen's draws from the plan of the
+// latest observations. They agree with those observations by construction
+// (TestLOSSupport checks the support), so Fits keeps every one.
+type rbcLastObs struct {
+	g *losGen
+	k *knowledge
+	p *losPlan
+}
+
+func (o *rbcLastObs) Propose(rng *rand.Rand) (rbc.Board, bool) { return o.g.draw(o.k, o.p, rng), true }
+func (o *rbcLastObs) Fits(*rbc.Board) bool                     { return true }
+func (o *rbcLastObs) Key(b *rbc.Board) uint64                  { return b.Key() }
+
 // draw places the opponent's pieces for one board.
 func (g *losGen) draw(k *knowledge, p *losPlan, rng *rand.Rand) rbc.Board {
 	counts := p.counts
@@ -514,7 +535,7 @@ func (l *los) Name() string { return "los" }
 func (l *los) Workers() int { return 1 }
 
 func (l *los) refresh() {
-	l.pool = dedupBoards(l.gen.generate(&l.know, l.opts.PoolSize, l.rng))
+	l.pool = l.gen.distinct(&l.know, l.opts.PoolSize, l.rng)
 	l.stats.MaxBoards = max(l.stats.MaxBoards, len(l.pool))
 }
 

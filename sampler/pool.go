@@ -190,21 +190,15 @@ func (a *aosp) settle() {
 			a.opts.Logger.Warn("sampler: "+a.name+": no consistent board left; refilled from the latest observations",
 				"turn", a.know.turn)
 		}
-		for _, b := range dedupBoards(a.gen.generate(&a.know, a.opts.PoolSize, a.rng)) {
+		for _, b := range a.gen.distinct(&a.know, a.opts.PoolSize, a.rng) {
 			a.pool = append(a.pool, pooled{b, 1})
 		}
 		a.logSize = a.gen.entropy(&a.know)
 		a.complete = false
 	case a.hybrid && !a.complete && len(a.pool) < a.opts.PoolSize/hybridThin:
-		seen := newKeySet(a.opts.PoolSize)
-		for i := range a.pool {
-			seen.add(a.pool[i].b.Key())
-		}
-		for _, b := range a.gen.generate(&a.know, a.opts.PoolSize/hybridThin-len(a.pool), a.rng) {
-			if seen.add(b.Key()) {
-				a.pool = append(a.pool, pooled{b, hybridWeight})
-			}
-		}
+		fresh := a.gen.generate(&a.know, a.opts.PoolSize/hybridThin-len(a.pool), a.rng)
+		a.pool = TopUp(a.pool, fresh, func(b rbc.Board) pooled { return pooled{b, hybridWeight} },
+			func(p *pooled) uint64 { return p.b.Key() })
 	}
 	a.stats.MaxBoards = max(a.stats.MaxBoards, len(a.pool))
 }

@@ -1,6 +1,10 @@
 package bots
 
-import "time"
+import (
+	"time"
+
+	"github.com/blindfish-rbc/blindfish/timeplan"
+)
 
 // timePlan is how the sampling player spends its clock. Each turn gets a
 // share of what is left; the first half of the share is the belief's, and
@@ -12,15 +16,13 @@ import "time"
 // (60+1) on a loaded machine, having evaluated almost nothing.
 //
 // The plan knows the clock only from ChooseQuestion's timeLeft; between
-// two of those it counts what its own callbacks took (the opponent's time
-// in between is not ours), and it leaves the increment out, which errs on
-// the side of time.
+// two of those it counts what its own callbacks took (a timeplan.Reading),
+// and it leaves the increment out, which errs on the side of time.
 type timePlan struct {
 	turnsLeft int
-	// left is our clock when last told, less what our callbacks took
-	// since; known is false until the first ChooseQuestion.
-	left  time.Duration
-	known bool
+	// clock is our clock as ChooseQuestion last told it, less what our
+	// callbacks took since.
+	clock timeplan.Reading
 	// turnStart and turn are the start and the share of the turn in
 	// progress (turn is 0 while the clock is unknown: no limit).
 	turnStart time.Time
@@ -43,22 +45,16 @@ const minBeliefBoards = 16
 func (t *timePlan) startTurn(now time.Time) {
 	t.turnStart = now
 	t.turn = 0
-	if t.known {
-		t.turn = max(t.left, 0) / time.Duration(max(t.turnsLeft, 1))
+	if left, known := t.clock.Left(); known {
+		t.turn = timeplan.Share(left, t.turnsLeft)
 	}
 }
 
 // told takes our clock as ChooseQuestion gives it.
-func (t *timePlan) told(left time.Duration) {
-	t.left, t.known = left, true
-}
+func (t *timePlan) told(left time.Duration) { t.clock.Report(left) }
 
 // used takes the time one of our belief callbacks took.
-func (t *timePlan) used(d time.Duration) {
-	if t.known {
-		t.left -= d
-	}
-}
+func (t *timePlan) used(d time.Duration) { t.clock.Spend(d) }
 
 // beliefDeadline is when the turn's belief work should be done: half the
 // turn's share from its start, but never less than an eighth of the share

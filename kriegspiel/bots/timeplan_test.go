@@ -80,7 +80,8 @@ func TestSamplingCutsItsBeliefToItsTime(t *testing.T) {
 	followAs(t, p, rec, func(i int) {
 		before, cuts = len(p.belief.Boards()), p.Thinnings
 		slow = i >= 4 && before > minBeliefBoards
-		p.plan = timePlan{turnsLeft: 40, left: 40 * time.Second, known: true}
+		p.plan = timePlan{turnsLeft: 40}
+		p.plan.told(40 * time.Second)
 		if slow {
 			p.plan.perExpand = time.Second // a turn's belief share is 500ms
 			slowTurns++

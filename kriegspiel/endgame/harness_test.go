@@ -238,8 +238,8 @@ func run(tb testing.TB, rules kriegspiel.Ruleset, piece rbc.PieceType, mk func(*
 	for i := range n {
 		fen := randomPosition(rng, piece)
 		p := play(rules, fen, mk(rand.New(rand.NewPCG(seed, uint64(i)))), seed+uint64(i), 60)
-		if p.missed || p.declined || p.err != nil {
-			tb.Logf("%s %s vs %s: %s: missed %v declined %v err %v", rules.Name, fen, mk(rng).name(), p.end, p.missed, p.declined, p.err)
+		if p.end != kriegspiel.CheckmateWhiteWins || p.missed || p.declined || p.err != nil {
+			tb.Logf("%s %s (game %d) vs %s: %s after %d moves: missed %v declined %v err %v", rules.Name, fen, i, mk(rng).name(), p.end, p.moves, p.missed, p.declined, p.err)
 		}
 		t.add(p)
 	}

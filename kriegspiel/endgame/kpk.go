@@ -17,7 +17,8 @@ import (
 // Beyond that, a table: with the king's square known KPK is solved, and a
 // table of every placement, either side to move, built once by retrograde
 // analysis, says whether the pawn promotes to a queen the king can neither
-// take nor be stalemated by, and in how many of our moves. It sees what the
+// take nor be stalemated by, or else to a rook the king ending's table
+// wins, and in how many of our moves. It sees what the
 // rule cannot — our king's escort, the opposition, and the stalemates our
 // king and the new queen may give (the tests check that the two agree).
 //
@@ -35,7 +36,7 @@ import (
 // all; the planner then waits with its king where the pawn stays won and
 // tries tell it more, and after a while takes the least risk, the king's
 // squares weighed by how likely its moves made them. Once the pawn promotes
-// the queen ending's mater takes over.
+// the queen or rook ending's mater takes over.
 
 // kpkDraw is the table's value of a placement that is not won: the king
 // takes the pawn, is stalemated, or holds the draw. It exceeds every
@@ -44,7 +45,7 @@ const kpkDraw = 64
 
 // kpkTable holds, for each placement of our king, our pawn and the enemy
 // king, seen from the pawn's side as White, the number of our moves to a
-// safe promotion under best play (our pushing move to the last rank
+// safe promotion (see kpkPromotion) under best play (our pushing move to the last rank
 // included; 0 only when the pawn has mated), or kpkDraw. Placements that
 // cannot occur are kpkDraw too; they are never looked up.
 type kpkTable struct {
@@ -70,6 +71,32 @@ func kpkPromotes(k, q, e rbc.Square) bool {
 		return false // it takes the queen
 	}
 	return rbc.KingAttacks(e)&^guarded != 0 || guarded.Has(e)
+}
+
+// kpkPromotion returns the piece a pawn that has just promoted on q, with
+// our king on k and the enemy king on e to move, should become: the queen
+// where it is safe, else a rook the KRK table wins (where the queen would
+// stalemate, a rook may leave the king a square), else none: the
+// promotion draws.
+func kpkPromotion(k, q, e rbc.Square) rbc.PieceType {
+	for _, piece := range []rbc.PieceType{rbc.Queen, rbc.Rook} {
+		if kpkPromotionWins(piece, k, q, e) {
+			return piece
+		}
+	}
+	return rbc.NoPieceType
+}
+
+// kpkPromotionWins reports whether the pawn's promotion to piece on q,
+// with our king on k and the enemy king on e to move, wins.
+func kpkPromotionWins(piece rbc.PieceType, k, q, e rbc.Square) bool {
+	switch piece {
+	case rbc.Queen:
+		return kpkPromotes(k, q, e)
+	case rbc.Rook:
+		return k != q && e != q && krkMoves(k, q, e) != krkDraw
+	}
+	return false
 }
 
 // kpkPushes returns the squares the pawn on p can advance to with the kings
@@ -127,7 +154,7 @@ func buildKPK() *kpkTable {
 					continue // the king, not to move, would be in check
 				}
 				t.us[i] = unknown
-				if p.Rank() == 6 && kpkPushes(k, p, e) != 0 && kpkPromotes(k, p+8, e) {
+				if p.Rank() == 6 && kpkPushes(k, p, e) != 0 && kpkPromotion(k, p+8, e) != rbc.NoPieceType {
 					t.us[i] = 1
 				}
 			}
@@ -237,6 +264,21 @@ func outsideSquare(us rbc.Color, k, p, e rbc.Square) bool {
 	return chebyshev(e, queen) > moves
 }
 
+// pawnCandidate reports whether the pawn planner considers m: what the
+// mater does (see candidate), and a pawn's promotion to a rook, which wins
+// where the queen's would stalemate.
+func pawnCandidate(b *rbc.Board, m rbc.Move) bool {
+	if m.Promotion == rbc.Rook {
+		return b.PieceAt(m.From).Type() == rbc.Pawn && m.From.File() == m.To.File()
+	}
+	return candidate(b, m)
+}
+
+// kpkRookCost is what promoting to a rook costs over the queen, in moves
+// to promotion: the rook's mate is longer, so it is taken only where the
+// queen's promotion draws on some square.
+const kpkRookCost = 0.5
+
 // The pawn planner's search: how many of our moves it looks ahead, and how
 // many refused tries in a row it follows at each turn (a refused try costs
 // no move, so its branch is our turn again with fewer squares).
@@ -285,7 +327,7 @@ func (pl *kpkPlan) turn(mine *rbc.Board, set rbc.Bitboard, depth, refusals int) 
 	var buf [64]rbc.Move
 	best := math.Inf(1)
 	for _, mv := range kriegspiel.AppendLegalMoves(mine, buf[:0]) {
-		if !candidate(mine, mv) {
+		if !pawnCandidate(mine, mv) {
 			continue
 		}
 		if v, ok := pl.try(mine, set, mv, depth, refusals); ok {
@@ -333,12 +375,15 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 	if t.move.Promotion != rbc.NoPieceType {
 		lost := 0
 		for bb := legal; bb != 0; {
-			if !kpkPromotes(pawnView(pl.us, k), pawnView(pl.us, t.move.To), pawnView(pl.us, bb.PopFirst())) {
+			if !kpkPromotionWins(t.move.Promotion, pawnView(pl.us, k), pawnView(pl.us, t.move.To), pawnView(pl.us, bb.PopFirst())) {
 				lost++
 			}
 		}
 		if lost > 0 {
 			return kpkLostCost*float64(lost) + kpkSoonCost*float64(depth)
+		}
+		if t.move.Promotion == rbc.Rook {
+			return kpkRookCost - float64(depth)
 		}
 		return -float64(depth)
 	}
@@ -377,7 +422,7 @@ func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, mov
 	best, ties := -1, 0
 	var bestKey [2]float64
 	for i, mv := range moves {
-		if !candidate(mine, mv) {
+		if !pawnCandidate(mine, mv) {
 			continue
 		}
 		v, ok := pl.try(mine, set, mv, kpkDepth, kpkRefusals)
@@ -420,7 +465,7 @@ func (pl *kpkPlan) run(mine *rbc.Board, set rbc.Bitboard, moves []rbc.Move) (rbc
 	}
 	best, far := rbc.Move{}, -1
 	for _, mv := range moves {
-		if mv.From != p || !candidate(mine, mv) {
+		if mv.From != p || !pawnCandidate(mine, mv) {
 			continue
 		}
 		t := try(mine, pl.us, set, mv)
@@ -462,7 +507,7 @@ func (mt *Mater) risk(pl *kpkPlan, t *trial, legal rbc.Bitboard, stuck int) floa
 		e := pawnView(pl.us, s)
 		d := 0
 		switch {
-		case promoted && !kpkPromotes(k, pawnView(pl.us, t.move.To), e):
+		case promoted && !kpkPromotionWins(t.move.Promotion, k, pawnView(pl.us, t.move.To), e):
 			d = kpkDraw
 		case !promoted:
 			d = int(pl.t.them[kpkIndex(k, p, e)])

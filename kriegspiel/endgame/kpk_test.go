@@ -41,10 +41,10 @@ func TestKPKTable(t *testing.T) {
 			longest = max(longest, int(v))
 		}
 	})
-	// The table promotes to the queen only: the six placements of
-	// TestKPKRuleOfTheSquare that need a rook are draws in it.
-	if all != 163328 || won != 124954 || longest != 19 {
-		t.Errorf("%d of %d placements won, longest %d moves; want 124954 of 163328, 19", won, all, longest)
+	// Six of them are won only by promoting to a rook (the queen would
+	// stalemate).
+	if all != 163328 || won != 124960 || longest != 19 {
+		t.Errorf("%d of %d placements won, longest %d moves; want 124960 of 163328, 19", won, all, longest)
 	}
 	const draw = kpkDraw
 	for _, c := range []struct {
@@ -57,6 +57,8 @@ func TestKPKTable(t *testing.T) {
 		{"the opposition: whoever moves loses it", "e5", "e4", "e7", draw, -1},
 		{"the king to move is stalemated", "e6", "e7", "e8", -1, draw},
 		{"the promotion wins at once", "a1", "b7", "h8", 1, -1},
+		{"the queen's promotion stalemates, a rook's wins", "a4", "b7", "a6", 1, draw},
+		{"the queen's promotion stalemates, a rook's wins, on the other side", "h5", "f7", "h7", 1, draw},
 		{"a king next to an unguarded pawn takes it", "a1", "e4", "d5", draw, draw},
 		{"outside the square of a rook pawn, unless the king moves first", "h1", "a5", "e8", 3, draw},
 		{"inside the square of a rook pawn", "h1", "a5", "d8", draw, draw},
@@ -76,28 +78,26 @@ func TestKPKTable(t *testing.T) {
 }
 
 // TestKPKRuleOfTheSquare checks the table against the rule of the square:
-// wherever the rule says the pawn runs through, the table wins too, but for
-// the six placements where the queen's promotion would stalemate the king
-// (a rook's would win; the planner promotes to the queen only).
+// wherever the rule says the pawn runs through, the table wins too, in
+// sixteen placements by promoting at once to a rook where the queen would
+// stalemate.
 func TestKPKRuleOfTheSquare(t *testing.T) {
 	tb := kpk()
-	ruled, stalemates := 0, 0
+	ruled, rooks := 0, 0
 	kpkPlacements(func(k, p, e rbc.Square) {
 		if !outsideSquare(rbc.White, k, p, e) {
 			return
 		}
 		ruled++
-		if tb.us[kpkIndex(k, p, e)] != kpkDraw {
-			return
+		if tb.us[kpkIndex(k, p, e)] == kpkDraw {
+			t.Errorf("K%s P%s k%s: outside the square, but the table draws", k, p, e)
 		}
-		if p.Rank() == 6 && !kpkPromotes(k, p+8, e) {
-			stalemates++
-			return
+		if p.Rank() == 6 && kpkPromotion(k, p+8, e) == rbc.Rook {
+			rooks++
 		}
-		t.Errorf("K%s P%s k%s: outside the square, but the table draws", k, p, e)
 	})
-	if ruled == 0 || stalemates != 6 {
-		t.Errorf("%d placements outside the square, %d stalemated on promotion; want 6", ruled, stalemates)
+	if ruled == 0 || rooks != 16 {
+		t.Errorf("%d placements outside the square, %d won by a rook's promotion; want 16", ruled, rooks)
 	}
 }
 
@@ -302,7 +302,7 @@ func TestKPKAvoidsStalemate(t *testing.T) {
 		case !ok:
 			t.Errorf("K%s P%s k%s: no choice", k, p, e)
 		case got.Promotion != rbc.NoPieceType:
-			if !kpkPromotes(k2, got.To, e) {
+			if !kpkPromotionWins(got.Promotion, k2, got.To, e) {
 				t.Errorf("K%s P%s k%s: %s promotes into a draw", k, p, e, got)
 			}
 		case tb.them[kpkIndex(k2, p2.First(), e)] == kpkDraw:
@@ -311,5 +311,31 @@ func TestKPKAvoidsStalemate(t *testing.T) {
 	})
 	if checked == 0 {
 		t.Fatal("no placement with a stalemating move")
+	}
+}
+
+// TestKPKUnderpromotes plays out the six placements that only a rook's
+// promotion wins (the queen's would stalemate the king, and any other move
+// lets it take the pawn), the king's square known, against
+// both defenders under both rulesets: the planner promotes to a rook and
+// the rook ending's mater mates.
+func TestKPKUnderpromotes(t *testing.T) {
+	for _, c := range []struct{ k, p, e string }{
+		{"a4", "b7", "a6"}, {"b4", "b7", "a6"}, {"g4", "g7", "h6"},
+		{"h4", "g7", "h6"}, {"a5", "c7", "a7"}, {"h5", "f7", "h7"},
+	} {
+		b := rbc.MustParseFEN("8/8/8/8/8/8/8/8 w - - 0 1")
+		b.SetPiece(sq(c.k), rbc.MakePiece(rbc.White, rbc.King))
+		b.SetPiece(sq(c.p), rbc.MakePiece(rbc.White, rbc.Pawn))
+		b.SetPiece(sq(c.e), rbc.MakePiece(rbc.Black, rbc.King))
+		for _, rules := range rulesets()[:2] {
+			for i, d := range []defender{randomDefender{rand.New(rand.NewPCG(4, 4))}, adversary{rand.New(rand.NewPCG(4, 4))}} {
+				p := playFrom(rules, b.FEN(), sq(c.e).Bit(), d, 4+uint64(i), kpkLimit)
+				if p.end != kriegspiel.CheckmateWhiteWins || p.missed || p.declined || p.err != nil {
+					t.Errorf("%s %s vs %s: %s after %d moves (taken %v, belief lost %v, declined %v, err %v)",
+						rules.Name, b.FEN(), d.name(), p.end, p.moves, p.taken, p.missed, p.declined, p.err)
+				}
+			}
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package endgame
 
 import (
+	"math"
 	"sync"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -17,8 +18,7 @@ import (
 // technique — confine, approach, take the opposition, check — into one
 // number per square. It is no guide while the squares are many: it
 // assumes the king is seen, and the king's unseen moves spread the belief
-// again after every move, so the wide phase (mate.go) herds with the
-// rectangle of the squares and gives the table only a share.
+// again after every move, so the wide phase sweeps (below).
 
 // krkDraw is the table's value of a placement that is not won: the king
 // takes the rook, or is stalemated. It is also the cost a draw adds to a
@@ -156,4 +156,88 @@ func krkScore(k, r rbc.Square, set rbc.Bitboard) float64 {
 		worst = max(worst, d)
 	}
 	return -float64(sum + 2*worst)
+}
+
+// The wide phase's plan is the textbook sweep, made safe for a king that
+// cannot be seen: the rook's line is a wall that every square the king may
+// stand on lies beyond, and our king stands in front of the rook, on the
+// square next to it on the king's side. There it guards the rook and every
+// square next to it beyond the wall, so no square the king may stand on
+// can reach the rook; our king then steps one further and the rook moves
+// up behind it, still guarded, and the wall has advanced a line. Before
+// there is a wall the rook goes to an edge with our king in front of where
+// it lands. The search sees the two moves of each step, and the plan is
+// scored by what it takes from the king: the region it can reach past our
+// attacks, the rectangle of the squares it may stand on (what we do not
+// know), and how far our men are from the formation.
+const (
+	sweepBox       = 2  // for a square of the region the king can reach
+	sweepRectangle = 2  // for a square of the squares' rectangle
+	sweepFormation = 2  // for a king step from the formation
+	sweepNoWall    = 10 // while no wall holds every square
+	sweepEdge      = 2  // for a line between the rook and an edge, before the wall
+)
+
+// sweepScore is the wide phase's worth of a made move that leaves our king
+// on k and rook on r, with a attacked, and the king to reach next.
+func sweepScore(k, r rbc.Square, a, next rbc.Bitboard) float64 {
+	box := next
+	for {
+		grown := box | spread(box)&^a
+		if grown == box {
+			break
+		}
+		box = grown
+	}
+	d, walled := formation(k, r, next)
+	v := sweepBox*box.Count() + sweepRectangle*rectangle(next) + sweepFormation*d + next.Count()
+	if !walled {
+		v += sweepNoWall
+	}
+	return -float64(v)
+}
+
+// frame returns s in the orientation o of a sweep: x along the wall, y
+// the lines from the edge it starts at (0: from rank 1 up, 1: from rank 8
+// down, 2: from file a right, 3: from file h left).
+func frame(o int, s rbc.Square) (x, y int) {
+	switch o {
+	case 0:
+		return s.File(), s.Rank()
+	case 1:
+		return s.File(), 7 - s.Rank()
+	case 2:
+		return s.Rank(), s.File()
+	default:
+		return s.Rank(), 7 - s.File()
+	}
+}
+
+// formation returns how far our king k and rook r are from the sweep's
+// formation over the squares set, and whether a wall holds them: for an
+// orientation in which every square of set lies beyond the rook's line,
+// our king's steps from the square in front of the rook; for none, the
+// least over the orientations of the rook's lines from the edge, weighed,
+// and our king's steps from the square in front of where the rook would
+// land on it.
+func formation(k, r rbc.Square, set rbc.Bitboard) (d int, walled bool) {
+	wall, setup := math.MaxInt, math.MaxInt
+	for o := range 4 {
+		kx, ky := frame(o, k)
+		rx, ry := frame(o, r)
+		beyond := true
+		for bb := set; bb != 0 && beyond; {
+			_, y := frame(o, bb.PopFirst())
+			beyond = y > ry
+		}
+		if beyond {
+			wall = min(wall, max(abs(kx-rx), abs(ky-ry-1)))
+			continue
+		}
+		setup = min(setup, sweepEdge*ry+max(abs(kx-rx), abs(ky-1)))
+	}
+	if wall < math.MaxInt {
+		return wall, true
+	}
+	return setup, false
 }

@@ -73,3 +73,63 @@ func TestRookEndingMates(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepFormation checks the wide phase's formation: a rook on an edge
+// with every square beyond its line is a wall, our king in front of it is
+// in formation, and with no wall the rook's lines from an edge count.
+func TestSweepFormation(t *testing.T) {
+	above := func(rank int) rbc.Bitboard { // the squares above rank
+		var bb rbc.Bitboard
+		for s := rbc.MakeSquare(0, rank+1); s < 64; s++ {
+			bb |= s.Bit()
+		}
+		return bb
+	}
+	for _, c := range []struct {
+		name   string
+		k, r   string
+		set    rbc.Bitboard
+		d      int
+		walled bool
+	}{
+		{"in front of the rook on the first rank", "e2", "e1", above(1), 0, true},
+		{"a step ahead, the rook to come up", "e3", "e1", above(2), 1, true},
+		{"a wall on the a-file", "b4", "a4", above(-1) &^ fileA(), 0, true},
+		{"a square behind the wall: the king is in front of the rook's landing", "e2", "e1", above(1) | sq("h1").Bit(), 0, false},
+		{"the rook in the middle: three lines to the first rank, a king step", "e2", "d4", above(-1), 2*3 + 1, false},
+	} {
+		d, walled := formation(sq(c.k), sq(c.r), c.set)
+		if d != c.d || walled != c.walled {
+			t.Errorf("%s: K%s R%s: formation %d, walled %v; want %d, %v", c.name, c.k, c.r, d, walled, c.d, c.walled)
+		}
+	}
+}
+
+func fileA() rbc.Bitboard {
+	var bb rbc.Bitboard
+	for r := range 8 {
+		bb |= rbc.MakeSquare(0, r).Bit()
+	}
+	return bb
+}
+
+// TestRookEndingSweeps plays out generated KRK positions (the benchmark's,
+// seed 1) that the herding by the squares' rectangle drew by the fifty-move
+// rule against the random king — the rook beside our king in the middle of
+// the board, the belief at forty squares for fifty moves — and checks that
+// the sweep mates each of them.
+func TestRookEndingSweeps(t *testing.T) {
+	rules := kriegspiel.Wild16().WithChessDraws()
+	rng := rand.New(rand.NewPCG(1, 1))
+	var fens []string
+	for range 90 {
+		fens = append(fens, randomPosition(rng, rbc.Rook))
+	}
+	for _, i := range []int{47, 57, 58, 67, 71, 89} {
+		d := randomDefender{rand.New(rand.NewPCG(1, uint64(i)))}
+		p := play(rules, fens[i], d, 1+uint64(i), 60)
+		if p.end != kriegspiel.CheckmateWhiteWins || p.missed || p.err != nil {
+			t.Errorf("%s (game %d): %s after %d moves (belief lost %v, err %v)", fens[i], i, p.end, p.moves, p.missed, p.err)
+		}
+	}
+}

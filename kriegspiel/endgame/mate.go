@@ -22,10 +22,10 @@ import (
 //
 // King and rook against king is played in two phases, since the general
 // score is too weak for it (see krk.go): while the king may stand on many
-// squares the search herds them, adding to the score the rectangle that
-// holds them all (the largest box alone stays the same while the rook
-// splits the board in four) and the table's distances to mate; once they
-// are few it looks one move ahead and scores by the distances alone.
+// squares the search sweeps them towards an edge behind a wall of the rook
+// guarded by our king (a rook that splits the board in four leaves the
+// squares spread over its four boxes); once they are few it looks one move
+// ahead and scores by the table's distances to mate.
 //
 // King and pawn against king has a planner of its own (kpk.go), which keeps
 // the pawn won for every square the king may stand on and, once the pawn
@@ -60,15 +60,10 @@ const (
 	krkNarrow             // the rook ending, few squares: the table's distances
 )
 
-// The rook ending's phases: at most krkFew squares is the narrow phase; in
-// the wide one a square of the rectangle costs rectangleWeight and the
-// table's score counts tableWeight (the box score counts 4 for a square of
-// the largest box).
-const (
-	krkFew          = 10
-	rectangleWeight = 3
-	tableWeight     = 0.5
-)
+// krkFew is the most squares of the rook ending's narrow phase; with more
+// the sweep's score guides, which keeps the wall that the table's
+// distances alone, summed over nine or ten squares, sometimes let go.
+const krkFew = 8
 
 // repeatPenalty is what each earlier visit of a placement costs a move, in
 // the score's units (a square of the king's box is 4).
@@ -237,11 +232,10 @@ func score(mine *rbc.Board, us rbc.Color, set rbc.Bitboard) float64 {
 // reach next.
 func (mt *Mater) rookScore(mine *rbc.Board, us rbc.Color, squares, next rbc.Bitboard) float64 {
 	k, r, _ := krkMen(mine, us)
-	table := krkScore(k, r, squares)
 	if mt.plan == krkNarrow {
-		return table
+		return krkScore(k, r, squares)
 	}
-	return score(mine, us, next) - rectangleWeight*float64(rectangle(next)) + tableWeight*table
+	return sweepScore(k, r, attacks(mine, us), next)
 }
 
 // rectangle returns the area of the smallest rectangle holding set.

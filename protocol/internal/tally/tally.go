@@ -56,8 +56,8 @@ func (c Count) Write(w io.Writer, failed string) {
 // Log reports the games a client's Listen plays as they end: a line per
 // game on Out (what the game was, our verdict, where its record went) and
 // at the end a count, so that an unattended run leaves a log a person can
-// read. The clients' Tally types embed it and say their games their own
-// way. It is safe for concurrent use.
+// read. Tally embeds it and says each client's games its own way. It is
+// safe for concurrent use.
 type Log struct {
 	// Dir is the folder the game records are saved in ("" saves nothing).
 	// It must exist.
@@ -146,3 +146,51 @@ func (l *Log) Summary(failed, unplayed string) {
 	}
 	fmt.Fprintln(l.Out)
 }
+
+// Tally is a client's report of the games its Listen plays: Record is the
+// client's ListenConfig.OnGame, WriteSummary writes the count at the end.
+// K is what the client's Listen names an invitation or a game by, R the
+// client's result of a game; Words says them the client's way. Make one
+// with New; it is safe for concurrent use.
+type Tally[K, R any] struct {
+	Log
+	words Words[K, R]
+}
+
+// Words is what differs between the clients' reports: how they name their
+// games and their verdicts.
+type Words[K, R any] struct {
+	// Failed is the verdict of a game that an error of ours ended, and
+	// FailedCount the name of such games in the summary.
+	Failed, FailedCount string
+	// Unplayed names the games not played in the summary; when it is
+	// empty they count among the failed.
+	Unplayed string
+	// NotPlayed is the line of game k, not played because of err.
+	NotPlayed func(k K, err error) string
+	// Played describes game k, which ended with res: all of Game but Err
+	// and Failed, which Record fills in.
+	Played func(k K, res *R) Game
+}
+
+// New returns a Tally with the Dir, Out and Logger of Log that says its
+// games with words.
+func New[K, R any](dir string, out io.Writer, log *slog.Logger, words Words[K, R]) *Tally[K, R] {
+	return &Tally[K, R]{Log: Log{Dir: dir, Out: out, Logger: log}, words: words}
+}
+
+// Record counts and reports game k: res nil is a game not played (because
+// of err), err non-nil with a result one that an error of ours ended.
+func (t *Tally[K, R]) Record(k K, res *R, err error) {
+	if res == nil {
+		t.NotPlayed(t.words.NotPlayed(k, err), t.words.Unplayed == "")
+		return
+	}
+	g := t.words.Played(k, res)
+	g.Err, g.Failed = err, t.words.Failed
+	t.Played(g)
+}
+
+// WriteSummary writes the count of the games so far to Out (Log.Summary
+// in the client's words); nothing when there were none.
+func (t *Tally[K, R]) WriteSummary() { t.Summary(t.words.FailedCount, t.words.Unplayed) }

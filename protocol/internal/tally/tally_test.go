@@ -2,6 +2,7 @@ package tally
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -39,5 +40,63 @@ func TestCount(t *testing.T) {
 	Count{Won: 1}.Write(&b, "failed")
 	if want := "1 games: 1 won, 0 drawn, 0 lost"; b.String() != want {
 		t.Errorf("Write = %q, want %q", b.String(), want)
+	}
+}
+
+// A Tally says each game in its client's words, fills in the verdict of a
+// game an error ended, saves what can be saved, and counts the games not
+// played among the failed or apart as its words say.
+func TestTally(t *testing.T) {
+	type result struct {
+		us, winner rbc.Color
+		hasWinner  bool
+		save       bool
+	}
+	words := func(unplayed string) Words[int, result] {
+		return Words[int, result]{
+			Failed: "broke", FailedCount: "broken", Unplayed: unplayed,
+			NotPlayed: func(k int, err error) string { return fmt.Sprintf("#%d skipped: %v", k, err) },
+			Played: func(k int, r *result) Game {
+				g := Game{Line: fmt.Sprintf("#%d as %s", k, r.us), ID: k, Us: r.us, HasWinner: r.hasWinner,
+					Winner: r.winner, Outcome: "over"}
+				if r.save {
+					g.Save = func(dir string) (string, error) { return fmt.Sprintf("%s/%d.json", dir, k), nil }
+				}
+				return g
+			},
+		}
+	}
+	for _, tc := range []struct {
+		name, dir, unplayed string
+		want                []string
+	}{
+		{"unplayed apart", "recs", "not played", []string{
+			"#1 as white: won (over), saved recs/1.json",
+			"#2 as black: draw (over)",
+			"#3 as white: broke: oops, saved recs/3.json",
+			"#4 skipped: declined",
+			"3 games: 1 won, 1 drawn, 0 lost, 1 broken; 1 not played",
+		}},
+		{"unplayed failed, nothing saved", "", "", []string{
+			"#1 as white: won (over)",
+			"#2 as black: draw (over)",
+			"#3 as white: broke: oops",
+			"#4 skipped: declined",
+			"4 games: 1 won, 1 drawn, 0 lost, 2 broken",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			tl := New(tc.dir, &out, nil, words(tc.unplayed))
+			tl.WriteSummary() // nothing yet
+			tl.Record(1, &result{us: rbc.White, winner: rbc.White, hasWinner: true, save: true}, nil)
+			tl.Record(2, &result{us: rbc.Black}, nil)
+			tl.Record(3, &result{us: rbc.White, save: true}, errors.New("oops"))
+			tl.Record(4, nil, errors.New("declined"))
+			tl.WriteSummary()
+			if got, want := out.String(), strings.Join(tc.want, "\n")+"\n"; got != want {
+				t.Errorf("got\n%s\nwant\n%s", got, want)
+			}
+		})
 	}
 }
