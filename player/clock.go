@@ -121,7 +121,6 @@ type ClockManager struct {
 	turnMode   Mode
 
 	clock       timeplan.Reading // the last report, less our callback time since
-	knownAt     time.Time        // when it was reported
 	turnEnded   bool             // our turn ended since the last report
 	lastWasMove bool             // the last report was at a move decision
 
@@ -287,7 +286,6 @@ func (m *ClockManager) Increment() time.Duration {
 // from it: the clock at a sense minus (the clock at our last move minus what
 // we spent since) is what the harness added after our turn.
 func (m *ClockManager) report(left time.Duration, atSense bool) {
-	now := m.now()
 	if m.initial == 0 {
 		m.initial = max(left, time.Millisecond)
 		m.inc = m.cfg.Inc
@@ -308,7 +306,7 @@ func (m *ClockManager) report(left time.Duration, atSense bool) {
 		m.incSeen++
 	}
 	m.clock.Report(left)
-	m.knownAt, m.turnEnded = now, false
+	m.turnEnded = false
 	m.lastWasMove = !atSense
 }
 
