@@ -79,6 +79,9 @@ type Belief struct {
 	refused  []rbc.Move
 	anyAsked bool
 	anyYes   bool
+	// noSeenFilter turns off the workers' seen filter in Opponent (see
+	// seenBits), for the test that the filter changes nothing.
+	noSeenFilter bool
 }
 
 // NewBelief returns the belief of the player of color at the start of a game
@@ -260,8 +263,10 @@ type runOut struct {
 // run's output in the boards' order. The order, and so the belief, is the
 // same whatever the number of workers. When ctx ends, the runs done before
 // the first one left undone are drained and the error is returned. mid, when
-// not nil, sees the batch's finished runs before they are drained.
-func (bl *Belief) sweep(ctx context.Context, runLen int, work func(run []rbc.Board, out *runOut),
+// not nil, sees the batch's finished runs before they are drained. work is
+// told which worker runs it: each worker takes its runs in increasing order,
+// over the whole sweep.
+func (bl *Belief) sweep(ctx context.Context, runLen int, work func(worker int, run []rbc.Board, out *runOut),
 	mid func(outs []runOut) error, drain func(out *runOut) error) error {
 	batch := bl.workers * 4
 	outs := make([]runOut, batch)
@@ -272,8 +277,8 @@ func (bl *Belief) sweep(ctx context.Context, runLen int, work func(run []rbc.Boa
 			o.boards, o.done = o.boards[:0], false
 			o.keys.Reset()
 		}
-		err := sampler.ParallelFor(ctx, bl.workers, len(runs), func(_, i int) error {
-			work(runs[i], &outs[i])
+		err := sampler.ParallelFor(ctx, bl.workers, len(runs), func(w, i int) error {
+			work(w, runs[i], &outs[i])
 			outs[i].done = true
 			return nil
 		})
@@ -329,7 +334,7 @@ func (bl *Belief) Own(ctx context.Context, q Question, a Answer) error {
 	}
 	out := newBoardSet(&boardSet{budget: bl.budget, dir: bl.dir})
 	var first *rbc.Board // a board before the answer that is consistent with it
-	err := bl.sweep(ctx, ctxCheckEvery, func(run []rbc.Board, o *runOut) {
+	err := bl.sweep(ctx, ctxCheckEvery, func(_ int, run []rbc.Board, o *runOut) {
 		for _, b := range run {
 			g := bl.hypothesis(b)
 			if !sameAnswer(g.answer(q), a) {
@@ -408,15 +413,28 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 	}
 	f := newMoveFilter(bl.rules, *move)
 	out := newBoardSet(&boardSet{budget: bl.budget, dir: bl.dir})
-	seen := sampler.NewPartitionedKeys(min(bl.Len()*8, bl.limit), bl.workers)
+	keys := sampler.NewPartitionedKeys(min(bl.Len()*8, bl.limit), bl.workers)
 	// A cut keeps the boards whose key, hashed with this turn's salt, is at
 	// most keepBelow; it halves whenever the boards kept pass the limit.
 	salt := mixKey(uint64(bl.cuts+1)*0x2545F4914F6CDD1D ^ uint64(bl.Len()))
 	var keepBelow atomic.Uint64
 	keepBelow.Store(math.MaxUint64)
-	err := bl.sweep(ctx, ctxCheckEvery/16, func(run []rbc.Board, o *runOut) {
+	// tried[w] holds keys of children worker w has judged, kept or not, by
+	// a hash of the key (see seenBits).
+	var tried [][]uint64
+	if f.fast && !bl.noSeenFilter {
+		tried = make([][]uint64, bl.workers)
+	}
+	err := bl.sweep(ctx, ctxCheckEvery/16, func(w int, run []rbc.Board, o *runOut) {
 		var buf [256]rbc.Move
 		below := keepBelow.Load()
+		var seen []uint64
+		if tried != nil {
+			if tried[w] == nil {
+				tried[w] = make([]uint64, 1<<seenBits)
+			}
+			seen = tried[w]
+		}
 		for i := range run {
 			b := &run[i]
 			if anyAsked && (countPawnCaptures(b) > 0) != anyYes {
@@ -435,15 +453,26 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 				if below != math.MaxUint64 && mixKey(k^salt) > below {
 					continue
 				}
-				if !f.after(b, m, &child) {
+				var slot *uint64
+				if seen != nil && child.KingSquare(child.Turn()) != rbc.NoSquare {
+					slot = &seen[k*0x9E3779B97F4A7C15>>(64-seenBits)]
+					if *slot == k && k != 0 {
+						continue // an earlier child had this key: written, or failed as this one would
+					}
+				}
+				ok := f.after(b, m, &child)
+				if slot != nil {
+					*slot = k
+				}
+				if !ok {
 					continue
 				}
 				o.boards = append(o.boards, child)
-				seen.Append(&o.keys, k)
+				keys.Append(&o.keys, k)
 			}
 		}
 	}, func(outs []runOut) error {
-		return seen.Mark(ctx, bl.workers, len(outs), func(i int) *sampler.KeyRun { return &outs[i].keys })
+		return keys.Mark(ctx, bl.workers, len(outs), func(i int) *sampler.KeyRun { return &outs[i].keys })
 	}, func(o *runOut) error {
 		for i := range o.boards {
 			if o.keys.Dup[i] {
@@ -502,6 +531,21 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 	bl.tries, bl.refused, bl.anyAsked, bl.anyYes = move.PawnTries, nil, false, false
 	return nil
 }
+
+// seenBits sizes a worker's filter of the children it has judged in
+// Belief.Opponent (1<<seenBits keys). Duplicate children come mostly from
+// neighbouring parents, so a filter that stays in the cache skips most of
+// them before the referee's checks, the dedup tables and the copy.
+//
+// Skipping is exact. A worker takes runs in increasing order, so the key in
+// the filter belongs to a child before this one in the belief's order: if
+// it was kept, this one is its duplicate; if it failed, this one fails too,
+// for on the fast path (no ending heard, the mover's opponent has a king)
+// moveFilter.after judges the child alone, and the child is all its key
+// says (the position, the side to move, castling, a capturable en-passant
+// square and the half-move clock). The tests before it, which look at the
+// parent and the move, are still made for every child.
+const seenBits = 12
 
 // mixKey hashes a key so that keeping the keys below a bound keeps a
 // uniform share of boards whatever their keys have in common.

@@ -239,3 +239,50 @@ func TestBeliefSpillFailsCleanly(t *testing.T) {
 		t.Error("the failed update emptied the belief")
 	}
 }
+
+// TestBeliefSeenFilterChangesNothing: the workers' seen filter in Opponent
+// (see seenBits) skips children, never changes the boards: after every
+// turn they are the same, in order, with the filter as without it, for
+// each ruleset, colour, number of workers and with a cut.
+func TestBeliefSeenFilterChangesNothing(t *testing.T) {
+	turns := 10
+	if testing.Short() {
+		turns = 8
+	}
+	rulesets := map[string]Ruleset{"wild16": Wild16(), "berkeley": Berkeley(), "berkeley-any": BerkeleyAny()}
+	for name, rules := range rulesets {
+		for seed := uint64(1); seed <= 2; seed++ {
+			rec := randomRecord(t, rules, seed, turns)
+			start, err := rbc.ParseFEN(rec.StartFEN)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+				for _, workers := range []int{1, 3} {
+					for _, limit := range []int{200_000, 2_000} {
+						trace := func(filter bool) ([][]rbc.Board, error) {
+							bl := NewBelief(c, rec.Ruleset, start, rec.PawnTries)
+							bl.SetWorkers(workers)
+							bl.SetLimit(limit)
+							bl.SetCut(limit < 200_000)
+							bl.noSeenFilter = !filter
+							return beliefTrace(t, rec, bl, c, turns)
+						}
+						want, werr := trace(false)
+						got, gerr := trace(true)
+						if (werr == nil) != (gerr == nil) || len(got) != len(want) {
+							t.Fatalf("%s seed %d %s workers %d limit %d: %d turns (%v), want %d (%v)",
+								name, seed, c, workers, limit, len(got), gerr, len(want), werr)
+						}
+						for turn := range want {
+							if !slices.Equal(got[turn], want[turn]) {
+								t.Fatalf("%s seed %d %s workers %d limit %d, turn %d: %d boards, want %d in the same order",
+									name, seed, c, workers, limit, turn, len(got[turn]), len(want[turn]))
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
