@@ -447,19 +447,20 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 				if !f.before(b, m) {
 					continue // the cheap test first: most moves fail it
 				}
-				child := *b
-				child.Apply(m)
-				k := setKey(&child)
+				// The child's key first: a child skipped is never built.
+				k := childSetKey(b, m)
 				if below != math.MaxUint64 && mixKey(k^salt) > below {
 					continue
 				}
 				var slot *uint64
-				if seen != nil && child.KingSquare(child.Turn()) != rbc.NoSquare {
+				if seen != nil && b.KingSquare(b.Turn().Other()) != rbc.NoSquare {
 					slot = &seen[k*0x9E3779B97F4A7C15>>(64-seenBits)]
 					if *slot == k && k != 0 {
 						continue // an earlier child had this key: written, or failed as this one would
 					}
 				}
+				child := *b
+				child.Apply(m)
 				ok := f.after(b, m, &child)
 				if slot != nil {
 					*slot = k

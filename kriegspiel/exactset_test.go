@@ -286,3 +286,49 @@ func TestBeliefSeenFilterChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestChildSetKeyMatchesApply: childSetKey gives every legal move the key
+// that copying the board, applying the move and taking setKey gives, on
+// boards with castling, en passant and promotions and on every board of
+// random games' beliefs.
+func TestChildSetKeyMatchesApply(t *testing.T) {
+	var boards []rbc.Board
+	for _, fen := range []string{
+		rbc.StartFEN,
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 7 1",
+		"r3k2r/pPp1pppp/8/8/8/8/PpP1PPPP/R3K2R b Kq - 3 1",
+		"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+		"4k3/8/8/8/1p1p4/8/2P5/4K3 w - - 12 40",
+	} {
+		b, err := rbc.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		boards = append(boards, b)
+	}
+	for _, rules := range []Ruleset{Wild16(), Berkeley()} {
+		rec := randomRecord(t, rules, 2, 8)
+		start, err := rbc.ParseFEN(rec.StartFEN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trace, err := beliefTrace(t, rec, NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries), rbc.Black, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bs := range trace {
+			boards = append(boards, bs...)
+		}
+	}
+	for i := range boards {
+		b := &boards[i]
+		for _, m := range AppendLegalMoves(b, nil) {
+			c := *b
+			c.Apply(m)
+			if got, want := childSetKey(b, m), setKey(&c); got != want {
+				t.Fatalf("%s, %v: childSetKey %x, want %x", b.FEN(), m, got, want)
+			}
+		}
+	}
+	t.Logf("%d boards", len(boards))
+}

@@ -179,3 +179,59 @@ func (b *Board) theirPiece(s Square, c Color) Piece {
 	}
 	return MakePiece(c, t)
 }
+
+// KeyAfter returns the key that copying the board and applying m (a
+// pseudo-legal move or the null move, as Apply takes) would give, without
+// building that board: a belief update that drops most children as
+// duplicates of earlier ones reads their keys first.
+func (b *Board) KeyAfter(m Move) uint64 {
+	us := b.turn
+	them := us.Other()
+	k := b.key ^ zobristBlack
+	if b.epUsable() {
+		k ^= zobristEP[b.ep.File()]
+	}
+	if m.IsNull() {
+		return k
+	}
+	from, to := m.From, m.To
+	p := b.PieceAt(from)
+	k ^= zobristPiece[p][from]
+	theirs := b.byColor[them]
+	if theirs.Has(to) {
+		k ^= zobristPiece[b.theirPiece(to, them)][to]
+	}
+	switch p.Type() {
+	case Pawn:
+		switch {
+		case to == b.ep && from.File() != to.File() && !b.Occupied().Has(to):
+			capture := to - 8
+			if us == Black {
+				capture = to + 8
+			}
+			k ^= zobristPiece[MakePiece(them, Pawn)][capture]
+		case to-from == 16 || from-to == 16:
+			if ep := (from + to) / 2; pawnAttacks[us][ep]&theirs&b.byType[Pawn-1] != 0 {
+				k ^= zobristEP[ep.File()]
+			}
+		}
+	case King:
+		if to-from == 2 || from-to == 2 {
+			rookFrom, rookTo := to+1, to-1
+			if to < from {
+				rookFrom, rookTo = to-2, to+1
+			}
+			rook := &zobristPiece[MakePiece(us, Rook)]
+			k ^= rook[rookFrom] ^ rook[rookTo]
+		}
+	}
+	if m.Promotion != NoPieceType {
+		p = MakePiece(us, m.Promotion)
+	}
+	k ^= zobristPiece[p][to]
+	if b.castling != 0 {
+		c := b.castling
+		k ^= zobristCastling[c] ^ zobristCastling[c&^(castlingClears[from]|castlingClears[to])]
+	}
+	return k
+}

@@ -4,7 +4,7 @@ import "testing"
 
 // checkChildren fails unless AppendChildren lists exactly the options of
 // AppendOptions, in order, each with the key and capture square that
-// applying it to a copy of b gives.
+// applying it to a copy of b gives, and KeyAfter gives each the same key.
 func checkChildren(t *testing.T, b *Board, moves []Move, children []Child) {
 	t.Helper()
 	moves = b.AppendOptions(moves[:0])
@@ -19,6 +19,9 @@ func checkChildren(t *testing.T, b *Board, moves []Move, children []Child) {
 		if got.Move != m || got.Capture != capture || got.Key != c.Key() {
 			t.Fatalf("%s: child %d is %v (capture %v, key %x), want %v (capture %v, key %x)",
 				b.FEN(), i, got.Move, got.Capture, got.Key, m, capture, c.Key())
+		}
+		if k := b.KeyAfter(m); k != c.Key() {
+			t.Fatalf("%s: KeyAfter(%v) is %x, want %x", b.FEN(), m, k, c.Key())
 		}
 		if c.Key() != c.computeKey() {
 			t.Fatalf("%s: %v: the applied board's key is stale", b.FEN(), m)
@@ -47,7 +50,7 @@ var childrenFENs = []string{
 	"4k3/8/8/8/8/8/8/4K3 w - - 0 1",
 }
 
-// TestChildrenMatchApply checks AppendChildren against copying and applying
+// TestChildrenMatchApply checks AppendChildren and KeyAfter against copying and applying
 // every option, on hand-made boards and on every recorded board and its
 // children.
 func TestChildrenMatchApply(t *testing.T) {
@@ -67,7 +70,7 @@ func TestChildrenMatchApply(t *testing.T) {
 	}
 }
 
-// FuzzChildren checks AppendChildren against Apply on any board the FEN
+// FuzzChildren checks AppendChildren and KeyAfter against Apply on any board the FEN
 // reader accepts, and on each of its children.
 func FuzzChildren(f *testing.F) {
 	for _, fen := range childrenFENs {
