@@ -13,15 +13,25 @@ import (
 // board (us to move) is kept iff the request resolves on it to the observed
 // taken move and capture square, and is then played.
 func TestMoveResultFilter(t *testing.T) {
-	cases := []struct {
-		name           string
-		boards         []string
-		req, taken     string
-		capture        string
-		want           []int  // indices of the boards kept
-		after0         string // FEN of the first kept board after the move (optional)
-		wantNoneReason string
-	}{
+	for _, tc := range append(pieceMoveCases(), pawnMoveCases()...) {
+		t.Run(tc.name, func(t *testing.T) { checkMoveResult(t, tc) })
+	}
+}
+
+// moveResultCase is one case of TestMoveResultFilter.
+type moveResultCase struct {
+	name       string
+	boards     []string
+	req, taken string
+	capture    string
+	want       []int  // indices of the boards kept
+	after0     string // FEN of the first kept board after the move (optional)
+}
+
+// pieceMoveCases are TestMoveResultFilter's cases of slides, castling,
+// knights and the pass.
+func pieceMoveCases() []moveResultCase {
+	return []moveResultCase{
 		{
 			name: "slide revised to the first enemy piece",
 			boards: []string{
@@ -79,6 +89,29 @@ func TestMoveResultFilter(t *testing.T) {
 			req: "0000", taken: "0000", capture: "-", want: []int{0, 1},
 			after0: "4k3/8/8/8/8/8/8/R3K3 b - - 1 1",
 		},
+		{
+			name: "knight capture",
+			boards: []string{
+				"4k3/8/8/8/8/5p2/8/4K1N1 w - - 0 1",
+				"4k3/8/8/8/8/8/8/4K1N1 w - - 0 1",
+			},
+			req: "g1f3", taken: "g1f3", capture: "f3", want: []int{0},
+		},
+		{
+			name: "black's slide revised",
+			boards: []string{
+				"r3k3/8/8/8/P7/8/8/4K3 b - - 0 1",
+				"r3k3/8/8/8/8/8/P7/4K3 b - - 0 1",
+			},
+			req: "a8a1", taken: "a8a2", capture: "a2", want: []int{1},
+		},
+	}
+}
+
+// pawnMoveCases are TestMoveResultFilter's cases of pawn moves: captures,
+// en passant, promotions and pushes.
+func pawnMoveCases() []moveResultCase {
+	return []moveResultCase{
 		{
 			name: "pawn diagonal onto an empty square is no move",
 			boards: []string{
@@ -156,66 +189,50 @@ func TestMoveResultFilter(t *testing.T) {
 			},
 			req: "e2e4", taken: "0000", capture: "-", want: []int{1},
 		},
-		{
-			name: "knight capture",
-			boards: []string{
-				"4k3/8/8/8/8/5p2/8/4K1N1 w - - 0 1",
-				"4k3/8/8/8/8/8/8/4K1N1 w - - 0 1",
-			},
-			req: "g1f3", taken: "g1f3", capture: "f3", want: []int{0},
-		},
-		{
-			name: "black's slide revised",
-			boards: []string{
-				"r3k3/8/8/8/P7/8/8/4K3 b - - 0 1",
-				"r3k3/8/8/8/8/8/P7/4K3 b - - 0 1",
-			},
-			req: "a8a1", taken: "a8a2", capture: "a2", want: []int{1},
-		},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			req, _ := rbc.ParseMove(tc.req)
-			taken, _ := rbc.ParseMove(tc.taken)
-			capture := rbc.NoSquare
-			if tc.capture != "-" {
-				capture, _ = rbc.ParseSquare(tc.capture)
+}
+
+// checkMoveResult filters tc's boards board by board and through a layer.
+func checkMoveResult(t *testing.T, tc moveResultCase) {
+	req, _ := rbc.ParseMove(tc.req)
+	taken, _ := rbc.ParseMove(tc.taken)
+	capture := rbc.NoSquare
+	if tc.capture != "-" {
+		capture, _ = rbc.ParseSquare(tc.capture)
+	}
+	o := observation{kind: obsMove, requested: req, taken: taken, square: capture}
+	var boards []rbc.Board
+	var kept []int
+	var first rbc.Board
+	for i, f := range tc.boards {
+		b := rbc.MustParseFEN(f)
+		if !b.IsMoveAction(b.WithQueenDefault(req)) && !req.IsNull() {
+			t.Fatalf("%s is not a move action on %s", tc.req, f)
+		}
+		boards = append(boards, b)
+		before := b
+		next, ok := o.applyMove(&b)
+		if b != before {
+			t.Fatalf("applyMove changed its input board")
+		}
+		if ok {
+			if len(kept) == 0 {
+				first = next
 			}
-			o := observation{kind: obsMove, requested: req, taken: taken, square: capture}
-			var boards []rbc.Board
-			var kept []int
-			var first rbc.Board
-			for i, f := range tc.boards {
-				b := rbc.MustParseFEN(f)
-				if !b.IsMoveAction(b.WithQueenDefault(req)) && !req.IsNull() {
-					t.Fatalf("%s is not a move action on %s", tc.req, f)
-				}
-				boards = append(boards, b)
-				before := b
-				next, ok := o.applyMove(&b)
-				if b != before {
-					t.Fatalf("applyMove changed its input board")
-				}
-				if ok {
-					if len(kept) == 0 {
-						first = next
-					}
-					kept = append(kept, i)
-				}
-			}
-			if !slices.Equal(kept, tc.want) {
-				t.Fatalf("kept boards %v, want %v", kept, tc.want)
-			}
-			if tc.after0 != "" && first.FEN() != tc.after0 {
-				t.Errorf("after the move: %s, want %s", first.FEN(), tc.after0)
-			}
-			// The same through a layer, as exact runs it (in chunks, in parallel).
-			l := layerOf(storeOf(boards))
-			s, rest, err := l.applyMove(context.Background(), 2, &o, 1<<20)
-			if err != nil || rest.n != 0 || s.n != len(tc.want) {
-				t.Fatalf("layer applyMove: %d boards (rest %d, err %v), want %d", s.n, rest.n, err, len(tc.want))
-			}
-		})
+			kept = append(kept, i)
+		}
+	}
+	if !slices.Equal(kept, tc.want) {
+		t.Fatalf("kept boards %v, want %v", kept, tc.want)
+	}
+	if tc.after0 != "" && first.FEN() != tc.after0 {
+		t.Errorf("after the move: %s, want %s", first.FEN(), tc.after0)
+	}
+	// The same through a layer, as exact runs it (in chunks, in parallel).
+	l := layerOf(storeOf(boards))
+	s, rest, err := l.applyMove(context.Background(), 2, &o, 1<<20)
+	if err != nil || rest.n != 0 || s.n != len(tc.want) {
+		t.Fatalf("layer applyMove: %d boards (rest %d, err %v), want %d", s.n, rest.n, err, len(tc.want))
 	}
 }
 

@@ -104,10 +104,7 @@ func runBelief(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	if cfg.json {
-		if err := rep.WriteJSON(stdout); err != nil {
-			return fmt.Errorf("belief: %w", err)
-		}
-		return nil
+		return rep.WriteJSON(stdout)
 	}
 	return rep.WriteText(stdout, cfg.perTurn)
 }

@@ -113,9 +113,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err := c.run(ctx, args[1:], stdout, stderr)
 		switch {
-		case err == nil:
-			return 0
-		case errors.Is(err, flag.ErrHelp):
+		case err == nil, errors.Is(err, flag.ErrHelp):
 			return 0
 		case errors.As(err, new(reportedError)):
 			return 1

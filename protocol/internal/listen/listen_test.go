@@ -20,17 +20,7 @@ type step struct {
 // waits for, each game ends when the test says, and no assertion depends on
 // how long anything takes.
 func TestLoop(t *testing.T) {
-	for _, tc := range []struct {
-		name              string
-		maxGames          int
-		stopAfter         int
-		pollUntilFinished bool
-		steps             []step
-		// tickAtEnd lets the clock run once more after the last step: Run
-		// must then return without polling again. Otherwise the test
-		// cancels Run's context after the last step.
-		tickAtEnd bool
-	}{
+	for _, tc := range []loopCase{
 		{name: "at most MaxGames at once", maxGames: 2, steps: []step{
 			{offer: []int{1, 2, 3}, started: []int{1, 2}, finish: []int{1}},
 			{offer: []int{1, 2, 3, 4}, started: []int{3}, finish: []int{2, 3}},
@@ -57,103 +47,124 @@ func TestLoop(t *testing.T) {
 			{offer: nil},
 		}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			polled := make(chan []int)
-			tick := make(chan time.Time, 1)
-			reported := make(chan int, 100)
-			var release sync.Map // id → chan struct{}
-			gate := func(id int) chan struct{} {
-				c, _ := release.LoadOrStore(id, make(chan struct{}))
-				return c.(chan struct{})
-			}
-			round := 0
-			var l *Loop[int, int]
-			l = New(Config[int, int]{
-				MaxGames: tc.maxGames, StopAfter: tc.stopAfter, PollUntilFinished: tc.pollUntilFinished,
-				PollInterval: time.Hour, // never waited for: the fake clock ticks
-				Poll: func(ctx context.Context) {
-					var got []int
-					if round < len(tc.steps) {
-						for _, id := range tc.steps[round].offer {
-							if l.Start(id, func() (int, error) { <-gate(id); return id * 10, nil }) {
-								got = append(got, id)
-							}
-						}
-					}
-					round++
-					polled <- got
-				},
-				OnGame: func(id, res int, err error) {
-					if res != id*10 || err != nil {
-						t.Errorf("OnGame(%d, %d, %v)", id, res, err)
-					}
-					if !l.Started(id) || l.Running() == 0 {
-						t.Errorf("OnGame(%d) after its place was freed", id)
-					}
-					reported <- id
-				},
-				After: func(d time.Duration) (<-chan time.Time, func() bool) {
-					if d != time.Hour {
-						t.Errorf("After(%v), want the PollInterval", d)
-					}
-					return tick, func() bool { return true }
-				},
-			})
-			runDone := make(chan struct{})
-			go func() { l.Run(ctx); close(runDone) }()
+		t.Run(tc.name, func(t *testing.T) { runLoopCase(t, tc) })
+	}
+}
 
-			finished := map[int]bool{}
-			for i, st := range tc.steps {
-				var got []int
-				select {
-				case got = <-polled:
-				case <-runDone:
-					t.Fatalf("Run returned before poll %d", i)
-				}
-				if !slices.Equal(got, st.started) {
-					t.Errorf("poll %d started %v, want %v", i, got, st.started)
-				}
-				for _, id := range st.finish {
-					close(gate(id))
-					if r := <-reported; r != id {
-						t.Errorf("reported game %d, want %d", r, id)
-					}
-					finished[id] = true
-				}
-				if i < len(tc.steps)-1 || tc.tickAtEnd {
-					tick <- time.Time{}
-				}
-			}
-			if !tc.tickAtEnd {
-				cancel()
-			}
-			select {
-			case <-runDone:
-			case got := <-polled:
-				t.Fatalf("polled again (started %v) after the last step", got)
-			}
+// loopCase is one scripted run of TestLoop.
+type loopCase struct {
+	name              string
+	maxGames          int
+	stopAfter         int
+	pollUntilFinished bool
+	steps             []step
+	// tickAtEnd lets the clock run once more after the last step: Run
+	// must then return without polling again. Otherwise the test
+	// cancels Run's context after the last step.
+	tickAtEnd bool
+}
 
-			// The games still running end after Run; Wait waits for all.
-			running := l.Running()
-			var left []int
-			for _, st := range tc.steps {
-				for _, id := range st.started {
-					if !finished[id] {
-						left = append(left, id)
-						close(gate(id))
+// runLoopCase plays tc's steps against a Loop on the fake server and clock.
+func runLoopCase(t *testing.T, tc loopCase) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	polled := make(chan []int)
+	tick := make(chan time.Time, 1)
+	reported := make(chan int, 100)
+	var release sync.Map // id → chan struct{}
+	gate := func(id int) chan struct{} {
+		c, _ := release.LoadOrStore(id, make(chan struct{}))
+		return c.(chan struct{})
+	}
+	round := 0
+	var l *Loop[int, int]
+	l = New(Config[int, int]{
+		MaxGames: tc.maxGames, StopAfter: tc.stopAfter, PollUntilFinished: tc.pollUntilFinished,
+		PollInterval: time.Hour, // never waited for: the fake clock ticks
+		Poll: func(ctx context.Context) {
+			var got []int
+			if round < len(tc.steps) {
+				for _, id := range tc.steps[round].offer {
+					if l.Start(id, func() (int, error) { <-gate(id); return id * 10, nil }) {
+						got = append(got, id)
 					}
 				}
 			}
-			if running != len(left) {
-				t.Errorf("Running() = %d after Run, want %d", running, len(left))
+			round++
+			polled <- got
+		},
+		OnGame: func(id, res int, err error) {
+			if res != id*10 || err != nil {
+				t.Errorf("OnGame(%d, %d, %v)", id, res, err)
 			}
-			l.Wait(slog.New(slog.DiscardHandler))
-			if len(reported) != len(left) || l.Running() != 0 {
-				t.Errorf("Wait returned with %d of %d games reported, %d running", len(reported), len(left), l.Running())
+			if !l.Started(id) || l.Running() == 0 {
+				t.Errorf("OnGame(%d) after its place was freed", id)
 			}
-		})
+			reported <- id
+		},
+		After: func(d time.Duration) (<-chan time.Time, func() bool) {
+			if d != time.Hour {
+				t.Errorf("After(%v), want the PollInterval", d)
+			}
+			return tick, func() bool { return true }
+		},
+	})
+	runDone := make(chan struct{})
+	go func() { l.Run(ctx); close(runDone) }()
+
+	finished := map[int]bool{}
+	for i, st := range tc.steps {
+		var got []int
+		select {
+		case got = <-polled:
+		case <-runDone:
+			t.Fatalf("Run returned before poll %d", i)
+		}
+		if !slices.Equal(got, st.started) {
+			t.Errorf("poll %d started %v, want %v", i, got, st.started)
+		}
+		for _, id := range st.finish {
+			close(gate(id))
+			if r := <-reported; r != id {
+				t.Errorf("reported game %d, want %d", r, id)
+			}
+			finished[id] = true
+		}
+		if i < len(tc.steps)-1 || tc.tickAtEnd {
+			tick <- time.Time{}
+		}
+	}
+	if !tc.tickAtEnd {
+		cancel()
+	}
+	select {
+	case <-runDone:
+	case got := <-polled:
+		t.Fatalf("polled again (started %v) after the last step", got)
+	}
+
+	checkWait(t, l, tc.steps, finished, gate, reported)
+}
+
+// checkWait ends the games still running after Run and checks that Wait
+// waits for all of them.
+func checkWait(t *testing.T, l *Loop[int, int], steps []step, finished map[int]bool, gate func(int) chan struct{}, reported chan int) {
+	running := l.Running()
+	var left []int
+	for _, st := range steps {
+		for _, id := range st.started {
+			if !finished[id] {
+				left = append(left, id)
+				close(gate(id))
+			}
+		}
+	}
+	if running != len(left) {
+		t.Errorf("Running() = %d after Run, want %d", running, len(left))
+	}
+	l.Wait(slog.New(slog.DiscardHandler))
+	if len(reported) != len(left) || l.Running() != 0 {
+		t.Errorf("Wait returned with %d of %d games reported, %d running", len(reported), len(left), l.Running())
 	}
 }
 
