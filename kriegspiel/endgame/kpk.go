@@ -302,6 +302,8 @@ const (
 type kpkPlan struct {
 	us rbc.Color
 	t  *kpkTable
+	// mt, when set, tells the positions that would repeat a third time.
+	mt *Mater
 }
 
 // cost returns the worth of the king on any square of set with our king on
@@ -388,7 +390,15 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 		return -float64(depth)
 	}
 	_, p, _ := kpkMen(&t.after, pl.us)
-	v, lost := pl.cost(&pl.t.them, k, p, legal, 1)
+	var rep rbc.Bitboard
+	if pl.mt != nil {
+		rep = pl.mt.repeats(&t.after, legal)
+	}
+	v, lost := pl.cost(&pl.t.them, k, p, legal&^rep, 1)
+	if n := rep.Count(); n > 0 {
+		v += kpkLostCost * float64(n)
+		lost += n
+	}
 	if lost > 0 {
 		return v + kpkSoonCost*float64(depth)
 	}
@@ -413,7 +423,7 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 // after which it takes the try that brings the pawn nearest for the least
 // risk, the king's likely squares weighed (see weigh).
 func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, moves []rbc.Move) (rbc.Move, bool) {
-	pl := kpkPlan{us: us, t: kpk()}
+	pl := kpkPlan{us: us, t: kpk(), mt: mt}
 	if m, ok := pl.run(mine, set, moves); ok {
 		mt.weigh(mine, set)
 		return m, true
@@ -501,12 +511,15 @@ func (mt *Mater) risk(pl *kpkPlan, t *trial, legal rbc.Bitboard, stuck int) floa
 		_, p, _ = kpkMen(&t.after, pl.us)
 		p = pawnView(pl.us, p)
 	}
+	rep := mt.repeats(&t.after, legal)
 	lost, worst := 0.0, 0
 	for bb := legal; bb != 0; {
 		s := bb.PopFirst()
 		e := pawnView(pl.us, s)
 		d := 0
 		switch {
+		case rep.Has(s):
+			d = kpkDraw
 		case promoted && !kpkPromotionWins(t.move.Promotion, k, pawnView(pl.us, t.move.To), e):
 			d = kpkDraw
 		case !promoted:
@@ -567,15 +580,11 @@ func (mt *Mater) weigh(mine *rbc.Board, set rbc.Bitboard) (stuck int) {
 }
 
 // kpkRepeatCost is what a try costs whose placement of our men was made
-// seen times before, in moves to promotion: a little for each visit, and
-// from the third on more than a draw on a square or two: it may repeat the
-// position a third time, a draw whatever square the king is on.
-func kpkRepeatCost(seen int) float64 {
-	if seen >= 2 {
-		return 3*float64(seen) + kpkLostCost/2
-	}
-	return 3 * float64(seen)
-}
+// seen times before, in moves to promotion: a little for each visit, so
+// that a planner that sees no progress tries something new. Where the
+// position itself would stand a third time, a draw, the search counts the
+// king's squares that repeat it as draws (Mater.repeats).
+func kpkRepeatCost(seen int) float64 { return 3 * float64(seen) }
 
 // compareKeys orders two score keys lexicographically.
 func compareKeys(a, b [2]float64) int {

@@ -219,7 +219,8 @@ func TestKPKConverts(t *testing.T) {
 // against the adversary when every other try lost on some square a few
 // moves on (a loss at once scored the same as a later one). The defender's
 // stream and the tracker's seed are those the games were played with (the
-// last is BenchmarkKPK' 145th known placement).
+// last is BenchmarkKPK' 145th known placement), and three games where the
+// planner repeated the position a third time or gambled to avoid it.
 func TestKPKTraps(t *testing.T) {
 	for _, c := range []struct {
 		name, fen string
@@ -232,6 +233,14 @@ func TestKPKTraps(t *testing.T) {
 		{"the pawn taken", "8/8/8/8/8/7k/4P3/4K3 w - - 0 1", rbc.H3.Bit(), true, 1, 7, 1},
 		{"repetition", "8/8/8/7k/1K1P4/8/8/8 w - - 0 1", rbc.H5.Bit() | rbc.KingAttacks(rbc.H5), false, 1, 7, 1},
 		{"a loss later", "8/8/8/4k3/8/1P6/1K6/8 w - - 0 1", rbc.E5.Bit(), true, 1, 145, 146},
+		// Seed 2's 89th, 169th and 175th known placements: the knight's
+		// pawn against a king in its corner, where the planner's safe
+		// king moves went round in a circle and the only move that kept
+		// the pawn won stood the position a third time (the search did
+		// not know it), or took a risk to avoid it.
+		{"a third repetition", "8/3K4/k7/8/8/1P6/8/8 w - - 0 1", rbc.A6.Bit(), true, 2, 89, 91},
+		{"a third repetition, from afar", "3k4/8/8/8/8/8/1P6/1K6 w - - 0 1", rbc.D8.Bit(), true, 2, 169, 171},
+		{"a risk to avoid a repetition", "8/8/8/5k2/8/8/1P1K4/8 w - - 0 1", rbc.F5.Bit(), true, 2, 175, 177},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, rules := range rulesets()[:2] {
@@ -337,5 +346,25 @@ func TestKPKUnderpromotes(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestMaterRepeats checks that a placement of our men made a third time
+// draws on the squares the king may have stood on both times before, and
+// only there.
+func TestMaterRepeats(t *testing.T) {
+	mt := NewMater(1)
+	after := rbc.MustParseFEN("8/8/8/8/1P6/2K5/8/8 b - - 1 1")
+	mt.Played(&after, rbc.A7.Bit()|rbc.B7.Bit())
+	if got := mt.repeats(&after, rbc.A7.Bit()|rbc.B7.Bit()|rbc.C7.Bit()); got != 0 {
+		t.Errorf("after one visit: repeats %v, want none", got.Squares())
+	}
+	mt.Played(&after, rbc.B7.Bit()|rbc.C7.Bit())
+	if got, want := mt.repeats(&after, rbc.A7.Bit()|rbc.B7.Bit()|rbc.C7.Bit()), rbc.B7.Bit(); got != want {
+		t.Errorf("after two visits: repeats %v, want %v", got.Squares(), want.Squares())
+	}
+	other := rbc.MustParseFEN("8/8/8/8/1P6/1K6/8/8 b - - 1 1")
+	if got := mt.repeats(&other, rbc.B7.Bit()); got != 0 {
+		t.Errorf("another placement: repeats %v, want none", got.Squares())
 	}
 }

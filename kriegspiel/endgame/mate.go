@@ -40,6 +40,11 @@ type Mater struct {
 	// search that sees no progress tries something new rather than cycle
 	// into a draw by repetition.
 	seen map[uint64]int
+	// stood counts, for each placement of our men our moves made this
+	// game (the king to move), how many times the king may have stood on
+	// each square then: a third time on the same square draws by
+	// repetition (kpk.go).
+	stood map[uint64]*[64]uint8
 	// plan is how the current choice scores its leaves.
 	plan plan
 	// weights guesses how likely each square is to hold the king, for the
@@ -74,7 +79,7 @@ const DefaultDepth = 2
 
 // NewMater returns a mater whose choices among equal tries follow from seed.
 func NewMater(seed uint64) *Mater {
-	return &Mater{Depth: DefaultDepth, rng: rand.New(rand.NewPCG(seed, 0x6d617465)), seen: map[uint64]int{}}
+	return &Mater{Depth: DefaultDepth, rng: rand.New(rand.NewPCG(seed, 0x6d617465)), seen: map[uint64]int{}, stood: map[uint64]*[64]uint8{}}
 }
 
 // The scores: a mate is worth winScore less the moves it takes; a move that
@@ -143,8 +148,38 @@ func (mt *Mater) Choose(bl *Belief, moves []rbc.Move) (m rbc.Move, ok bool) {
 	return moves[best], true
 }
 
-// Played notes that our move made the placement of our men after.
-func (mt *Mater) Played(after *rbc.Board) { mt.seen[after.Key()]++ }
+// Played notes that our move made the placement of our men after, with the
+// king (to move) on one of squares.
+func (mt *Mater) Played(after *rbc.Board, squares rbc.Bitboard) {
+	key := after.Key()
+	mt.seen[key]++
+	on := mt.stood[key]
+	if on == nil {
+		on = new([64]uint8)
+		mt.stood[key] = on
+	}
+	for squares != 0 {
+		s := squares.PopFirst()
+		on[s] = min(on[s]+1, math.MaxUint8)
+	}
+}
+
+// repeats returns the squares of set on which the king, to move after our
+// move made the placement of our men after, would stand in a position
+// that stood twice before: a draw by repetition.
+func (mt *Mater) repeats(after *rbc.Board, set rbc.Bitboard) rbc.Bitboard {
+	on := mt.stood[after.Key()]
+	if on == nil {
+		return 0
+	}
+	var out rbc.Bitboard
+	for bb := set; bb != 0; {
+		if s := bb.PopFirst(); on[s] >= 2 {
+			out |= s.Bit()
+		}
+	}
+	return out
+}
 
 // judge returns what the made try t is worth: its worst outcome, each
 // searched depth more of our moves deep.

@@ -54,7 +54,6 @@ func (t *Tracker) Own(q kriegspiel.Question, a kriegspiel.Answer) error {
 	if a.Verdict.Done() {
 		pawn := t.mine.PiecesOf(t.us, rbc.Pawn).Has(q.Move.From)
 		t.mine.Apply(q.Move)
-		t.mater.Played(&t.mine)
 		t.halfmove++
 		if a.Verdict == kriegspiel.Captured {
 			t.theirs--
@@ -63,7 +62,15 @@ func (t *Tracker) Own(q kriegspiel.Question, a kriegspiel.Answer) error {
 			t.halfmove = 0
 		}
 	}
-	return t.feed(func(b *Belief) error { return b.Own(q, a) })
+	err := t.feed(func(b *Belief) error { return b.Own(q, a) })
+	if a.Verdict.Done() {
+		var squares rbc.Bitboard
+		if t.belief != nil {
+			squares = t.belief.Squares()
+		}
+		t.mater.Played(&t.mine, squares)
+	}
+	return err
 }
 
 // Opponent takes what we heard of the opponent's turn.
