@@ -53,7 +53,8 @@ func TestPriorityKeepsInProportion(t *testing.T) {
 
 // TestStaticWeight: a board on which the opponent bears on our king weighs
 // more than a quiet one, a check more still, one on which it left a piece en
-// prise less, and the piece that has just captured is exempt.
+// prise less, and the piece that has just captured is exempt; under the near
+// factor, a piece nearer our king weighs e^Near a king step more.
 func TestStaticWeight(t *testing.T) {
 	s := Default(rbc.White, rbc.NoSquare)
 	quiet := mustFEN(t, "4k3/8/8/3n4/8/8/8/4K3 w - - 0 1")
@@ -70,6 +71,10 @@ func TestStaticWeight(t *testing.T) {
 	}
 	if w := Default(rbc.White, rbc.D5).Weight(&hangs); w != 1 {
 		t.Errorf("the knight that just captured on d5: weight %v, want 1", w)
+	}
+	far := mustFEN(t, "1n2k3/8/8/8/8/8/8/4K3 w - - 0 1") // the knight on b8 is 7 king steps from e1, on d3 2
+	if w, want := Kriegspiel(rbc.White).Weight(&near)/Kriegspiel(rbc.White).Weight(&far), math.Exp(5*KriegspielNear); math.Abs(w-want) > 1e-9 {
+		t.Errorf("near factor: the knight on d3 weighs %v times the one on b8, want %v", w, want)
 	}
 	if (Static{Us: rbc.White}).Weight(&hangs) != 1 || !(Static{Us: rbc.White}).Off() {
 		t.Error("a prior of zero strengths should weigh every board 1")
