@@ -3,12 +3,13 @@
 // the priority sample that keeps boards in proportion to such weights.
 //
 // RBC's player weighs its belief's boards with it before it samples them
-// (player.prior), and Kriegspiel's exact belief keeps the boards it favours
-// when it must cut its set to a sample (kriegspiel.Belief.SetCut). Both
-// games' opponents move by the same rules of chess and with the same
-// habits: they bring pieces toward our king and do not leave material en
-// prise (a Kriegspiel opponent does so less knowingly, but still less often
-// than a random mover would).
+// (player.prior: the threat and hang factors), and Kriegspiel's exact
+// belief can keep the boards it favours when it cuts its set to a sample
+// (kriegspiel.Belief.SetWeightedCut: the near factor, Kriegspiel). The
+// factors differ because the opponents see differently: measured on
+// Kriegspiel records, an opponent that does not see our men neither attacks
+// our king's zone nor avoids leaving men en prise more than a random mover
+// would, but it does bring its pieces toward our king (docs/kriegspiel.md).
 package oppmodel
 
 import (
