@@ -9,11 +9,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
-	"sync/atomic"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
@@ -68,10 +66,13 @@ type Belief struct {
 	// cut makes an opponent's turn past the limit keep a sample rather than
 	// fail; exact is false from the first cut (or Thin) on, and weight is
 	// how many boards of the exact set each board kept stands for.
-	cut    bool
-	exact  bool
-	weight float64
-	cuts   int
+	cut   bool
+	exact bool
+	// weightedCut makes a cut keep a sample weighted by the opponent model
+	// rather than a uniform one (weight.go).
+	weightedCut bool
+	weight      float64
+	cuts        int
 	// The referee's state of the turn in progress, the same on every board
 	// the belief keeps: pawn tries announced to the player to move, moves
 	// refused (our own; an opponent's are unknown and never matter to what
@@ -114,6 +115,12 @@ func (bl *Belief) SetMemory(budget int64, dir string) { bl.budget, bl.dir = max(
 // rather than fail with ErrBeliefTooLarge. From then on the belief is not
 // Exact: it may have lost the true board.
 func (bl *Belief) SetCut(on bool) { bl.cut = on }
+
+// SetWeightedCut makes a cut keep each board in proportion to the opponent
+// model's weight of it (oppmodel.Kriegspiel) rather than every board with
+// the same chance (weight.go). It keeps the true board less often on the
+// committed records (docs/kriegspiel.md), so it is off by default.
+func (bl *Belief) SetWeightedCut(on bool) { bl.weightedCut = on }
 
 // Exact reports whether the belief still holds every board consistent with
 // what was heard: false after a cut, a Thin or an update stopped by its
@@ -256,6 +263,8 @@ type runOut struct {
 	// keys holds the boards' keys, when the update deduplicates them with
 	// a sampler.PartitionedKeys.
 	keys sampler.KeyRun
+	// pri holds the boards' priorities in an opponent's turn's cut.
+	pri  []float64
 	done bool
 }
 
@@ -415,11 +424,7 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 	f := newMoveFilter(bl.rules, *move)
 	out := newBoardSet(&boardSet{budget: bl.budget, dir: bl.dir})
 	keys := sampler.NewPartitionedKeys(min(bl.Len()*8, bl.limit), bl.workers)
-	// A cut keeps the boards whose key, hashed with this turn's salt, is at
-	// most keepBelow; it halves whenever the boards kept pass the limit.
-	salt := mixKey(uint64(bl.cuts+1)*0x2545F4914F6CDD1D ^ uint64(bl.Len()))
-	var keepBelow atomic.Uint64
-	keepBelow.Store(math.MaxUint64)
+	cut := bl.newTurnCut()
 	// tried[w] holds keys of children worker w has judged, kept or not, by
 	// a hash of the key (see maxSeenBits).
 	var tried [][]uint64
@@ -429,7 +434,7 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 	}
 	err := bl.sweep(ctx, ctxCheckEvery/16, func(w int, run []rbc.Board, o *runOut) {
 		var buf [256]rbc.Move
-		below := keepBelow.Load()
+		o.pri = o.pri[:0]
 		var seen []uint64
 		if tried != nil {
 			if tried[w] == nil {
@@ -451,7 +456,7 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 				}
 				// The child's key first: a child skipped is never built.
 				k := childSetKey(b, m)
-				if below != math.MaxUint64 && mixKey(k^salt) > below {
+				if cut.skipKey(k) {
 					continue
 				}
 				var slot *uint64
@@ -463,7 +468,11 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 				}
 				child := *b
 				child.Apply(m)
-				ok := f.after(b, m, &child)
+				p, ok := cut.judge(k, &child)
+				if !ok {
+					continue // dropped by the cut, as its duplicates will be
+				}
+				ok = f.after(b, m, &child)
 				if slot != nil {
 					*slot = k
 				}
@@ -471,6 +480,7 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 					continue
 				}
 				o.boards = append(o.boards, child)
+				o.pri = append(o.pri, p)
 				keys.Append(&o.keys, k)
 			}
 		}
@@ -481,29 +491,8 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 			if o.keys.Dup[i] {
 				continue
 			}
-			k := o.keys.Keys[i]
-			below := keepBelow.Load()
-			if below != math.MaxUint64 && mixKey(k^salt) > below {
-				continue
-			}
-			if out.n >= bl.limit {
-				if !bl.cut {
-					return fmt.Errorf("%w of %d boards", ErrBeliefTooLarge, bl.limit)
-				}
-				for out.n >= bl.limit {
-					below /= 2
-					keepBelow.Store(below)
-					kept, err := out.keep(ctx, func(b *rbc.Board) bool { return mixKey(setKey(b)^salt) <= below })
-					if err != nil {
-						return err
-					}
-					out = kept
-				}
-				if mixKey(k^salt) > below {
-					continue
-				}
-			}
-			if err := out.add(ctx, &o.boards[i]); err != nil {
+			var err error
+			if out, err = cut.add(ctx, out, &o.boards[i], o.keys.Keys[i], o.pri[i], bl.limit); err != nil {
 				return err
 			}
 		}
@@ -523,10 +512,10 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 		out.close()
 		return fmt.Errorf("%w (after the opponent's move announced %s)", ErrEmptyBelief, move)
 	}
-	if below := keepBelow.Load(); below != math.MaxUint64 {
+	if cut.cutting() {
 		bl.exact = false
 		bl.cuts++
-		bl.weight *= float64(math.MaxUint64) / float64(below)
+		bl.weight *= cut.stands(out.n) / float64(out.n)
 	}
 	if err := bl.set(out); err != nil {
 		return err

@@ -154,6 +154,9 @@ type FollowOptions struct {
 	// Cut keeps following past Limit with a sample (Belief.SetCut); the
 	// turns from the first cut on are counted apart (FollowStats.Exact).
 	Cut bool
+	// WeightedCut makes the cut keep a sample weighted by the opponent
+	// model rather than a uniform one (Belief.SetWeightedCut).
+	WeightedCut bool
 	// Workers, Memory and SpillDir set up the exact belief (SetWorkers,
 	// SetMemory).
 	Workers  int
@@ -219,6 +222,7 @@ func followOne(ctx context.Context, rec *rbc.Record, o FollowOptions, yield func
 			}
 			if bl, ok := v.(*Belief); ok {
 				bl.SetCut(o.Cut)
+				bl.SetWeightedCut(o.WeightedCut)
 				bl.SetWorkers(o.Workers)
 				bl.SetMemory(o.Memory, o.SpillDir)
 			}

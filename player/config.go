@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/evaluator"
+	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -117,9 +118,9 @@ func DefaultConfig() Config {
 		VOISamples:    120,
 		Mean:          0.7,
 		Plaus:         400,
-		Threat:        0.7,
-		Check:         2,
-		Hang:          300,
+		Threat:        oppmodel.DefaultThreat,
+		Check:         oppmodel.DefaultCheck,
+		Hang:          oppmodel.DefaultHang,
 		Seek:          40,
 		Hide:          30,
 		Shelter:       6,

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
@@ -115,18 +116,9 @@ func scanAllowance(b Budget) time.Duration {
 	return 0
 }
 
-// keyUniform maps a 64-bit key to a uniform number in (0, 1].
-func keyUniform(x uint64) float64 {
-	x = splitmix(x)
-	return (float64(x>>11) + 1) / (1 << 53)
-}
-
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
-}
+// keyUniform maps a 64-bit key to a uniform number in (0, 1]
+// (oppmodel.KeyUniform, the priority sample's u).
+func keyUniform(x uint64) float64 { return oppmodel.KeyUniform(x) }
 
 // prioritized is a board with its weight and priority.
 type prioritized struct {

@@ -1,9 +1,7 @@
 package player
 
 import (
-	"math"
-
-	"github.com/blindfish-rbc/blindfish/evaluator/embedded"
+	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -24,7 +22,8 @@ import (
 //     en prise on purpose), and so is the piece that has just captured ours
 //     (it traded; it did not blunder).
 //
-// Both are static: a few attack look-ups a board, so the whole belief can be
+// Both are oppmodel.Static, which Kriegspiel's cut belief shares. Both are
+// static: a few attack look-ups a board, so the whole belief can be
 // weighed within a decision (see scanPopulation), and the rare threatening
 // board is in the sample at its prior share. When the boards before the
 // opponent's move were few, the engine-scored reply model (replies.go)
@@ -41,9 +40,8 @@ type prior struct {
 	replies *replyModel
 }
 
-// hangCap bounds the material a hanging piece counts for: weak opponents do
-// leave queens and kings en prise, so no board becomes nearly impossible.
-const hangCap = 600
+// hangCap bounds the material a hanging piece counts for (oppmodel.HangCap).
+const hangCap = oppmodel.HangCap
 
 // newPrior returns the prior of a decision from the config.
 func newPrior(cfg *Config, us rbc.Color, capture rbc.Square) prior {
@@ -61,30 +59,19 @@ func (p prior) off() bool {
 	return p.threat <= 0 && p.hang <= 0 && p.replies == nil
 }
 
-// weight returns the prior weight of b (1 when the prior is off).
+// weight returns the prior weight of b (1 when the prior is off): the
+// shared static prior, whose hang factor the reply model replaces on the
+// boards it scored.
 func (p prior) weight(b *rbc.Board) float64 {
-	k := b.KingSquare(p.us)
-	if k == rbc.NoSquare {
+	if b.KingSquare(p.us) == rbc.NoSquare {
 		return 1
 	}
-	them := p.us.Other()
-	checked := b.Attacked(k, them)
-	x := 0.0
-	if p.threat > 0 {
-		x += p.threat * zoneAttackers(b, k, them, checked, p.check)
-	}
+	s := oppmodel.Static{Us: p.us, Threat: p.threat, Check: p.check, Hang: p.hang, Capture: p.capture}
 	if f, ok := p.replies.weight(b); ok {
-		return math.Exp(x) * f
+		s.Hang = 0
+		return s.Weight(b) * f
 	}
-	if p.hang > 0 && !checked {
-		if h := min(hangingValue(b, p.us, p.capture), hangCap); h > 0 {
-			x -= h / p.hang
-		}
-	}
-	if x == 0 {
-		return 1
-	}
-	return math.Exp(x)
+	return s.Weight(b)
 }
 
 // threatWeight is the threat part of the prior alone: exp(beta·a), a the
@@ -94,99 +81,17 @@ func threatWeight(b *rbc.Board, us rbc.Color, beta, check float64) float64 {
 	return prior{us: us, threat: beta, check: check, capture: rbc.NoSquare}.weight(b)
 }
 
-// zoneAttackers counts the pieces of them that attack the zone of our king
-// on k, plus check when the king itself is attacked.
+// zoneAttackers is oppmodel.ZoneAttackers.
 func zoneAttackers(b *rbc.Board, k rbc.Square, them rbc.Color, checked bool, check float64) float64 {
-	zone := rbc.KingAttacks(k) | k.Bit()
-	occ := b.Occupied()
-	a := 0.0
-	for pieces := b.Pieces(them); pieces != 0; {
-		s := pieces.PopFirst()
-		if attacksFrom(b.PieceAt(s), s, occ)&zone != 0 {
-			a++
-		}
-	}
-	if checked {
-		a += check
-	}
-	return a
+	return oppmodel.ZoneAttackers(b, k, them, checked, check)
 }
 
-// hangingValue is the most material (centipawns) we could win at once on b
-// from the opponent's pieces: the value of an undefended piece we attack, or
-// of an attacked piece less its cheapest attacker of ours. An attacked enemy
-// king counts as hangCap. The square skip (the piece that just captured) is
-// left out.
+// hangingValue is oppmodel.HangingValue.
 func hangingValue(b *rbc.Board, us rbc.Color, skip rbc.Square) float64 {
-	them := us.Other()
-	occ := b.Occupied()
-	best := 0
-	for pieces := b.Pieces(them); pieces != 0; {
-		s := pieces.PopFirst()
-		if s == skip {
-			continue
-		}
-		low := cheapestAttacker(b, s, us, occ)
-		if low == 0 {
-			continue
-		}
-		t := b.PieceAt(s).Type()
-		if t == rbc.King {
-			return hangCap
-		}
-		v := embedded.PieceValue(t)
-		if b.Attacked(s, them) {
-			v -= low
-		}
-		best = max(best, v)
-	}
-	return float64(best)
+	return oppmodel.HangingValue(b, us, skip)
 }
 
-// cheapestAttacker returns the value of the cheapest piece of c attacking s
-// (0: none), with occupancy occ.
-func cheapestAttacker(b *rbc.Board, s rbc.Square, c rbc.Color, occ rbc.Bitboard) int {
-	switch {
-	case rbc.PawnAttacks(c.Other(), s)&b.PiecesOf(c, rbc.Pawn) != 0:
-		return embedded.PieceValue(rbc.Pawn)
-	case rbc.KnightAttacks(s)&b.PiecesOf(c, rbc.Knight) != 0:
-		return embedded.PieceValue(rbc.Knight)
-	}
-	diag := rbc.BishopAttacks(s, occ)
-	if diag&b.PiecesOf(c, rbc.Bishop) != 0 {
-		return embedded.PieceValue(rbc.Bishop)
-	}
-	line := rbc.RookAttacks(s, occ)
-	switch {
-	case line&b.PiecesOf(c, rbc.Rook) != 0:
-		return embedded.PieceValue(rbc.Rook)
-	case (diag|line)&b.PiecesOf(c, rbc.Queen) != 0:
-		return embedded.PieceValue(rbc.Queen)
-	case rbc.KingAttacks(s)&b.PiecesOf(c, rbc.King) != 0:
-		return kingAttacker
-	}
-	return 0
-}
-
-// kingAttacker is the value cheapestAttacker gives our king: it takes only
-// undefended pieces.
-const kingAttacker = 10000
-
-// attacksFrom returns the squares piece p on s attacks with occupancy occ.
+// attacksFrom is oppmodel.AttacksFrom.
 func attacksFrom(p rbc.Piece, s rbc.Square, occ rbc.Bitboard) rbc.Bitboard {
-	switch p.Type() {
-	case rbc.Pawn:
-		return rbc.PawnAttacks(p.Color(), s)
-	case rbc.Knight:
-		return rbc.KnightAttacks(s)
-	case rbc.Bishop:
-		return rbc.BishopAttacks(s, occ)
-	case rbc.Rook:
-		return rbc.RookAttacks(s, occ)
-	case rbc.Queen:
-		return rbc.QueenAttacks(s, occ)
-	case rbc.King:
-		return rbc.KingAttacks(s)
-	}
-	return 0
+	return oppmodel.AttacksFrom(p, s, occ)
 }

@@ -29,3 +29,30 @@ func TestBeliefKriegspielCut(t *testing.T) {
 		t.Errorf("--workers 0: exit %d, want 2", code)
 	}
 }
+
+// TestBeliefKriegspielCutWeighted: --cut-weighted reaches the belief: the
+// same games followed with it keep other boards than the uniform cut does.
+func TestBeliefKriegspielCutWeighted(t *testing.T) {
+	var outs [2]string
+	for i, extra := range [][]string{nil, {"--cut-weighted"}} {
+		args := append([]string{"belief", "kriegspiel", "--cut", "--limit", "500", "--color", "black"}, extra...)
+		code, out, errs := runBlindfish(t, context.Background(), append(args, "../../results/ks-simple-local-2/games.tar.gz")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", extra, code, errs)
+		}
+		if !strings.Contains(out, "cut recall") {
+			t.Errorf("%v: no cut recall in\n%s", extra, out)
+		}
+		// The ms/turn column varies from run to run; the recall columns do not.
+		var rows []string
+		for _, line := range strings.Split(out, "\n") {
+			if f := strings.Fields(line); len(f) > 7 && f[2] == "exact" {
+				rows = append(rows, strings.Join(f[:8], " "))
+			}
+		}
+		outs[i] = strings.Join(rows, "\n")
+	}
+	if outs[0] == outs[1] {
+		t.Errorf("the weighted cut followed the games exactly as the uniform one:\n%s", outs[0])
+	}
+}

@@ -1,0 +1,70 @@
+package kriegspiel
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/blindfish-rbc/blindfish/oppmodel"
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// TestCutModelGain measures opponent models on the committed games against
+// the heuristic bot: after each opponent's turn whose exact set holds 100 to
+// 50,000 boards, the log of the true board's weight over the set's mean
+// weight, averaged over the turns. A cut that keeps boards in proportion to
+// the weight keeps the true board e^gain times as often as a uniform one, in
+// the geometric mean, on the first cut (docs/kriegspiel.md). It takes
+// minutes: BLINDFISH_CUT_GAIN=1 runs it.
+func TestCutModelGain(t *testing.T) {
+	if os.Getenv("BLINDFISH_CUT_GAIN") == "" {
+		t.Skip("BLINDFISH_CUT_GAIN=1 runs it")
+	}
+	paths := []string{"../results/ks-simple-local-2/games.tar.gz", "../results/ks-simple-local-3/games.tar.gz"}
+	models := []struct {
+		name  string
+		prior func(us rbc.Color, capture rbc.Square) oppmodel.Static
+	}{
+		{"RBC's prior (threat, hang)", oppmodel.Default},
+		{"Kriegspiel's (near)", func(us rbc.Color, _ rbc.Square) oppmodel.Static { return oppmodel.Kriegspiel(us) }},
+	}
+	gain := make([]float64, len(models))
+	turns := 0
+	for r, err := range rbc.Records(paths...) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := ReadRecord(bytes.NewReader(r.Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+			err := followRecord(rec, c, len(rec.Turns), 50_000, 0, func(i int, bl *Belief, truth *rbc.Board) error {
+				if rec.Turns[i].Color == c || bl.Len() < 100 {
+					return nil
+				}
+				tries := rec.Turns[i].Tries
+				capture := tries[len(tries)-1].Answer.Capture
+				boards := bl.Boards()
+				turns++
+				for m, model := range models {
+					pr := model.prior(c, capture)
+					sum := 0.0
+					for j := range boards {
+						sum += pr.Weight(&boards[j])
+					}
+					gain[m] += math.Log(pr.Weight(truth) / (sum / float64(len(boards))))
+				}
+				return nil
+			})
+			if err != nil && !errors.Is(err, ErrBeliefTooLarge) {
+				t.Fatal(err)
+			}
+		}
+	}
+	for m, model := range models {
+		t.Logf("%s: mean log gain %+.3f over %d turns", model.name, gain[m]/float64(turns), turns)
+	}
+}
