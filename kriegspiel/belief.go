@@ -420,20 +420,20 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 	salt := mixKey(uint64(bl.cuts+1)*0x2545F4914F6CDD1D ^ uint64(bl.Len()))
 	var keepBelow atomic.Uint64
 	keepBelow.Store(math.MaxUint64)
-	// tried[w] holds keys of children worker w has judged, kept or not, by
-	// a hash of the key (see maxSeenBits).
-	var tried [][]uint64
+	// tried[w] holds keys of children worker w has judged, kept or not
+	// (see maxSeenBits).
+	var tried []*sampler.SeenFilter
 	seenBits := min(max(bits.Len(uint(bl.Len())*8), 10), maxSeenBits)
 	if f.fast && !bl.noSeenFilter {
-		tried = make([][]uint64, bl.workers)
+		tried = make([]*sampler.SeenFilter, bl.workers)
 	}
 	err := bl.sweep(ctx, ctxCheckEvery/16, func(w int, run []rbc.Board, o *runOut) {
 		var buf [256]rbc.Move
 		below := keepBelow.Load()
-		var seen []uint64
+		var seen *sampler.SeenFilter
 		if tried != nil {
 			if tried[w] == nil {
-				tried[w] = make([]uint64, 1<<seenBits)
+				tried[w] = sampler.NewSeenFilter(seenBits)
 			}
 			seen = tried[w]
 		}
@@ -454,20 +454,12 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 				if below != math.MaxUint64 && mixKey(k^salt) > below {
 					continue
 				}
-				var slot *uint64
-				if seen != nil && b.KingSquare(b.Turn().Other()) != rbc.NoSquare {
-					slot = &seen[k*0x9E3779B97F4A7C15>>(64-seenBits)]
-					if *slot == k && k != 0 {
-						continue // an earlier child had this key: written, or failed as this one would
-					}
+				if seen != nil && b.KingSquare(b.Turn().Other()) != rbc.NoSquare && seen.Seen(k) {
+					continue // an earlier child had this key: written, or failed as this one would
 				}
 				child := *b
 				child.Apply(m)
-				ok := f.after(b, m, &child)
-				if slot != nil {
-					*slot = k
-				}
-				if !ok {
+				if !f.after(b, m, &child) {
 					continue
 				}
 				o.boards = append(o.boards, child)
@@ -535,8 +527,8 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 	return nil
 }
 
-// maxSeenBits bounds a worker's filter of the children it has judged in
-// Belief.Opponent: 1<<maxSeenBits keys (512 KiB), fewer for a belief of
+// maxSeenBits bounds a worker's filter (a sampler.SeenFilter) of the
+// children it has judged in Belief.Opponent: 1<<maxSeenBits keys (512 KiB), fewer for a belief of
 // fewer than 4k boards. Duplicate children come mostly from parents near
 // each other in the belief's order: on the benchmark's 55k parents a filter
 // of 4k keys skips 0.50 M of the 1.73 M children that pass

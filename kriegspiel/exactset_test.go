@@ -241,7 +241,7 @@ func TestBeliefSpillFailsCleanly(t *testing.T) {
 }
 
 // TestBeliefSeenFilterChangesNothing: the workers' seen filter in Opponent
-// (see seenBits) skips children, never changes the boards: after every
+// (see maxSeenBits) skips children, never changes the boards: after every
 // turn they are the same, in order, with the filter as without it, for
 // each ruleset, colour, number of workers and with a cut.
 func TestBeliefSeenFilterChangesNothing(t *testing.T) {
