@@ -396,113 +396,16 @@ func (bl *Belief) Own(ctx context.Context, q Question, a Answer) error {
 // that announce what was heard. On ErrBeliefTooLarge, or when ctx is done
 // first (the error wraps ctx.Err()), the belief is unchanged.
 func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
-	var move *Answer
-	anyAsked, anyYes := false, false
-	for i := range heard {
-		h := &heard[i]
-		switch {
-		case h.Own:
-			return fmt.Errorf("kriegspiel: Belief.Opponent given the player's own answer %s", h.Answer)
-		case h.Question.AskAny:
-			anyAsked, anyYes = true, h.Answer.Verdict == HasAny
-		case h.Answer.Verdict.Done():
-			move = &h.Answer
-		}
+	move, anyAsked, anyYes, err := opponentMove(heard)
+	if err != nil || move == nil {
+		return err // move nil: the opponent has not moved (the game ended, or White's first turn)
 	}
-	if move == nil {
-		return nil // the opponent has not moved (the game ended, or White's first turn)
-	}
-	f := newMoveFilter(bl.rules, *move)
-	out := newBoardSet(&boardSet{budget: bl.budget, dir: bl.dir})
-	keys := sampler.NewPartitionedKeys(min(bl.Len()*8, bl.limit), bl.workers)
-	// A cut keeps the boards whose key, hashed with this turn's salt, is at
-	// most keepBelow; it halves whenever the boards kept pass the limit.
-	salt := mixKey(uint64(bl.cuts+1)*0x2545F4914F6CDD1D ^ uint64(bl.Len()))
-	var keepBelow atomic.Uint64
-	keepBelow.Store(math.MaxUint64)
-	// tried[w] holds keys of children worker w has judged, kept or not
-	// (see maxSeenBits).
-	var tried []*sampler.SeenFilter
-	seenBits := min(max(bits.Len(uint(bl.Len())*8), 10), maxSeenBits)
-	if f.fast && !bl.noSeenFilter {
-		tried = make([]*sampler.SeenFilter, bl.workers)
-	}
-	err := bl.sweep(ctx, ctxCheckEvery/16, func(w int, run []rbc.Board, o *runOut) {
-		var buf [256]rbc.Move
-		below := keepBelow.Load()
-		var seen *sampler.SeenFilter
-		if tried != nil {
-			if tried[w] == nil {
-				tried[w] = sampler.NewSeenFilter(seenBits)
-			}
-			seen = tried[w]
-		}
-		for i := range run {
-			b := &run[i]
-			if anyAsked && (countPawnCaptures(b) > 0) != anyYes {
-				continue
-			}
-			for _, m := range AppendLegalMoves(b, buf[:0]) {
-				if anyAsked && isPawnCapture(b, m) != anyYes {
-					continue
-				}
-				if !f.before(b, m) {
-					continue // the cheap test first: most moves fail it
-				}
-				// The child's key first: a child skipped is never built.
-				k := childSetKey(b, m)
-				if below != math.MaxUint64 && mixKey(k^salt) > below {
-					continue
-				}
-				if seen != nil && b.KingSquare(b.Turn().Other()) != rbc.NoSquare && seen.Seen(k) {
-					continue // an earlier child had this key: written, or failed as this one would
-				}
-				child := *b
-				child.Apply(m)
-				if !f.after(b, m, &child) {
-					continue
-				}
-				o.boards = append(o.boards, child)
-				keys.Append(&o.keys, k)
-			}
-		}
-	}, func(outs []runOut) error {
-		return keys.Mark(ctx, bl.workers, len(outs), func(i int) *sampler.KeyRun { return &outs[i].keys })
-	}, func(o *runOut) error {
-		for i := range o.boards {
-			if o.keys.Dup[i] {
-				continue
-			}
-			k := o.keys.Keys[i]
-			below := keepBelow.Load()
-			if below != math.MaxUint64 && mixKey(k^salt) > below {
-				continue
-			}
-			if out.n >= bl.limit {
-				if !bl.cut {
-					return fmt.Errorf("%w of %d boards", ErrBeliefTooLarge, bl.limit)
-				}
-				for out.n >= bl.limit {
-					below /= 2
-					keepBelow.Store(below)
-					kept, err := out.keep(ctx, func(b *rbc.Board) bool { return mixKey(setKey(b)^salt) <= below })
-					if err != nil {
-						return err
-					}
-					out = kept
-				}
-				if mixKey(k^salt) > below {
-					continue
-				}
-			}
-			if err := out.add(ctx, &o.boards[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	t := bl.newOpponentTurn(*move, anyAsked, anyYes)
+	err = bl.sweep(ctx, ctxCheckEvery/16, t.expandRun, func(outs []runOut) error {
+		return t.keys.Mark(ctx, bl.workers, len(outs), func(i int) *sampler.KeyRun { return &outs[i].keys })
+	}, func(o *runOut) error { return t.drain(ctx, o) })
 	if err != nil {
-		out.close()
+		t.out.close()
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 			err = fmt.Errorf("%w: %w", err, ctxErr)
 		}
@@ -511,20 +414,172 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 		}
 		return fmt.Errorf("kriegspiel: belief stopped: %w", err)
 	}
-	if out.n == 0 {
-		out.close()
+	if t.out.n == 0 {
+		t.out.close()
 		return fmt.Errorf("%w (after the opponent's move announced %s)", ErrEmptyBelief, move)
 	}
-	if below := keepBelow.Load(); below != math.MaxUint64 {
+	if below := t.keepBelow.Load(); below != math.MaxUint64 {
 		bl.exact = false
 		bl.cuts++
 		bl.weight *= float64(math.MaxUint64) / float64(below)
 	}
-	if err := bl.set(out); err != nil {
+	if err := bl.set(t.out); err != nil {
 		return err
 	}
 	bl.tries, bl.refused, bl.anyAsked, bl.anyYes = move.PawnTries, nil, false, false
 	return nil
+}
+
+// opponentMove picks out of what was heard of the opponent's turn the
+// answer to its move (nil when it made none) and the answer to "any?", if it
+// asked. The player's own answers have no place there.
+func opponentMove(heard []Heard) (move *Answer, anyAsked, anyYes bool, err error) {
+	for i := range heard {
+		h := &heard[i]
+		switch {
+		case h.Own:
+			return nil, false, false, fmt.Errorf("kriegspiel: Belief.Opponent given the player's own answer %s", h.Answer)
+		case h.Question.AskAny:
+			anyAsked, anyYes = true, h.Answer.Verdict == HasAny
+		case h.Answer.Verdict.Done():
+			move = &h.Answer
+		}
+	}
+	return move, anyAsked, anyYes, nil
+}
+
+// opponentTurn is one Belief.Opponent's working state: what was heard, the
+// boards kept so far, the keys that deduplicate them, the cut's bound and
+// the workers' seen filters.
+type opponentTurn struct {
+	bl               *Belief
+	f                moveFilter
+	anyAsked, anyYes bool
+	out              *boardSet
+	keys             *sampler.PartitionedKeys
+	// A cut keeps the boards whose key, hashed with this turn's salt, is at
+	// most keepBelow; it halves whenever the boards kept pass the limit.
+	salt      uint64
+	keepBelow atomic.Uint64
+	// tried[w] holds keys of children worker w has judged, kept or not
+	// (see maxSeenBits); nil when the filter is off. Each worker's is made
+	// at its first run, 1<<seenBits keys.
+	tried    []*sampler.SeenFilter
+	seenBits int
+}
+
+// newOpponentTurn prepares the expansion of the belief by an opponent's move
+// that announced move, after the answer to "any?" if it was asked.
+func (bl *Belief) newOpponentTurn(move Answer, anyAsked, anyYes bool) *opponentTurn {
+	t := &opponentTurn{
+		bl:       bl,
+		f:        newMoveFilter(bl.rules, move),
+		anyAsked: anyAsked,
+		anyYes:   anyYes,
+		out:      newBoardSet(&boardSet{budget: bl.budget, dir: bl.dir}),
+		keys:     sampler.NewPartitionedKeys(min(bl.Len()*8, bl.limit), bl.workers),
+		salt:     mixKey(uint64(bl.cuts+1)*0x2545F4914F6CDD1D ^ uint64(bl.Len())),
+		seenBits: min(max(bits.Len(uint(bl.Len())*8), 10), maxSeenBits),
+	}
+	t.keepBelow.Store(math.MaxUint64)
+	if t.f.fast && !bl.noSeenFilter {
+		t.tried = make([]*sampler.SeenFilter, bl.workers)
+	}
+	return t
+}
+
+// expandRun is worker w's work on a run of parents: every child whose move
+// can announce what was heard and that the referee would have answered so,
+// with its key, in the parents' and moves' order. Children the cut already
+// rules out, or whose key the worker's seen filter has, are never built.
+func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
+	var buf [256]rbc.Move
+	f, anyAsked, anyYes := &t.f, t.anyAsked, t.anyYes
+	below := t.keepBelow.Load()
+	var seen *sampler.SeenFilter
+	if t.tried != nil {
+		if t.tried[w] == nil {
+			t.tried[w] = sampler.NewSeenFilter(t.seenBits)
+		}
+		seen = t.tried[w]
+	}
+	for i := range run {
+		b := &run[i]
+		if anyAsked && (countPawnCaptures(b) > 0) != anyYes {
+			continue
+		}
+		for _, m := range AppendLegalMoves(b, buf[:0]) {
+			if anyAsked && isPawnCapture(b, m) != anyYes {
+				continue
+			}
+			if !f.before(b, m) {
+				continue // the cheap test first: most moves fail it
+			}
+			// The child's key first: a child skipped is never built.
+			k := childSetKey(b, m)
+			if below != math.MaxUint64 && mixKey(k^t.salt) > below {
+				continue
+			}
+			if seen != nil && b.KingSquare(b.Turn().Other()) != rbc.NoSquare && seen.Seen(k) {
+				continue // an earlier child had this key: written, or failed as this one would
+			}
+			child := *b
+			child.Apply(m)
+			if !f.after(b, m, &child) {
+				continue
+			}
+			o.boards = append(o.boards, child)
+			t.keys.Append(&o.keys, k)
+		}
+	}
+}
+
+// drain adds a run's children that no earlier child duplicates to the
+// boards kept, in order, cutting them to a sample when they pass the limit
+// and the belief may be cut (ErrBeliefTooLarge otherwise).
+func (t *opponentTurn) drain(ctx context.Context, o *runOut) error {
+	for i := range o.boards {
+		if o.keys.Dup[i] {
+			continue
+		}
+		k := o.keys.Keys[i]
+		below := t.keepBelow.Load()
+		if below != math.MaxUint64 && mixKey(k^t.salt) > below {
+			continue
+		}
+		if t.out.n >= t.bl.limit {
+			if !t.bl.cut {
+				return fmt.Errorf("%w of %d boards", ErrBeliefTooLarge, t.bl.limit)
+			}
+			below, err := t.cut(ctx)
+			if err != nil {
+				return err
+			}
+			if mixKey(k^t.salt) > below {
+				continue
+			}
+		}
+		if err := t.out.add(ctx, &o.boards[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cut halves the share of boards kept until fewer than the limit are left,
+// and returns the new bound.
+func (t *opponentTurn) cut(ctx context.Context) (uint64, error) {
+	below := t.keepBelow.Load()
+	for t.out.n >= t.bl.limit {
+		below /= 2
+		t.keepBelow.Store(below)
+		kept, err := t.out.keep(ctx, func(b *rbc.Board) bool { return mixKey(setKey(b)^t.salt) <= below })
+		if err != nil {
+			return below, err
+		}
+		t.out = kept
+	}
+	return below, nil
 }
 
 // maxSeenBits bounds a worker's filter (a sampler.SeenFilter) of the
