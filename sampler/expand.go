@@ -261,7 +261,7 @@ func (e *expander) fill(ctx context.Context, from, to int) (int64, error) {
 func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 	recs := sc.recs[:0]
 	children := sc.children
-	seen := sc.seen
+	seen := *sc.seen // a copy sharing the slots: its fields stay in registers
 	made := 0
 	only, shift, unitParts := e.only, e.keys.shift, e.keys.unitParts
 	for i := lo; i < hi; i++ {
