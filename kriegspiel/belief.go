@@ -81,8 +81,12 @@ type Belief struct {
 	anyAsked bool
 	anyYes   bool
 	// noSeenFilter turns off the workers' seen filter in Opponent (see
-	// maxSeenBits), for the test that the filter changes nothing.
+	// maxSeenBits) and judging children after the dedup (opponentTurn.judge),
+	// for the test that they change nothing: every child is then judged.
 	noSeenFilter bool
+	// judged is how many children the last Opponent built and judged, for
+	// the test that it judges each distinct child once.
+	judged int
 }
 
 // NewBelief returns the belief of the player of color at the start of a game
@@ -256,8 +260,30 @@ type runOut struct {
 	// keys holds the boards' keys, when the update deduplicates them with
 	// a sampler.PartitionedKeys.
 	keys sampler.KeyRun
-	done bool
+	// run and children are Opponent's: the run's parents, and for each of
+	// keys' keys the child it stands for (see opponentTurn.judge).
+	run      []rbc.Board
+	children []childRef
+	// judged counts the children built and judged.
+	judged int
+	done   bool
 }
+
+// childRef is a child of an opponent's turn: its board's index in its
+// runOut's boards, or notJudged or failed, and the parent (an index in the
+// run) and move that make it.
+type childRef struct {
+	board  int32
+	parent int32
+	move   rbc.Move
+}
+
+// A childRef's board before its child is built and judged, and after it
+// failed.
+const (
+	notJudged = -1
+	failed    = -2
+)
 
 // sweep runs work over the belief's boards in runs of runLen, on the
 // belief's workers a batch of runs at a time, and calls drain with each
@@ -277,6 +303,7 @@ func (bl *Belief) sweep(ctx context.Context, runLen int, work func(worker int, r
 			o := &outs[i]
 			o.boards, o.done = o.boards[:0], false
 			o.keys.Reset()
+			o.run, o.children, o.judged = nil, o.children[:0], 0
 		}
 		err := sampler.ParallelFor(ctx, bl.workers, len(runs), func(w, i int) error {
 			work(w, runs[i], &outs[i])
@@ -402,7 +429,16 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 	}
 	t := bl.newOpponentTurn(*move, anyAsked, anyYes)
 	err = bl.sweep(ctx, ctxCheckEvery/16, t.expandRun, func(outs []runOut) error {
-		return t.keys.Mark(ctx, bl.workers, len(outs), func(i int) *sampler.KeyRun { return &outs[i].keys })
+		if err := t.keys.Mark(ctx, bl.workers, len(outs), func(i int) *sampler.KeyRun { return &outs[i].keys }); err != nil {
+			return err
+		}
+		if t.tried == nil {
+			return nil // every child was judged before its key was kept
+		}
+		return sampler.ParallelFor(ctx, bl.workers, len(outs), func(_, i int) error {
+			t.judge(&outs[i])
+			return nil
+		})
 	}, func(o *runOut) error { return t.drain(ctx, o) })
 	if err != nil {
 		t.out.close()
@@ -426,6 +462,7 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 	if err := bl.set(t.out); err != nil {
 		return err
 	}
+	bl.judged = t.judged
 	bl.tries, bl.refused, bl.anyAsked, bl.anyYes = move.PawnTries, nil, false, false
 	return nil
 }
@@ -466,6 +503,8 @@ type opponentTurn struct {
 	// at its first run, 1<<seenBits keys.
 	tried    []*sampler.SeenFilter
 	seenBits int
+	// judged counts the children built and judged in the runs drained.
+	judged int
 }
 
 // newOpponentTurn prepares the expansion of the belief by an opponent's move
@@ -488,10 +527,12 @@ func (bl *Belief) newOpponentTurn(move Answer, anyAsked, anyYes bool) *opponentT
 	return t
 }
 
-// expandRun is worker w's work on a run of parents: every child whose move
-// can announce what was heard and that the referee would have answered so,
-// with its key, in the parents' and moves' order. Children the cut already
-// rules out, or whose key the worker's seen filter has, are never built.
+// expandRun is worker w's work on a run of parents: the key of every child
+// whose move can announce what was heard, in the parents' and moves' order,
+// with the child built and judged (kept only when the referee would have
+// answered so), or, on the fast path, left for judge. Children the cut
+// already rules out, or whose key the worker's seen filter has, are never
+// built.
 func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 	var buf [256]rbc.Move
 	f, anyAsked, anyYes := &t.f, t.anyAsked, t.anyYes
@@ -503,11 +544,16 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 		}
 		seen = t.tried[w]
 	}
+	o.run = run
 	for i := range run {
 		b := &run[i]
 		if anyAsked && (countPawnCaptures(b) > 0) != anyYes {
 			continue
 		}
+		// On the fast path moveFilter.after judges a child by itself alone
+		// (see maxSeenBits): the seen filter may skip it and judge may
+		// judge it after the dedup, only once per key.
+		later := seen != nil && b.KingSquare(b.Turn().Other()) != rbc.NoSquare
 		for _, m := range AppendLegalMoves(b, buf[:0]) {
 			if anyAsked && isPawnCapture(b, m) != anyYes {
 				continue
@@ -520,16 +566,50 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 			if below != math.MaxUint64 && mixKey(k^t.salt) > below {
 				continue
 			}
-			if seen != nil && b.KingSquare(b.Turn().Other()) != rbc.NoSquare && seen.Seen(k) {
-				continue // an earlier child had this key: written, or failed as this one would
-			}
-			child := *b
-			child.Apply(m)
-			if !f.after(b, m, &child) {
+			if later {
+				if seen.Seen(k) {
+					continue // an earlier child had this key: written, or failed as this one would
+				}
+				o.children = append(o.children, childRef{board: notJudged, parent: int32(i), move: m})
+				t.keys.Append(&o.keys, k)
 				continue
 			}
-			o.boards = append(o.boards, child)
+			o.judged++
+			o.boards = append(o.boards, *b)
+			child := &o.boards[len(o.boards)-1]
+			child.Apply(m)
+			if !f.after(b, m, child) {
+				o.boards = o.boards[:len(o.boards)-1]
+				continue
+			}
+			o.children = append(o.children, childRef{board: int32(len(o.boards) - 1), parent: int32(i), move: m})
 			t.keys.Append(&o.keys, k)
+		}
+	}
+}
+
+// judge builds and judges, once the run's keys are marked, the children
+// expandRun left for it that no earlier child duplicates. A duplicate is
+// never built: its first is judged and would be judged the same, for on the
+// fast path moveFilter.after looks at nothing but the child, and the child
+// is all its key says. About a third of the children the seen filter lets
+// through are such duplicates of children far back in the belief.
+func (t *opponentTurn) judge(o *runOut) {
+	for i := range o.children {
+		c := &o.children[i]
+		if c.board != notJudged || o.keys.Dup[i] {
+			continue
+		}
+		o.judged++
+		parent := &o.run[c.parent]
+		o.boards = append(o.boards, *parent)
+		child := &o.boards[len(o.boards)-1]
+		child.Apply(c.move)
+		if t.f.after(parent, c.move, child) {
+			c.board = int32(len(o.boards) - 1)
+		} else {
+			o.boards = o.boards[:len(o.boards)-1]
+			c.board = failed
 		}
 	}
 }
@@ -538,8 +618,9 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 // boards kept, in order, cutting them to a sample when they pass the limit
 // and the belief may be cut (ErrBeliefTooLarge otherwise).
 func (t *opponentTurn) drain(ctx context.Context, o *runOut) error {
-	for i := range o.boards {
-		if o.keys.Dup[i] {
+	t.judged += o.judged
+	for i, c := range o.children {
+		if o.keys.Dup[i] || c.board == failed {
 			continue
 		}
 		k := o.keys.Keys[i]
@@ -559,7 +640,7 @@ func (t *opponentTurn) drain(ctx context.Context, o *runOut) error {
 				continue
 			}
 		}
-		if err := t.out.add(ctx, &o.boards[i]); err != nil {
+		if err := t.out.add(ctx, &o.boards[c.board]); err != nil {
 			return err
 		}
 	}
