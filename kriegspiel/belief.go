@@ -82,8 +82,12 @@ type Belief struct {
 	anyAsked bool
 	anyYes   bool
 	// noSeenFilter turns off the workers' seen filter in Opponent (see
-	// maxSeenBits), for the test that the filter changes nothing.
+	// maxSeenBits) and judging children after the dedup (opponentTurn.judge),
+	// for the test that they change nothing: every child is then judged.
 	noSeenFilter bool
+	// judged is how many children the last Opponent built and judged, for
+	// the test that it judges each distinct child once.
+	judged int
 }
 
 // NewBelief returns the belief of the player of color at the start of a game
@@ -263,10 +267,30 @@ type runOut struct {
 	// keys holds the boards' keys, when the update deduplicates them with
 	// a sampler.PartitionedKeys.
 	keys sampler.KeyRun
-	// pri holds the boards' priorities in an opponent's turn's cut.
-	pri  []float64
-	done bool
+	// run and children are Opponent's: the run's parents, and for each of
+	// keys' keys the child it stands for (see opponentTurn.judge).
+	run      []rbc.Board
+	children []childRef
+	// judged counts the children built and judged.
+	judged int
+	done   bool
 }
+
+// childRef is a child of an opponent's turn: its board's index in its
+// runOut's boards, or notJudged or failed, and the parent (an index in the
+// run) and move that make it.
+type childRef struct {
+	board  int32
+	parent int32
+	move   rbc.Move
+}
+
+// A childRef's board before its child is built and judged, and after it
+// failed.
+const (
+	notJudged = -1
+	failed    = -2
+)
 
 // sweep runs work over the belief's boards in runs of runLen, on the
 // belief's workers a batch of runs at a time, and calls drain with each
@@ -286,6 +310,7 @@ func (bl *Belief) sweep(ctx context.Context, runLen int, work func(worker int, r
 			o := &outs[i]
 			o.boards, o.done = o.boards[:0], false
 			o.keys.Reset()
+			o.run, o.children, o.judged = nil, o.children[:0], 0
 		}
 		err := sampler.ParallelFor(ctx, bl.workers, len(runs), func(w, i int) error {
 			work(w, runs[i], &outs[i])
@@ -405,101 +430,25 @@ func (bl *Belief) Own(ctx context.Context, q Question, a Answer) error {
 // that announce what was heard. On ErrBeliefTooLarge, or when ctx is done
 // first (the error wraps ctx.Err()), the belief is unchanged.
 func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
-	var move *Answer
-	anyAsked, anyYes := false, false
-	for i := range heard {
-		h := &heard[i]
-		switch {
-		case h.Own:
-			return fmt.Errorf("kriegspiel: Belief.Opponent given the player's own answer %s", h.Answer)
-		case h.Question.AskAny:
-			anyAsked, anyYes = true, h.Answer.Verdict == HasAny
-		case h.Answer.Verdict.Done():
-			move = &h.Answer
-		}
+	move, anyAsked, anyYes, err := opponentMove(heard)
+	if err != nil || move == nil {
+		return err // move nil: the opponent has not moved (the game ended, or White's first turn)
 	}
-	if move == nil {
-		return nil // the opponent has not moved (the game ended, or White's first turn)
-	}
-	f := newMoveFilter(bl.rules, *move)
-	out := newBoardSet(&boardSet{budget: bl.budget, dir: bl.dir})
-	keys := sampler.NewPartitionedKeys(min(bl.Len()*8, bl.limit), bl.workers)
-	cut := bl.newTurnCut()
-	// tried[w] holds keys of children worker w has judged, kept or not, by
-	// a hash of the key (see maxSeenBits).
-	var tried [][]uint64
-	seenBits := min(max(bits.Len(uint(bl.Len())*8), 10), maxSeenBits)
-	if f.fast && !bl.noSeenFilter {
-		tried = make([][]uint64, bl.workers)
-	}
-	err := bl.sweep(ctx, ctxCheckEvery/16, func(w int, run []rbc.Board, o *runOut) {
-		var buf [256]rbc.Move
-		o.pri = o.pri[:0]
-		var seen []uint64
-		if tried != nil {
-			if tried[w] == nil {
-				tried[w] = make([]uint64, 1<<seenBits)
-			}
-			seen = tried[w]
+	t := bl.newOpponentTurn(*move, anyAsked, anyYes)
+	err = bl.sweep(ctx, ctxCheckEvery/16, t.expandRun, func(outs []runOut) error {
+		if err := t.keys.Mark(ctx, bl.workers, len(outs), func(i int) *sampler.KeyRun { return &outs[i].keys }); err != nil {
+			return err
 		}
-		for i := range run {
-			b := &run[i]
-			if anyAsked && (countPawnCaptures(b) > 0) != anyYes {
-				continue
-			}
-			for _, m := range AppendLegalMoves(b, buf[:0]) {
-				if anyAsked && isPawnCapture(b, m) != anyYes {
-					continue
-				}
-				if !f.before(b, m) {
-					continue // the cheap test first: most moves fail it
-				}
-				// The child's key first: a child skipped is never built.
-				k := childSetKey(b, m)
-				if cut.skipKey(k) {
-					continue
-				}
-				var slot *uint64
-				if seen != nil && b.KingSquare(b.Turn().Other()) != rbc.NoSquare {
-					slot = &seen[k*0x9E3779B97F4A7C15>>(64-seenBits)]
-					if *slot == k && k != 0 {
-						continue // an earlier child had this key: written, or failed as this one would
-					}
-				}
-				child := *b
-				child.Apply(m)
-				p, ok := cut.judge(k, &child)
-				if !ok {
-					continue // dropped by the cut, as its duplicates will be
-				}
-				ok = f.after(b, m, &child)
-				if slot != nil {
-					*slot = k
-				}
-				if !ok {
-					continue
-				}
-				o.boards = append(o.boards, child)
-				o.pri = append(o.pri, p)
-				keys.Append(&o.keys, k)
-			}
+		if t.tried == nil {
+			return nil // every child was judged before its key was kept
 		}
-	}, func(outs []runOut) error {
-		return keys.Mark(ctx, bl.workers, len(outs), func(i int) *sampler.KeyRun { return &outs[i].keys })
-	}, func(o *runOut) error {
-		for i := range o.boards {
-			if o.keys.Dup[i] {
-				continue
-			}
-			var err error
-			if out, err = cut.add(ctx, out, &o.boards[i], o.keys.Keys[i], o.pri[i], bl.limit); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+		return sampler.ParallelFor(ctx, bl.workers, len(outs), func(_, i int) error {
+			t.judge(&outs[i])
+			return nil
+		})
+	}, func(o *runOut) error { return t.drain(ctx, o) })
 	if err != nil {
-		out.close()
+		t.out.close()
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
 			err = fmt.Errorf("%w: %w", err, ctxErr)
 		}
@@ -508,24 +457,187 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 		}
 		return fmt.Errorf("kriegspiel: belief stopped: %w", err)
 	}
-	if out.n == 0 {
-		out.close()
+	if t.out.n == 0 {
+		t.out.close()
 		return fmt.Errorf("%w (after the opponent's move announced %s)", ErrEmptyBelief, move)
 	}
-	if cut.cutting() {
+	if t.cut.cutting() {
 		bl.exact = false
 		bl.cuts++
-		bl.weight *= cut.stands(out.n) / float64(out.n)
+		bl.weight *= t.cut.stands(t.out.n) / float64(t.out.n)
 	}
-	if err := bl.set(out); err != nil {
+	if err := bl.set(t.out); err != nil {
 		return err
 	}
+	bl.judged = t.judged
 	bl.tries, bl.refused, bl.anyAsked, bl.anyYes = move.PawnTries, nil, false, false
 	return nil
 }
 
-// maxSeenBits bounds a worker's filter of the children it has judged in
-// Belief.Opponent: 1<<maxSeenBits keys (512 KiB), fewer for a belief of
+// opponentMove picks out of what was heard of the opponent's turn the
+// answer to its move (nil when it made none) and the answer to "any?", if it
+// asked. The player's own answers have no place there.
+func opponentMove(heard []Heard) (move *Answer, anyAsked, anyYes bool, err error) {
+	for i := range heard {
+		h := &heard[i]
+		switch {
+		case h.Own:
+			return nil, false, false, fmt.Errorf("kriegspiel: Belief.Opponent given the player's own answer %s", h.Answer)
+		case h.Question.AskAny:
+			anyAsked, anyYes = true, h.Answer.Verdict == HasAny
+		case h.Answer.Verdict.Done():
+			move = &h.Answer
+		}
+	}
+	return move, anyAsked, anyYes, nil
+}
+
+// opponentTurn is one Belief.Opponent's working state: what was heard, the
+// boards kept so far, the keys that deduplicate them, the cut's bound and
+// the workers' seen filters.
+type opponentTurn struct {
+	bl               *Belief
+	f                moveFilter
+	anyAsked, anyYes bool
+	out              *boardSet
+	keys             *sampler.PartitionedKeys
+	// cut keeps a sample of the boards once they pass the limit (weight.go).
+	cut *turnCut
+	// tried[w] holds keys of children worker w has judged, kept or not
+	// (see maxSeenBits); nil when the filter is off. Each worker's is made
+	// at its first run, 1<<seenBits keys.
+	tried    []*sampler.SeenFilter
+	seenBits int
+	// judged counts the children built and judged in the runs drained.
+	judged int
+}
+
+// newOpponentTurn prepares the expansion of the belief by an opponent's move
+// that announced move, after the answer to "any?" if it was asked.
+func (bl *Belief) newOpponentTurn(move Answer, anyAsked, anyYes bool) *opponentTurn {
+	t := &opponentTurn{
+		bl:       bl,
+		f:        newMoveFilter(bl.rules, move),
+		anyAsked: anyAsked,
+		anyYes:   anyYes,
+		out:      newBoardSet(&boardSet{budget: bl.budget, dir: bl.dir}),
+		keys:     sampler.NewPartitionedKeys(min(bl.Len()*8, bl.limit), bl.workers),
+		cut:      bl.newTurnCut(),
+		seenBits: min(max(bits.Len(uint(bl.Len())*8), 10), maxSeenBits),
+	}
+	if t.f.fast && !bl.noSeenFilter {
+		t.tried = make([]*sampler.SeenFilter, bl.workers)
+	}
+	return t
+}
+
+// expandRun is worker w's work on a run of parents: the key of every child
+// whose move can announce what was heard, in the parents' and moves' order,
+// with the child built and judged (kept only when the referee would have
+// answered so), or, on the fast path, left for judge. Children the cut
+// already rules out, or whose key the worker's seen filter has, are never
+// built.
+func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
+	var buf [256]rbc.Move
+	f, anyAsked, anyYes := &t.f, t.anyAsked, t.anyYes
+	var seen *sampler.SeenFilter
+	if t.tried != nil {
+		if t.tried[w] == nil {
+			t.tried[w] = sampler.NewSeenFilter(t.seenBits)
+		}
+		seen = t.tried[w]
+	}
+	o.run = run
+	for i := range run {
+		b := &run[i]
+		if anyAsked && (countPawnCaptures(b) > 0) != anyYes {
+			continue
+		}
+		// On the fast path moveFilter.after judges a child by itself alone
+		// (see maxSeenBits): the seen filter may skip it and judge may
+		// judge it after the dedup, only once per key.
+		later := seen != nil && b.KingSquare(b.Turn().Other()) != rbc.NoSquare
+		for _, m := range AppendLegalMoves(b, buf[:0]) {
+			if anyAsked && isPawnCapture(b, m) != anyYes {
+				continue
+			}
+			if !f.before(b, m) {
+				continue // the cheap test first: most moves fail it
+			}
+			// The child's key first: a child skipped is never built.
+			k := childSetKey(b, m)
+			if t.cut.skipKey(k) {
+				continue
+			}
+			if later {
+				if seen.Seen(k) {
+					continue // an earlier child had this key: written, or failed as this one would
+				}
+				o.children = append(o.children, childRef{board: notJudged, parent: int32(i), move: m})
+				t.keys.Append(&o.keys, k)
+				continue
+			}
+			o.judged++
+			o.boards = append(o.boards, *b)
+			child := &o.boards[len(o.boards)-1]
+			child.Apply(m)
+			if !f.after(b, m, child) {
+				o.boards = o.boards[:len(o.boards)-1]
+				continue
+			}
+			o.children = append(o.children, childRef{board: int32(len(o.boards) - 1), parent: int32(i), move: m})
+			t.keys.Append(&o.keys, k)
+		}
+	}
+}
+
+// judge builds and judges, once the run's keys are marked, the children
+// expandRun left for it that no earlier child duplicates. A duplicate is
+// never built: its first is judged and would be judged the same, for on the
+// fast path moveFilter.after looks at nothing but the child, and the child
+// is all its key says. About a third of the children the seen filter lets
+// through are such duplicates of children far back in the belief.
+func (t *opponentTurn) judge(o *runOut) {
+	for i := range o.children {
+		c := &o.children[i]
+		if c.board != notJudged || o.keys.Dup[i] {
+			continue
+		}
+		o.judged++
+		parent := &o.run[c.parent]
+		o.boards = append(o.boards, *parent)
+		child := &o.boards[len(o.boards)-1]
+		child.Apply(c.move)
+		if t.f.after(parent, c.move, child) {
+			c.board = int32(len(o.boards) - 1)
+		} else {
+			o.boards = o.boards[:len(o.boards)-1]
+			c.board = failed
+		}
+	}
+}
+
+// drain adds a run's children that no earlier child duplicates to the
+// boards kept, in order, cutting them to a sample when they pass the limit
+// and the belief may be cut (ErrBeliefTooLarge otherwise). A child's
+// priority in a weighted cut is its key's and its board's alone, so the cut
+// weighs it here, once it is known to be kept.
+func (t *opponentTurn) drain(ctx context.Context, o *runOut) error {
+	t.judged += o.judged
+	for i, c := range o.children {
+		if o.keys.Dup[i] || c.board == failed {
+			continue
+		}
+		var err error
+		if t.out, err = t.cut.add(ctx, t.out, &o.boards[c.board], o.keys.Keys[i], -1, t.bl.limit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxSeenBits bounds a worker's filter (a sampler.SeenFilter) of the
+// children it has judged in Belief.Opponent: 1<<maxSeenBits keys (512 KiB), fewer for a belief of
 // fewer than 4k boards. Duplicate children come mostly from parents near
 // each other in the belief's order: on the benchmark's 55k parents a filter
 // of 4k keys skips 0.50 M of the 1.73 M children that pass

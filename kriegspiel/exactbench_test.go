@@ -67,7 +67,7 @@ func BenchmarkExpandBelief(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			var made int64
-			kept := 0
+			kept, judged := 0, 0
 			c0, t0 := processCPU(), time.Now()
 			for b.Loop() {
 				bl := *parents
@@ -76,7 +76,7 @@ func BenchmarkExpandBelief(b *testing.B) {
 					b.Fatal(err)
 				}
 				made += children
-				kept = bl.Len()
+				kept, judged = bl.Len(), bl.judged
 			}
 			wall, cpu := time.Since(t0), processCPU()-c0
 			b.ReportMetric(float64(made)/wall.Seconds()/1e6, "Mchildren/s")
@@ -86,6 +86,7 @@ func BenchmarkExpandBelief(b *testing.B) {
 			b.ReportMetric(0, "ns/op")
 			b.ReportMetric(float64(parents.Len()), "parents")
 			b.ReportMetric(float64(kept), "distinct")
+			b.ReportMetric(float64(judged), "judged")
 		})
 	}
 }

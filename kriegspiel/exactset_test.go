@@ -241,7 +241,8 @@ func TestBeliefSpillFailsCleanly(t *testing.T) {
 }
 
 // TestBeliefSeenFilterChangesNothing: the workers' seen filter in Opponent
-// (see seenBits) skips children, never changes the boards: after every
+// (see maxSeenBits) skips children, and opponentTurn.judge judges only
+// children no earlier one duplicates; neither changes the boards: after every
 // turn they are the same, in order, with the filter as without it, for
 // each ruleset, colour, number of workers and with a cut.
 func TestBeliefSeenFilterChangesNothing(t *testing.T) {
@@ -285,6 +286,80 @@ func TestBeliefSeenFilterChangesNothing(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOpponentJudgesEachChildOnce: on the fast path Opponent builds and
+// judges each distinct child that can announce what was heard exactly once,
+// however often its key comes up and whatever its seen filter misses: a
+// duplicate waits for the dedup and is never judged.
+func TestOpponentJudgesEachChildOnce(t *testing.T) {
+	for _, rules := range []Ruleset{Wild16(), BerkeleyAny()} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			rec := randomRecord(t, rules, seed, 8)
+			start, err := rbc.ParseFEN(rec.StartFEN)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bl := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+			before := slices.Clone(bl.Boards())
+			judged := 0
+			err = followBelief(rec, bl, rbc.Black, 8, 0, func(turn int, bl *Belief, _ *rbc.Board) error {
+				defer func() { before = slices.Clone(bl.Boards()) }()
+				if rec.Turns[turn].Color == rbc.Black {
+					return nil
+				}
+				want, fast := distinctChildren(rec, turn, before)
+				if !fast {
+					return nil
+				}
+				if bl.judged != want {
+					return fmt.Errorf("%d children judged, want the %d distinct ones", bl.judged, want)
+				}
+				judged += want
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%s seed %d: %v", rules.Name, seed, err)
+			}
+			t.Logf("%s seed %d: %d children judged", rules.Name, seed, judged)
+		}
+	}
+}
+
+// distinctChildren returns the number of distinct children (by key) of
+// parents that the opponent's move of the record's turn can have made by
+// what was heard before the child is judged (any?, the capture), and
+// whether the move's answer puts Opponent on its fast path.
+func distinctChildren(rec *Record, turn int, parents []rbc.Board) (int, bool) {
+	var heard []Heard
+	for _, try := range rec.Turns[turn].Tries {
+		if try.Public {
+			h := Heard{Answer: try.Answer}
+			h.Question.AskAny = try.Question.AskAny
+			heard = append(heard, h)
+		}
+	}
+	move, anyAsked, anyYes, err := opponentMove(heard)
+	if err != nil || move == nil {
+		return 0, false
+	}
+	f := newMoveFilter(rec.Ruleset, *move)
+	keys := map[uint64]bool{}
+	for i := range parents {
+		b := &parents[i]
+		if b.KingSquare(b.Turn().Other()) == rbc.NoSquare {
+			return 0, false
+		}
+		if anyAsked && (countPawnCaptures(b) > 0) != anyYes {
+			continue
+		}
+		for _, m := range AppendLegalMoves(b, nil) {
+			if (!anyAsked || isPawnCapture(b, m) == anyYes) && f.before(b, m) {
+				keys[childSetKey(b, m)] = true
+			}
+		}
+	}
+	return len(keys), f.fast
 }
 
 // TestChildSetKeyMatchesApply: childSetKey gives every legal move the key

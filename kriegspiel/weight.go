@@ -91,17 +91,6 @@ func (c *turnCut) weight(b *rbc.Board) float64 {
 	return c.prior.Weight(b)
 }
 
-// judge returns the priority of child b of key k, and whether it is at least
-// the threshold (false: the cut drops it); before the first cut the priority
-// is -1, unknown.
-func (c *turnCut) judge(k uint64, b *rbc.Board) (float64, bool) {
-	if !c.weighted || !c.cutting() {
-		return -1, true
-	}
-	p := c.priority(k, b)
-	return p, p >= c.threshold()
-}
-
 // priority returns the priority of board b of key k.
 func (c *turnCut) priority(k uint64, b *rbc.Board) float64 {
 	return oppmodel.Priority(k^c.salt, c.weight(b))

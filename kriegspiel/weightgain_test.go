@@ -4,31 +4,42 @@ import (
 	"bytes"
 	"errors"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
-// TestCutModelGain measures opponent models on the committed games against
-// the heuristic bot: after each opponent's turn whose exact set holds 100 to
-// 50,000 boards, the log of the true board's weight over the set's mean
-// weight, averaged over the turns. A cut that keeps boards in proportion to
-// the weight keeps the true board e^gain times as often as a uniform one, in
-// the geometric mean, on the first cut (docs/kriegspiel.md). It takes
-// minutes: BLINDFISH_CUT_GAIN=1 runs it.
-func TestCutModelGain(t *testing.T) {
-	if os.Getenv("BLINDFISH_CUT_GAIN") == "" {
-		t.Skip("BLINDFISH_CUT_GAIN=1 runs it")
+// BenchmarkCutModelGain measures opponent models on the committed games
+// against the heuristic bot: after each opponent's turn whose exact set
+// holds 100 to 50,000 boards, the log of the true board's weight over the
+// set's mean weight, averaged over the turns. A cut that keeps boards in
+// proportion to the weight keeps the true board e^gain times as often as a
+// uniform one, in the geometric mean, on the first cut (docs/kriegspiel.md).
+// A measurement, not a speed: run it once (-benchtime 1x).
+func BenchmarkCutModelGain(b *testing.B) {
+	for b.Loop() {
+		for _, m := range cutModelGain(b) {
+			b.ReportMetric(m.gain, m.unit)
+		}
 	}
+}
+
+// modelGain is one model's mean log gain, and the benchmark's unit for it.
+type modelGain struct {
+	unit string
+	gain float64
+}
+
+// cutModelGain follows the games and returns each model's mean log gain.
+func cutModelGain(t testing.TB) []modelGain {
 	paths := []string{"../results/ks-simple-local-2/games.tar.gz", "../results/ks-simple-local-3/games.tar.gz"}
 	models := []struct {
-		name  string
+		unit  string
 		prior func(us rbc.Color, capture rbc.Square) oppmodel.Static
 	}{
-		{"RBC's prior (threat, hang)", oppmodel.Default},
-		{"Kriegspiel's (near)", func(us rbc.Color, _ rbc.Square) oppmodel.Static { return oppmodel.Kriegspiel(us) }},
+		{"gain-rbc-prior", oppmodel.Default},
+		{"gain-near", func(us rbc.Color, _ rbc.Square) oppmodel.Static { return oppmodel.Kriegspiel(us) }},
 	}
 	gain := make([]float64, len(models))
 	turns := 0
@@ -64,7 +75,12 @@ func TestCutModelGain(t *testing.T) {
 			}
 		}
 	}
-	for m, model := range models {
-		t.Logf("%s: mean log gain %+.3f over %d turns", model.name, gain[m]/float64(turns), turns)
+	if turns == 0 {
+		t.Fatal("no turn measured")
 	}
+	out := make([]modelGain, len(models))
+	for m, model := range models {
+		out[m] = modelGain{model.unit, gain[m] / float64(turns)}
+	}
+	return out
 }

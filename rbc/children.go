@@ -70,17 +70,7 @@ func (b *Board) AppendChildren(dst []Child) []Child {
 
 	pawns := b.byType[Pawn-1] & ours
 	pawn := &zobristPiece[MakePiece(us, Pawn)]
-	empty := ^occ
-	var single, double Bitboard
-	forward := Square(8)
-	if us == White {
-		single = (pawns << 8) & empty
-		double = ((single & (rank1 << 16)) << 8) & empty
-	} else {
-		single = (pawns >> 8) & empty
-		double = ((single & (rank1 << 40)) >> 8) & empty
-		forward = -8
-	}
+	single, double, forward := pawnPushes(us, pawns, ^occ)
 	for bb := single; bb != 0; {
 		to := bb.PopFirst()
 		dst = g.appendPawn(dst, to-forward, to, NoPiece, NoSquare)

@@ -72,28 +72,18 @@ func (b *Board) appendMoves(dst []Move, theirs Bitboard, withEP bool) []Move {
 	}
 
 	pawns := b.byType[Pawn-1] & ours
-	empty := ^occ
-	var single, double Bitboard
-	forward := 8
-	if us == White {
-		single = (pawns << 8) & empty
-		double = ((single & (rank1 << 16)) << 8) & empty
-	} else {
-		single = (pawns >> 8) & empty
-		double = ((single & (rank1 << 40)) >> 8) & empty
-		forward = -8
-	}
+	single, double, forward := pawnPushes(us, pawns, ^occ)
 	for bb := single; bb != 0; {
 		to := bb.PopFirst()
-		dst = appendPawnMove(dst, to-Square(forward), to)
+		dst = appendPawnMove(dst, to-forward, to)
 	}
 	for bb := double; bb != 0; {
 		to := bb.PopFirst()
-		dst = append(dst, Move{From: to - Square(2*forward), To: to})
+		dst = append(dst, Move{From: to - 2*forward, To: to})
 	}
 	epTarget := Bitboard(0)
 	if withEP && b.ep != NoSquare && !occ.Has(b.ep) &&
-		theirs&b.byType[Pawn-1]&(b.ep-Square(forward)).Bit() != 0 {
+		theirs&b.byType[Pawn-1]&(b.ep-forward).Bit() != 0 {
 		epTarget = b.ep.Bit()
 	}
 	for bb := pawns; bb != 0; {
@@ -170,4 +160,18 @@ func (b *Board) IsMoveAction(m Move) bool {
 		}
 	}
 	return false
+}
+
+// pawnPushes returns the squares us's pawns can push to on the empty
+// squares: one step (single) and two from their starting rank (double), and
+// the step, +8 for White and -8 for Black, so that a push to `to` comes from
+// to-forward (to-2*forward for a double one). Move generation and
+// AppendChildren share it so that their pawn moves cannot drift apart.
+func pawnPushes(us Color, pawns, empty Bitboard) (single, double Bitboard, forward Square) {
+	if us == White {
+		single = (pawns << 8) & empty
+		return single, ((single & (rank1 << 16)) << 8) & empty, 8
+	}
+	single = (pawns >> 8) & empty
+	return single, ((single & (rank1 << 40)) >> 8) & empty, -8
 }

@@ -132,10 +132,9 @@ type expScratch struct {
 	// byParent and sorted are phase 3's counts per parent and buffer.
 	byParent []int32
 	sorted   []uint64
-	// seen holds keys of children this worker wrote, by a hash of the key:
-	// a child whose key is there is a duplicate of an earlier child and is
-	// dropped at once.
-	seen []uint64
+	// seen holds keys of children this worker wrote: a child whose key is
+	// there is a duplicate of an earlier child and is dropped at once.
+	seen *SeenFilter
 	_    [64]byte
 }
 
@@ -172,7 +171,7 @@ func newExpander(workers int, base *store, n, only int) *expander {
 	for w := range e.scratch {
 		e.scratch[w].counts = make([]int32, nparts)
 		e.scratch[w].children = make([]rbc.Child, 0, 256)
-		e.scratch[w].seen = make([]uint64, 1<<seenBits)
+		e.scratch[w].seen = NewSeenFilter(seenBits)
 		e.scratch[w].byParent = make([]int32, runLen+1)
 	}
 	return e
@@ -262,7 +261,7 @@ func (e *expander) fill(ctx context.Context, from, to int) (int64, error) {
 func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 	recs := sc.recs[:0]
 	children := sc.children
-	seen := sc.seen
+	seen := *sc.seen // a copy sharing the slots: its fields stay in registers
 	made := 0
 	only, shift, unitParts := e.only, e.keys.shift, e.keys.unitParts
 	for i := lo; i < hi; i++ {
@@ -275,11 +274,9 @@ func (e *expander) fillRun(sc *expScratch, run *expRun, lo, hi int) int {
 				continue
 			}
 			made++
-			slot := &seen[c.Key*0x9E3779B97F4A7C15>>(64-seenBits)]
-			if *slot == c.Key && c.Key != 0 {
+			if seen.Seen(c.Key) {
 				continue // an earlier child has this key
 			}
-			*slot = c.Key
 			recs = append(recs, expRecord{key: c.Key, ref: makeRef(i, g, c.Move)})
 		}
 	}
