@@ -159,12 +159,11 @@ func TestBeliefSameWithWorkersAndSpill(t *testing.T) {
 	}
 }
 
-// TestBeliefCut: with SetCut, an opponent's turn past the limit keeps a
-// sample of at most the limit whose every board is one the exact set holds,
-// and the belief says it is no longer exact. Without it the turn is
-// ErrBeliefTooLarge and the belief unchanged.
-func TestBeliefCut(t *testing.T) {
-	const turns, limit = 10, 2_000
+// cutGame returns a random wild16 game of turns turns, its start and the
+// exact belief's boards of Black at each turn of it (beliefTrace): the
+// game the cut tests cut.
+func cutGame(t *testing.T, turns int) (*Record, rbc.Board, [][]rbc.Board) {
+	t.Helper()
 	rec := randomRecord(t, Wild16(), 3, turns)
 	start, err := rbc.ParseFEN(rec.StartFEN)
 	if err != nil {
@@ -174,6 +173,16 @@ func TestBeliefCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rec, start, exact
+}
+
+// TestBeliefCut: with SetCut, an opponent's turn past the limit keeps a
+// sample of at most the limit whose every board is one the exact set holds,
+// and the belief says it is no longer exact. Without it the turn is
+// ErrBeliefTooLarge and the belief unchanged.
+func TestBeliefCut(t *testing.T) {
+	const turns, limit = 10, 2_000
+	rec, start, exact := cutGame(t, turns)
 	bl := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
 	bl.SetLimit(limit)
 	if _, err := beliefTrace(t, rec, bl, rbc.Black, turns); !errors.Is(err, ErrBeliefTooLarge) {
@@ -184,7 +193,7 @@ func TestBeliefCut(t *testing.T) {
 	bl.SetCut(true)
 	bl.SetWorkers(2)
 	cutAt := -1
-	err = followBelief(rec, bl, rbc.Black, turns, 0, func(turn int, bl *Belief, _ *rbc.Board) error {
+	err := followBelief(rec, bl, rbc.Black, turns, 0, func(turn int, bl *Belief, _ *rbc.Board) error {
 		if bl.Len() > limit {
 			return fmt.Errorf("%d boards, over the limit", bl.Len())
 		}

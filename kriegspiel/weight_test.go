@@ -92,15 +92,7 @@ func mustBoard(t *testing.T, fen string) rbc.Board {
 // workers and the memory budget.
 func TestBeliefCutFavoursTheModel(t *testing.T) {
 	const turns, limit = 10, 2_000
-	rec := randomRecord(t, Wild16(), 3, turns)
-	start, err := rbc.ParseFEN(rec.StartFEN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exact, err := beliefTrace(t, rec, NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries), rbc.Black, turns)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, start, exact := cutGame(t, turns)
 	prior := oppmodel.Kriegspiel(rbc.Black)
 	// mean returns the boards' mean weight, and what the mean of a sample
 	// that keeps each in proportion to its weight would be.
