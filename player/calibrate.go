@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
@@ -25,7 +26,7 @@ type PriorCalibration struct {
 	// Hang holds the classes of the material the opponent left en prise
 	// (none, up to a pawn, a minor piece, a rook, a queen), the boards where
 	// our king is attacked, which the prior exempts, and those where the
-	// opponent's own king is (the prior counts it as hangCap; kept apart
+	// opponent's own king is (the prior counts it as oppmodel.HangCap; kept apart
 	// because a king left en prise loses the game at once, and an opponent
 	// that never does so makes our king-capture gambles fail).
 	Hang []CalibrationClass
@@ -62,7 +63,7 @@ func (c CalibrationClass) Ratio() float64 {
 // hangClasses and zoneClasses are the classes PriorCalibration counts.
 var (
 	hangNames  = []string{"none", "pawn", "minor", "rook", "queen", "checked", "king"}
-	hangValues = []float64{0, 100, 320, 500, hangCap, 0, hangCap}
+	hangValues = []float64{0, 100, 320, 500, oppmodel.HangCap, 0, oppmodel.HangCap}
 )
 
 // NewPriorCalibration returns an empty calibration.
@@ -94,7 +95,7 @@ func hangClass(b *rbc.Board, us rbc.Color, capture rbc.Square) int {
 	if theirs := b.KingSquare(us.Other()); theirs != rbc.NoSquare && b.Attacked(theirs, us) {
 		return 6
 	}
-	return materialClass(hangingValue(b, us, capture))
+	return materialClass(oppmodel.HangingValue(b, us, capture))
 }
 
 // pressureClass returns the class index of what the opponent could win from
@@ -105,7 +106,7 @@ func pressureClass(b *rbc.Board, us rbc.Color) int {
 	if k := b.KingSquare(us); k != rbc.NoSquare && b.Attacked(k, them) {
 		return 0
 	}
-	return materialClass(hangingValue(b, them, rbc.NoSquare))
+	return materialClass(oppmodel.HangingValue(b, them, rbc.NoSquare))
 }
 
 // materialClass returns the class index of material h won at once: none,
@@ -132,7 +133,7 @@ func zoneClass(b *rbc.Board, us rbc.Color) int {
 	if k == rbc.NoSquare {
 		return 0
 	}
-	return min(int(zoneAttackers(b, k, us.Other(), false, 0)), 4)
+	return min(int(oppmodel.ZoneAttackers(b, k, us.Other(), false, 0)), 4)
 }
 
 // Observe adds one turn: belief is ours after the capture notice, truth the

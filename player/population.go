@@ -66,7 +66,7 @@ func scanPopulation(ctx context.Context, belief sampler.Sampler, pr prior, k int
 				continue
 			}
 			counts[worker]++
-			q := w / keyUniform(boards[i].Key()^salt)
+			q := w / oppmodel.KeyUniform(boards[i].Key()^salt)
 			if h.Len() <= k {
 				heap.Push(h, prioritized{q: q, w: w, b: boards[i]})
 			} else if q > (*h)[0].q {
@@ -115,10 +115,6 @@ func scanAllowance(b Budget) time.Duration {
 	}
 	return 0
 }
-
-// keyUniform maps a 64-bit key to a uniform number in (0, 1]
-// (oppmodel.KeyUniform, the priority sample's u).
-func keyUniform(x uint64) float64 { return oppmodel.KeyUniform(x) }
 
 // prioritized is a board with its weight and priority.
 type prioritized struct {

@@ -17,7 +17,7 @@ import (
 //     itself is attacked;
 //   - it does not leave material en prise (hang): exp(−h/Hang), with h the
 //     most we could win at once on the board (an undefended piece, or a
-//     piece attacked by a cheaper one of ours), capped at hangCap. A board on
+//     piece attacked by a cheaper one of ours), capped at oppmodel.HangCap. A board on
 //     which our king is attacked is exempt (a forking check leaves a piece
 //     en prise on purpose), and so is the piece that has just captured ours
 //     (it traded; it did not blunder).
@@ -39,9 +39,6 @@ type prior struct {
 	// of the hang factor, which guesses the same thing statically.
 	replies *replyModel
 }
-
-// hangCap bounds the material a hanging piece counts for (oppmodel.HangCap).
-const hangCap = oppmodel.HangCap
 
 // newPrior returns the prior of a decision from the config.
 func newPrior(cfg *Config, us rbc.Color, capture rbc.Square) prior {
@@ -79,19 +76,4 @@ func (p prior) weight(b *rbc.Board) float64 {
 // neighbours), plus check if the king itself is attacked.
 func threatWeight(b *rbc.Board, us rbc.Color, beta, check float64) float64 {
 	return prior{us: us, threat: beta, check: check, capture: rbc.NoSquare}.weight(b)
-}
-
-// zoneAttackers is oppmodel.ZoneAttackers.
-func zoneAttackers(b *rbc.Board, k rbc.Square, them rbc.Color, checked bool, check float64) float64 {
-	return oppmodel.ZoneAttackers(b, k, them, checked, check)
-}
-
-// hangingValue is oppmodel.HangingValue.
-func hangingValue(b *rbc.Board, us rbc.Color, skip rbc.Square) float64 {
-	return oppmodel.HangingValue(b, us, skip)
-}
-
-// attacksFrom is oppmodel.AttacksFrom.
-func attacksFrom(p rbc.Piece, s rbc.Square, occ rbc.Bitboard) rbc.Bitboard {
-	return oppmodel.AttacksFrom(p, s, occ)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
@@ -36,11 +37,11 @@ func TestHangingValue(t *testing.T) {
 		{"the capturing knight is left out", "4k3/8/8/4n3/3Q4/8/8/4K3 w - - 0 1", rbc.E5, 0},
 		{"an undefended piece next to our king", "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1", rbc.NoSquare, 320},
 		{"a defended piece next to our king", "4k3/8/8/8/8/2b5/3n4/4K3 w - - 0 1", rbc.NoSquare, 0},
-		{"the enemy king in reach counts as the cap", "8/8/8/8/8/2k5/1Q6/4K3 w - - 0 1", rbc.NoSquare, hangCap},
+		{"the enemy king in reach counts as the cap", "8/8/8/8/8/2k5/1Q6/4K3 w - - 0 1", rbc.NoSquare, oppmodel.HangCap},
 	}
 	for _, c := range cases {
 		b := mustFEN(t, c.fen)
-		if got := hangingValue(&b, rbc.White, c.skip); got != c.want {
+		if got := oppmodel.HangingValue(&b, rbc.White, c.skip); got != c.want {
 			t.Errorf("%s: hanging value %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -77,7 +78,7 @@ func TestPriorWeights(t *testing.T) {
 }
 
 // TestPriorKingEnPrise: a board where the opponent's king is en prise gets
-// the hang factor of hangCap, like a loose queen: weak opponents do leave
+// the hang factor of oppmodel.HangCap, like a loose queen: weak opponents do leave
 // their king to a piece they have not seen. A board where our own king is
 // attacked stays exempt.
 func TestPriorKingEnPrise(t *testing.T) {
@@ -94,8 +95,8 @@ func TestPriorKingEnPrise(t *testing.T) {
 		want float64
 	}{
 		{"loose queen", exposed, math.Exp(-600 / cfg.Hang)},
-		{"king en prise", king, math.Exp(-hangCap / cfg.Hang)},
-		{"king en prise, other side to move", both, math.Exp(-hangCap / cfg.Hang)},
+		{"king en prise", king, math.Exp(-oppmodel.HangCap / cfg.Hang)},
+		{"king en prise, other side to move", both, math.Exp(-oppmodel.HangCap / cfg.Hang)},
 		{"our king in check", checked, 1},
 	} {
 		if w := pr.weight(&c.b); math.Abs(w-c.want) > 1e-12 {
@@ -135,7 +136,7 @@ func TestPopulationPrioritySample(t *testing.T) {
 	}
 	looseMass, total, prev := 0.0, pop.cum[len(pop.cum)-1], 0.0
 	for i := range pop.boards {
-		if hangingValue(&pop.boards[i], rbc.White, rbc.NoSquare) > 0 {
+		if oppmodel.HangingValue(&pop.boards[i], rbc.White, rbc.NoSquare) > 0 {
 			looseMass += pop.cum[i] - prev
 		}
 		prev = pop.cum[i]

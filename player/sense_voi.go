@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
@@ -266,7 +267,7 @@ func attackerSignature(b *rbc.Board, us rbc.Color) uint64 {
 		s := pieces.PopFirst()
 		p := b.PieceAt(s)
 		near := p.Type() != rbc.Pawn && p.Type() != rbc.King && chebyshev(s, k) <= 3
-		if near || attacksFrom(p, s, occ)&zone != 0 {
+		if near || oppmodel.AttacksFrom(p, s, occ)&zone != 0 {
 			h = (h ^ uint64(p)<<8 ^ uint64(s)) * 1099511628211
 		}
 	}
