@@ -503,9 +503,10 @@ type opponentTurn struct {
 	keys             *sampler.PartitionedKeys
 	// cut keeps a sample of the boards once they pass the limit (weight.go).
 	cut *turnCut
-	// tried[w] holds keys of children worker w has judged, kept or not
-	// (see maxSeenBits); nil when the filter is off. Each worker's is made
-	// at its first run, 1<<seenBits keys.
+	// tried[w] holds keys of children worker w has met on the fast path,
+	// judged already or left for judge (see maxSeenBits); nil when the
+	// filter is off. Each worker's is made at its first run, 1<<seenBits
+	// keys.
 	tried    []*sampler.SeenFilter
 	seenBits int
 	// judged counts the children built and judged in the runs drained.
@@ -637,16 +638,17 @@ func (t *opponentTurn) drain(ctx context.Context, o *runOut) error {
 }
 
 // maxSeenBits bounds a worker's filter (a sampler.SeenFilter) of the
-// children it has judged in Belief.Opponent: 1<<maxSeenBits keys (512 KiB), fewer for a belief of
-// fewer than 4k boards. Duplicate children come mostly from parents near
+// children it has met on the fast path in Belief.Opponent: 1<<maxSeenBits
+// keys (512 KiB), fewer for a belief of fewer than 4k boards. Duplicate children come mostly from parents near
 // each other in the belief's order: on the benchmark's 55k parents a filter
 // of 4k keys skips 0.50 M of the 1.73 M children that pass
 // moveFilter.before, one of 64k keys 0.78 M (of 1.16 M duplicates), each
 // before the child is built, judged and sent through the dedup tables.
 //
 // Skipping is exact. A worker takes runs in increasing order, so the key in
-// the filter belongs to a child before this one in the belief's order: if
-// it was kept, this one is its duplicate; if it failed, this one fails too,
+// the filter belongs to a child before this one in the belief's order,
+// which the dedup keeps first and judge judges: if it is kept, this one is
+// its duplicate; if it fails, this one fails too,
 // for on the fast path (no ending heard, the mover's opponent has a king)
 // moveFilter.after judges the child alone, and the child is all its key
 // says (the position, the side to move, castling, a capturable en-passant

@@ -330,6 +330,9 @@ func TestOpponentJudgesEachChildOnce(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s seed %d: %v", rules.Name, seed, err)
 			}
+			if judged == 0 {
+				t.Fatalf("%s seed %d: no turn took the fast path, so nothing was checked", rules.Name, seed)
+			}
 			t.Logf("%s seed %d: %d children judged", rules.Name, seed, judged)
 		}
 	}

@@ -160,13 +160,18 @@ func (mt *Mater) Played(after *rbc.Board, squares rbc.Bitboard) {
 	}
 	for squares != 0 {
 		s := squares.PopFirst()
-		on[s] = min(on[s]+1, math.MaxUint8)
+		if on[s] < math.MaxUint8 {
+			on[s]++
+		}
 	}
 }
 
 // repeats returns the squares of set on which the king, to move after our
-// move made the placement of our men after, would stand in a position
-// that stood twice before: a draw by repetition.
+// move made the placement of our men after, may make that position a third
+// time: squares it may have stood on at both earlier times this placement
+// was made. It may call a square a draw that was not (the king need not
+// have stood there both times), never the other way; repetitions with us
+// to move are not counted.
 func (mt *Mater) repeats(after *rbc.Board, set rbc.Bitboard) rbc.Bitboard {
 	on := mt.stood[after.Key()]
 	if on == nil {
