@@ -17,6 +17,33 @@ func mustFEN(t *testing.T, fen string) rbc.Board {
 	return b
 }
 
+// TestHangingValue: an undefended piece we attack counts whole, a defended
+// one counts its value less our cheapest attacker's, and the piece that has
+// just captured ours is left out.
+func TestHangingValue(t *testing.T) {
+	cases := []struct {
+		name, fen string
+		skip      rbc.Square
+		want      float64
+	}{
+		{"undefended knight attacked by the queen", "4k3/8/8/4n3/3Q4/8/8/4K3 w - - 0 1", rbc.NoSquare, 320},
+		{"knight defended by a pawn, attacked by the queen", "4k3/8/5p2/4n3/3Q4/8/8/4K3 w - - 0 1", rbc.NoSquare, 0},
+		{"defended rook attacked by a pawn", "4k3/8/2p5/3r4/4P3/8/8/4K3 w - - 0 1", rbc.NoSquare, 400},
+		{"undefended rook attacked by a pawn", "4k3/8/8/3r4/4P3/8/8/4K3 w - - 0 1", rbc.NoSquare, 500},
+		{"nothing attacked", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", rbc.NoSquare, 0},
+		{"the capturing knight is left out", "4k3/8/8/4n3/3Q4/8/8/4K3 w - - 0 1", rbc.E5, 0},
+		{"an undefended piece next to our king", "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1", rbc.NoSquare, 320},
+		{"a defended piece next to our king", "4k3/8/8/8/8/2b5/3n4/4K3 w - - 0 1", rbc.NoSquare, 0},
+		{"the enemy king in reach counts as the cap", "8/8/8/8/8/2k5/1Q6/4K3 w - - 0 1", rbc.NoSquare, HangCap},
+	}
+	for _, c := range cases {
+		b := mustFEN(t, c.fen)
+		if got := HangingValue(&b, rbc.White, c.skip); got != c.want {
+			t.Errorf("%s: hanging value %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // TestPriorityKeepsInProportion: of boards of weights 1 and 4 whose
 // priorities are at least a threshold well above both, those of weight 4
 // are kept four times as often, and the kept boards' Stands add up to how
