@@ -8,15 +8,6 @@ import (
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
-func mustFEN(t *testing.T, fen string) rbc.Board {
-	t.Helper()
-	b, err := rbc.ParseFEN(fen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestHangingValue: an undefended piece we attack counts whole, a defended
 // one counts its value less our cheapest attacker's, and the piece that has
 // just captured ours is left out.
@@ -37,7 +28,7 @@ func TestHangingValue(t *testing.T) {
 		{"the enemy king in reach counts as the cap", "8/8/8/8/8/2k5/1Q6/4K3 w - - 0 1", rbc.NoSquare, HangCap},
 	}
 	for _, c := range cases {
-		b := mustFEN(t, c.fen)
+		b := rbc.MustParseFEN(c.fen)
 		if got := HangingValue(&b, rbc.White, c.skip); got != c.want {
 			t.Errorf("%s: hanging value %v, want %v", c.name, got, c.want)
 		}
@@ -84,9 +75,9 @@ func TestPriorityKeepsInProportion(t *testing.T) {
 // factor, a piece nearer our king weighs e^Near a king step more.
 func TestStaticWeight(t *testing.T) {
 	s := Default(rbc.White, rbc.NoSquare)
-	quiet := mustFEN(t, "4k3/8/8/3n4/8/8/8/4K3 w - - 0 1")
-	near := mustFEN(t, "4k3/8/8/8/8/3n4/8/4K3 w - - 0 1")   // the knight on d3 attacks f2, in our king's zone
-	hangs := mustFEN(t, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1") // our rook takes the loose knight
+	quiet := rbc.MustParseFEN("4k3/8/8/3n4/8/8/8/4K3 w - - 0 1")
+	near := rbc.MustParseFEN("4k3/8/8/8/8/3n4/8/4K3 w - - 0 1")   // the knight on d3 attacks f2, in our king's zone
+	hangs := rbc.MustParseFEN("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1") // our rook takes the loose knight
 	if w := s.Weight(&quiet); w != 1 {
 		t.Errorf("quiet board: weight %v, want 1", w)
 	}
@@ -99,7 +90,7 @@ func TestStaticWeight(t *testing.T) {
 	if w := Default(rbc.White, rbc.D5).Weight(&hangs); w != 1 {
 		t.Errorf("the knight that just captured on d5: weight %v, want 1", w)
 	}
-	far := mustFEN(t, "1n2k3/8/8/8/8/8/8/4K3 w - - 0 1") // the knight on b8 is 7 king steps from e1, on d3 2
+	far := rbc.MustParseFEN("1n2k3/8/8/8/8/8/8/4K3 w - - 0 1") // the knight on b8 is 7 king steps from e1, on d3 2
 	if w, want := Kriegspiel(rbc.White).Weight(&near)/Kriegspiel(rbc.White).Weight(&far), math.Exp(5*KriegspielNear); math.Abs(w-want) > 1e-9 {
 		t.Errorf("near factor: the knight on d3 weighs %v times the one on b8, want %v", w, want)
 	}
