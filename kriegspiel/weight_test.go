@@ -58,9 +58,9 @@ func TestTurnCutKeepsInProportion(t *testing.T) {
 // from the belief's side, more the nearer the opponent's pieces are to our
 // king; the uniform one weighs every board 1.
 func TestTurnCutWeight(t *testing.T) {
-	home := mustBoard(t, "1n2k3/8/8/8/8/8/8/4K3 w - - 0 1")
-	out := mustBoard(t, "4k3/8/5n2/8/8/8/8/4K3 w - - 0 1")
-	near := mustBoard(t, "4k3/8/8/8/8/3n4/8/4K3 w - - 0 1")
+	home := rbc.MustParseFEN("1n2k3/8/8/8/8/8/8/4K3 w - - 0 1")
+	out := rbc.MustParseFEN("4k3/8/5n2/8/8/8/8/4K3 w - - 0 1")
+	near := rbc.MustParseFEN("4k3/8/8/8/8/3n4/8/4K3 w - - 0 1")
 	bl := NewBelief(rbc.White, Wild16(), rbc.StartBoard(), -1)
 	bl.SetWeightedCut(true)
 	c := bl.newTurnCut()
@@ -74,15 +74,6 @@ func TestTurnCutWeight(t *testing.T) {
 			t.Errorf("uniform cut: weight %v of %s, want 1", w, b.FEN())
 		}
 	}
-}
-
-func mustBoard(t *testing.T, fen string) rbc.Board {
-	t.Helper()
-	b, err := rbc.ParseFEN(fen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestBeliefCutFavoursTheModel: at the first cut of a random game's belief,
