@@ -272,3 +272,24 @@ func TestTrackInfoLooksNearTheKing(t *testing.T) {
 		t.Errorf("track info near %v, far %v", near, far)
 	}
 }
+
+// TestTopWindows: the log's runner-up windows are the highest values first,
+// at most n of them, whatever order they were scored in.
+func TestTopWindows(t *testing.T) {
+	scored := []scoredSquare{{sq: rbc.B2, score: 10}, {sq: rbc.C4, score: 1595}, {sq: rbc.D2, score: 1260}, {sq: rbc.G7, score: -5}}
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{
+		{n: 2, want: "c4:1595 d2:1260"},
+		{n: 4, want: "c4:1595 d2:1260 b2:10 g7:-5"},
+		{n: 9, want: "c4:1595 d2:1260 b2:10 g7:-5"},
+	} {
+		if got := topWindows(scored, tc.n); got != tc.want {
+			t.Errorf("topWindows(n=%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+	if scored[0].sq != rbc.B2 {
+		t.Error("topWindows reordered the caller's slice")
+	}
+}

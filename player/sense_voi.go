@@ -1,8 +1,12 @@
 package player
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/oppmodel"
@@ -95,31 +99,32 @@ func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error
 	for _, q := range squares {
 		bonus[q] = t.Config.Reduce*reduction[q] + t.Config.Danger*danger[q] + t.Config.Track*track[q]
 	}
-	best, v0 := voiWindow(mat, squares, reduction, bonus, t.Config)
+	best, scored, v0 := voiWindow(mat, squares, reduction, bonus, t.Config)
 	if best.sq == rbc.NoSquare {
 		return sizeBest.sq, nil
 	}
 	t.Log.Debug("sense", "strategy", "voi", "square", best.sq.String(), "value", math.Round(best.score),
-		"no-sense value", math.Round(v0), "boards", mat.Len(), "offered", mat.Offered, "evals", mat.Evals, "static", mat.Static,
+		"next", topWindows(scored, 4), "no-sense value", math.Round(v0), "boards", mat.Len(), "offered", mat.Offered, "evals", mat.Evals, "static", mat.Static,
 		"king in danger", math.Round(threat*1000)/1000, "danger info", math.Round(danger[best.sq]*1000)/1000,
 		"danger bonus", math.Round(t.Config.Danger*danger[best.sq]))
 	return best.sq, nil
 }
 
 // voiWindow returns the best non-dominated window of squares by value of
-// information on m, and the value of deciding without sensing (for logs).
+// information on m, every non-dominated window scored (for logs), and the
+// value of deciding without sensing (for logs).
 // reduction holds each window's set reduction on a larger sample (it breaks
 // ties between equal partitions), bonus the terms added to its decision
 // value (reduction, danger and tracking information, in centipawns).
-func voiWindow(m *Matrix, squares []rbc.Square, reduction, bonus map[rbc.Square]float64, cfg *Config) (scoredSquare, float64) {
+func voiWindow(m *Matrix, squares []rbc.Square, reduction, bonus map[rbc.Square]float64, cfg *Config) (best scoredSquare, scored []scoredSquare, v0 float64) {
 	w := plausibilityWeights(m, cfg.Plaus)
 	all := requestScores(m, nil, w, cfg.Mean)
-	v0 := maxOf(all)
+	v0 = maxOf(all)
 	labels := make([][]int, len(squares))
 	for k, q := range squares {
 		labels[k] = windowLabels(m, q)
 	}
-	best := scoredSquare{sq: rbc.NoSquare}
+	best = scoredSquare{sq: rbc.NoSquare}
 	for k, q := range squares {
 		if dominated(labels, k, bonus, squares) {
 			continue
@@ -136,11 +141,27 @@ func voiWindow(m *Matrix, squares []rbc.Square, reduction, bonus map[rbc.Square]
 			worst = min(worst, v)
 		}
 		c := scoredSquare{sq: q, score: exp + cfg.Worst*worst + bonus[q], tie: reduction[q]}
+		scored = append(scored, c)
 		if best.sq == rbc.NoSquare || c.better(best) {
 			best = c
 		}
 	}
-	return best, v0
+	return best, scored, v0
+}
+
+// topWindows renders the n windows of scored with the highest values, for
+// logs: why the sense went where it did and not to the next.
+func topWindows(scored []scoredSquare, n int) string {
+	top := slices.Clone(scored)
+	slices.SortStableFunc(top, func(a, b scoredSquare) int { return cmp.Compare(b.score, a.score) })
+	var sb strings.Builder
+	for k, c := range top[:min(n, len(top))] {
+		if k > 0 {
+			sb.WriteByte(' ')
+		}
+		fmt.Fprintf(&sb, "%v:%.0f", c.sq, c.score)
+	}
+	return sb.String()
 }
 
 // dangerInfo measures, per window, how much sensing it tells us about
