@@ -11,6 +11,12 @@ diagonal request is a probe: it captures if a piece stands there and passes
 otherwise; "moved on" counts the missed probes whose square held a piece
 after the player's previous move (the piece left before the capture came).
 
+Last, per player and opponent, the requests onto the square on which the
+other king stood after the player's previous move: a try to take the king
+where it was last known (most often after a check). Did it take the king,
+was it cut short on the way (by a man that blocked the line), or was the
+king gone?
+
 Standard library only; the records are the harness's GameHistory JSON.
 """
 import collections
@@ -57,10 +63,16 @@ def records(paths):
                 yield p, json.load(f)
 
 
-def count(history, stats):
+def short(name):
+    return "Blindfish" if "lindfish" in name else name
+
+
+def count(history, stats, kings):
     for color, key in (("true", "white_name"), ("false", "black_name")):
         name = history[key]
-        c = stats["Blindfish" if "lindfish" in name else name]
+        c = stats[short(name)]
+        other = history["black_name" if color == "true" else "white_name"]
+        k = kings[(short(name), short(other))]
         req = history["requested_moves"].get(color, [])
         taken = history["taken_moves"].get(color, [])
         before = history["fens_before_move"].get(color, [])
@@ -72,6 +84,17 @@ def count(history, stats):
                 c["passes asked"] += 1
                 continue
             board = squares(before[i])
+            king = "k" if color == "true" else "K"
+            if i > 0 and squares(after[i - 1]).get(square(r[2:4])) == king:
+                k["tries"] += 1
+                if t == r and board.get(square(r[2:4])) == king:
+                    k["took the king"] += 1
+                elif t is None:
+                    k["turned into a pass"] += 1
+                elif t != r:
+                    k["cut short"] += 1
+                else:
+                    k["king gone"] += 1
             piece = board.get(square(r[:2]), "?").lower()
             probe = piece == "p" and r[0] != r[2]
             if probe:
@@ -97,9 +120,10 @@ def main(paths):
     if not paths:
         sys.exit(__doc__)
     stats = collections.defaultdict(collections.Counter)
+    kings = collections.defaultdict(collections.Counter)
     games = 0
     for _, h in records(paths):
-        count(h, stats)
+        count(h, stats, kings)
         games += 1
     print(f"{games} games")
     for name, c in sorted(stats.items()):
@@ -111,6 +135,12 @@ def main(paths):
               f"pawn probes {c['pawn probes']} (hit {100 * c['probes hit'] / probes:.0f} %, "
               f"at a piece that moved on {c['probes at a piece that moved on']})")
         print("   ", dict(sorted(c.items())))
+    print("requests onto the square the other king stood on after the player's previous move:")
+    for (name, other), k in sorted(kings.items()):
+        if k["tries"]:
+            print(f"  {name} against {other}: {k['tries']}, took the king {k['took the king']}, "
+                  f"cut short {k['cut short']}, king gone {k['king gone']}, "
+                  f"turned into a pass {k['turned into a pass']}")
 
 
 if __name__ == "__main__":
