@@ -2,6 +2,7 @@ package uci
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -93,6 +94,11 @@ func ParseInfo(line string) (Info, error) {
 			case "tbhits":
 				info.TBHits = v
 			case "time":
+				// More milliseconds than a Duration holds would wrap
+				// round to a negative time.
+				if v > uint64(math.MaxInt64/int64(time.Millisecond)) {
+					return bad(key)
+				}
 				info.Time = time.Duration(v) * time.Millisecond
 			}
 		case "score":

@@ -64,7 +64,7 @@ func TestParseInfoRejectsGarbage(t *testing.T) {
 	for _, line := range []string{
 		"", "inf depth 3", "info depth", "info depth x", "info depth -1", "info score", "info score cp",
 		"info score cp ten", "info score foo 3", "info nodes -5", "info pv", "info pv zz99",
-		"info currmove e9e4", "info time 1.5", "info wdl 1 2",
+		"info currmove e9e4", "info time 1.5", "info wdl 1 2", "info time 18446744073709551615",
 	} {
 		if _, err := ParseInfo(line); !errors.Is(err, ErrProtocol) {
 			t.Errorf("ParseInfo(%q) = %v, want ErrProtocol", line, err)
