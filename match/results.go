@@ -185,8 +185,14 @@ func (r *Result) Line(now time.Time) LogLine {
 // FromLine reads a results-log line back.
 func FromLine(l LogLine) (*Result, error) {
 	r := &Result{White: l.White, Black: l.Black, Turns: l.Turns, Clock: l.Clock, Variant: l.Variant, Timed: true, Record: l.Record,
-		Used: [2]time.Duration{secondsDuration(l.UsedS[0]), secondsDuration(l.UsedS[1])},
 		Seed: l.Seed, Game: l.Game, Numbered: true}
+	for c, secs := range l.UsedS {
+		d, err := secondsDuration(secs)
+		if err != nil {
+			return nil, fmt.Errorf("used_s: %w", err)
+		}
+		r.Used[c] = d
+	}
 	switch {
 	case l.BotColor != "":
 		c, err := rbc.ParseColor(l.BotColor)
@@ -212,7 +218,11 @@ func FromLine(l LogLine) (*Result, error) {
 		for c, secs := range l.TurnS {
 			r.TurnTimes[c] = make([]time.Duration, len(secs))
 			for i, x := range secs {
-				r.TurnTimes[c][i] = secondsDuration(x)
+				d, err := secondsDuration(x)
+				if err != nil {
+					return nil, fmt.Errorf("turn_s: %w", err)
+				}
+				r.TurnTimes[c][i] = d
 			}
 		}
 	default:
@@ -256,8 +266,14 @@ func threeDigits(x float64) float64 {
 	return y
 }
 
-func secondsDuration(s float64) time.Duration {
-	return time.Duration(math.Round(s * float64(time.Second)))
+// secondsDuration reads a log's seconds: a time spent, so never negative,
+// and within what a Duration holds (a larger float would wrap round).
+func secondsDuration(s float64) (time.Duration, error) {
+	ns := math.Round(s * float64(time.Second))
+	if !(ns >= 0 && ns < math.MaxInt64) {
+		return 0, fmt.Errorf("%v seconds is not a time spent", s)
+	}
+	return time.Duration(ns), nil
 }
 
 // Log appends lines to a results log; it is safe for a match's concurrent
