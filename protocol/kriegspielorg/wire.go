@@ -200,6 +200,11 @@ func (m *MoveResult) Answer() (kriegspiel.Answer, error) {
 		return a, err
 	}
 	if m.NextTurnTries != nil && a.End == kriegspiel.NotOver {
+		if *m.NextTurnTries < 0 {
+			// -1 is the referee's "not announced": a count the site sent
+			// must not read as that.
+			return a, fmt.Errorf("kriegspiel.org: %d pawn tries", *m.NextTurnTries)
+		}
 		a.PawnTries = *m.NextTurnTries
 	}
 	return a, nil
