@@ -69,14 +69,7 @@ func followBelief(rec *Record, bl *Belief, c rbc.Color, turns, thin int, check f
 				}
 			}
 		} else {
-			var heard []Heard
-			for _, try := range turn.Tries {
-				if try.Public {
-					h := Heard{Answer: try.Answer}
-					h.Question.AskAny = try.Question.AskAny
-					heard = append(heard, h)
-				}
-			}
+			heard := turn.Overheard()
 			err := bl.Opponent(context.Background(), heard)
 			if errors.Is(err, ErrBeliefTooLarge) && thin > 0 {
 				// Keep the true board and a few others, as a sampling
@@ -407,14 +400,7 @@ func TestBeliefStopsWithItsContext(t *testing.T) {
 	done, cancel := context.WithCancel(context.Background())
 	cancel()
 
-	var heard []Heard
-	for _, try := range oppTurn.Tries {
-		if try.Public {
-			h := Heard{Answer: try.Answer}
-			h.Question.AskAny = try.Question.AskAny
-			heard = append(heard, h)
-		}
-	}
+	heard := oppTurn.Overheard()
 	before := slices.Clone(opp.boards)
 	if err := opp.Opponent(done, heard); !errors.Is(err, context.Canceled) {
 		t.Errorf("Opponent with a done context: %v", err)

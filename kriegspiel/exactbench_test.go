@@ -45,13 +45,7 @@ func BenchmarkExpandBelief(b *testing.B) {
 			}
 			cp := *bl
 			parents = &cp
-			for _, try := range rec.Turns[turn+1].Tries {
-				if try.Public {
-					h := Heard{Answer: try.Answer}
-					h.Question.AskAny = try.Question.AskAny
-					heard = append(heard, h)
-				}
-			}
+			heard = rec.Turns[turn+1].Overheard()
 			b.Logf("seed %d, turn %d: %d boards", seed, turn, bl.Len())
 			return errStop
 		})

@@ -343,14 +343,7 @@ func TestOpponentJudgesEachChildOnce(t *testing.T) {
 // what was heard before the child is judged (any?, the capture), and
 // whether the move's answer puts Opponent on its fast path.
 func distinctChildren(rec *Record, turn int, parents []rbc.Board) (int, bool) {
-	var heard []Heard
-	for _, try := range rec.Turns[turn].Tries {
-		if try.Public {
-			h := Heard{Answer: try.Answer}
-			h.Question.AskAny = try.Question.AskAny
-			heard = append(heard, h)
-		}
-	}
+	heard := rec.Turns[turn].Overheard()
 	move, anyAsked, anyYes, err := opponentMove(heard)
 	if err != nil || move == nil {
 		return 0, false

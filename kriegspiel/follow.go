@@ -104,15 +104,7 @@ func follow(ctx context.Context, rec *Record, c rbc.Color, turns int, v View, ch
 				}
 			}
 		} else {
-			var heard []Heard
-			for _, try := range turn.Tries {
-				if try.Public {
-					h := Heard{Answer: try.Answer}
-					h.Question.AskAny = try.Question.AskAny
-					heard = append(heard, h)
-				}
-			}
-			if err = v.Opponent(ctx, heard); err != nil {
+			if err = v.Opponent(ctx, turn.Overheard()); err != nil {
 				err = fmt.Errorf("turn %d, opponent: %w", i, err)
 			}
 		}

@@ -157,20 +157,39 @@ type Heard struct {
 	Answer   Answer
 }
 
+// Overheard returns what the asker's opponent hears of the try: the answer,
+// and of the question only whether it was "any?". Whether it hears the try
+// at all is Public.
+func (t Try) Overheard() Heard {
+	h := Heard{Answer: t.Answer}
+	h.Question.AskAny = t.Question.AskAny
+	return h
+}
+
+// Overheard returns, in order, what the opponent of the turn's player heard
+// of the turn: its public tries, as Try.Overheard gives them.
+func (t *Turn) Overheard() []Heard {
+	var out []Heard
+	for _, try := range t.Tries {
+		if try.Public {
+			out = append(out, try.Overheard())
+		}
+	}
+	return out
+}
+
 // Heard returns, in order, every answer player c heard: the answers to its
 // own questions and the public answers to its opponent's.
 func (r *Record) Heard(c rbc.Color) []Heard {
 	var out []Heard
-	for _, t := range r.Turns {
+	for i := range r.Turns {
+		t := &r.Turns[i]
+		if t.Color != c {
+			out = append(out, t.Overheard()...)
+			continue
+		}
 		for _, try := range t.Tries {
-			switch {
-			case t.Color == c:
-				out = append(out, Heard{Own: true, Question: try.Question, Answer: try.Answer})
-			case try.Public:
-				h := Heard{Answer: try.Answer}
-				h.Question.AskAny = try.Question.AskAny
-				out = append(out, h)
-			}
+			out = append(out, Heard{Own: true, Question: try.Question, Answer: try.Answer})
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -272,5 +273,31 @@ func TestSaveRecordFile(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Fatalf("%d files in the folder, want only the record", len(entries))
+	}
+}
+
+// TestOverheard: the opponent hears a turn's public tries only, and of each
+// question only whether it was "any?", never the move tried.
+func TestOverheard(t *testing.T) {
+	e2e4, _ := rbc.ParseMove("e2e4")
+	d2d4, _ := rbc.ParseMove("d2d4")
+	turn := Turn{Color: rbc.White, Tries: []Try{
+		{Question: TryMove(d2d4), Answer: answer(Illegal), Public: false},
+		{Question: Any(), Answer: answer(NoAny), Public: true},
+		{Question: TryMove(e2e4), Answer: Answer{Verdict: Captured, Capture: rbc.E5, PawnTries: 1}, Public: true},
+	}}
+	want := []Heard{
+		{Question: Any(), Answer: answer(NoAny)},
+		{Answer: Answer{Verdict: Captured, Capture: rbc.E5, PawnTries: 1}},
+	}
+	if got := turn.Overheard(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Overheard = %+v, want %+v", got, want)
+	}
+	rec := Record{Turns: []Turn{turn}}
+	if got := rec.Heard(rbc.Black); !reflect.DeepEqual(got, want) {
+		t.Errorf("Heard(Black) = %+v, want what White's turn lets Black overhear, %+v", got, want)
+	}
+	if got := rec.Heard(rbc.White); len(got) != 3 || !got[0].Own || got[0].Question.Move != d2d4 {
+		t.Errorf("Heard(White) = %+v, want White's own three tries", got)
 	}
 }

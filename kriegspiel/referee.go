@@ -201,12 +201,10 @@ func (r *referee) playTurn(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("kriegspiel: referee asked after the end: %w", err) // cannot happen
 		}
-		public := r.opts.Rules.HeardByOpponent(a)
-		turn.Tries = append(turn.Tries, Try{Question: q, Answer: a, Public: public})
-		if public {
-			h := Heard{Answer: a}
-			h.Question.AskAny = q.AskAny
-			r.heard[c.Other()] = append(r.heard[c.Other()], h)
+		try := Try{Question: q, Answer: a, Public: r.opts.Rules.HeardByOpponent(a)}
+		turn.Tries = append(turn.Tries, try)
+		if try.Public {
+			r.heard[c.Other()] = append(r.heard[c.Other()], try.Overheard())
 		}
 		if a.Verdict.Done() {
 			turn.Move = q.Move

@@ -135,13 +135,7 @@ func followAs(t *testing.T, p *Sampling, rec *kriegspiel.Record, before, after f
 			break
 		}
 		if turn.Color == rbc.Black {
-			for _, try := range turn.Tries {
-				if try.Public {
-					h := kriegspiel.Heard{Answer: try.Answer}
-					h.Question.AskAny = try.Question.AskAny
-					heard = append(heard, h)
-				}
-			}
+			heard = append(heard, turn.Overheard()...)
 			continue
 		}
 		before(i)

@@ -118,10 +118,8 @@ func defenderTurn(g *kriegspiel.Game, rules kriegspiel.Ruleset, d defender) []kr
 	for !g.Over() {
 		q := d.ask(g)
 		a, _ := g.Ask(q)
-		if rules.HeardByOpponent(a) {
-			h := kriegspiel.Heard{Answer: a}
-			h.Question.AskAny = q.AskAny
-			heard = append(heard, h)
+		if try := (kriegspiel.Try{Question: q, Answer: a, Public: rules.HeardByOpponent(a)}); try.Public {
+			heard = append(heard, try.Overheard())
 		}
 		if a.Verdict.Done() {
 			break
