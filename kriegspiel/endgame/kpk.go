@@ -298,6 +298,14 @@ const (
 	kpkMeanWeight = 0.1
 )
 
+// kpkSpreadCost is what each square the king may step to after the
+// search's last move costs, in moves to promotion. Among tries that keep
+// every square won, it prefers the one that leaves the king fewer squares:
+// a belief that spreads both in front of the pawn and behind it leaves no
+// try safe for all, and the planner must then guess (see choosePawn).
+// Twenty squares weigh one move, so it only settles near ties.
+const kpkSpreadCost = 0.05
+
 // kpkPlan searches the pawn ending for one side.
 type kpkPlan struct {
 	us rbc.Color
@@ -403,7 +411,13 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 		return v + kpkSoonCost*float64(depth)
 	}
 	if depth <= 1 {
-		return v + float64(1-depth)
+		var next rbc.Bitboard
+		for _, o := range t.outcomes {
+			if o.end == goesOn {
+				next |= t.next(o)
+			}
+		}
+		return v + float64(1-depth) + kpkSpreadCost*float64(next.Count())
 	}
 	ours := t.after
 	ours.Apply(rbc.Move{}) // the king's move, unseen: our turn again
@@ -534,23 +548,58 @@ func (mt *Mater) risk(pl *kpkPlan, t *trial, legal rbc.Bitboard, stuck int) floa
 	return lost*kpkRiskCost/float64(stuck+1) + float64(worst)
 }
 
+// kpkKnowing is the share of the king's guessed moves that go where a king
+// that knows the ending would step (see weigh). A guess that spreads
+// evenly thins out over the squares in front of the pawn, where such a
+// king waits for the opposition, while its weight gathers behind; one made
+// of that king alone misses a king that stands beside the pawn instead.
+const kpkKnowing = 0.25
+
 // weigh updates the pawn planner's guess of how likely each square of set
-// is to hold the king: on a new turn the last guess spreads evenly over
-// each square's king steps (the king must move, and nothing tells us where
-// it likes to go), and it is cut to set and scaled to sum to 1; where the
-// guess holds none of set, the squares weigh the same. It returns for how
-// many turns the largest of the squares' distances to promotion (us to
-// move) has not fallen below its least yet.
+// is to hold the king: on a new turn the last guess moves one king step,
+// kpkKnowing of each square's weight to the steps where the table's
+// distance to promotion (us to move) is longest, as a king that knows the
+// ending would, and the rest evenly over all its steps (nothing tells us
+// where this king likes to go); then it is cut to set and scaled to sum to
+// 1; where the guess holds none of set, the squares weigh the same. It
+// returns for how many turns the largest of the squares' distances to
+// promotion (us to move) has not fallen below its least yet.
 func (mt *Mater) weigh(mine *rbc.Board, set rbc.Bitboard) (stuck int) {
 	if turn := mine.FullmoveNumber(); turn != mt.weighedAt {
 		var next [64]float64
+		us := mine.Turn()
+		k, p, men := kpkMen(mine, us)
+		ours := attacks(mine, us)
 		for s := range mt.weights {
-			if w := mt.weights[s]; w > 0 {
-				steps := rbc.KingAttacks(rbc.Square(s))
-				share := w / float64(steps.Count())
-				for steps != 0 {
-					next[steps.PopFirst()] += share
+			w := mt.weights[s]
+			if w == 0 {
+				continue
+			}
+			if men {
+				// The king that knows the ending: its steps where the
+				// table's distance is longest, ours to move.
+				far, best := -1, rbc.Bitboard(0)
+				for bb := rbc.KingAttacks(rbc.Square(s)) &^ ours; bb != 0; {
+					e := bb.PopFirst()
+					switch d := int(kpk().us[kpkIndex(pawnView(us, k), pawnView(us, p), pawnView(us, e))]); {
+					case d > far:
+						far, best = d, e.Bit()
+					case d == far:
+						best |= e.Bit()
+					}
 				}
+				if best != 0 {
+					share := w * kpkKnowing / float64(best.Count())
+					for best != 0 {
+						next[best.PopFirst()] += share
+					}
+					w *= 1 - kpkKnowing
+				}
+			}
+			steps := rbc.KingAttacks(rbc.Square(s))
+			share := w / float64(steps.Count())
+			for steps != 0 {
+				next[steps.PopFirst()] += share
 			}
 		}
 		mt.weights, mt.weighedAt = next, turn
