@@ -102,33 +102,12 @@ func ParseInfo(line string) (Info, error) {
 				info.Time = time.Duration(v) * time.Millisecond
 			}
 		case "score":
-			if i+2 >= len(tok) {
+			score, n, ok := parseScore(tok[i+1:])
+			if !ok {
 				return bad(key)
 			}
-			v, err := strconv.Atoi(tok[i+2])
-			if err != nil {
-				return bad(key)
-			}
-			switch tok[i+1] {
-			case "cp":
-				info.Score.Kind = ScoreCP
-			case "mate":
-				info.Score.Kind = ScoreMate
-			default:
-				return bad(key)
-			}
-			info.Score.Value = v
-			i += 2
-			if i+1 < len(tok) {
-				switch tok[i+1] {
-				case "lowerbound":
-					info.Score.Bound = BoundLower
-					i++
-				case "upperbound":
-					info.Score.Bound = BoundUpper
-					i++
-				}
-			}
+			info.Score = score
+			i += n
 		case "wdl":
 			// Stockfish's UCI_ShowWDL extension: three integers.
 			if i+3 >= len(tok) {
@@ -166,6 +145,39 @@ func ParseInfo(line string) (Info, error) {
 		}
 	}
 	return info, nil
+}
+
+// parseScore reads the words after "score": cp or mate, a value and an
+// optional bound. It returns the score and how many words it took.
+func parseScore(tok []string) (Score, int, bool) {
+	var score Score
+	if len(tok) < 2 {
+		return score, 0, false
+	}
+	switch tok[0] {
+	case "cp":
+		score.Kind = ScoreCP
+	case "mate":
+		score.Kind = ScoreMate
+	default:
+		return Score{}, 0, false
+	}
+	v, err := strconv.Atoi(tok[1])
+	if err != nil {
+		return Score{}, 0, false
+	}
+	score.Value = v
+	if len(tok) > 2 {
+		switch tok[2] {
+		case "lowerbound":
+			score.Bound = BoundLower
+			return score, 3, true
+		case "upperbound":
+			score.Bound = BoundUpper
+			return score, 3, true
+		}
+	}
+	return score, 2, true
 }
 
 // IsMove reports whether s is a syntactically valid UCI move: from-square,
