@@ -639,11 +639,15 @@ func (t *opponentTurn) drain(ctx context.Context, o *runOut) error {
 
 // maxSeenBits bounds a worker's filter (a sampler.SeenFilter) of the
 // children it has met on the fast path in Belief.Opponent: 1<<maxSeenBits
-// keys (512 KiB), fewer for a belief of fewer than 4k boards. Duplicate children come mostly from parents near
-// each other in the belief's order: on the benchmark's 55k parents a filter
-// of 4k keys skips 0.50 M of the 1.73 M children that pass
-// moveFilter.before, one of 64k keys 0.78 M (of 1.16 M duplicates), each
-// before the child is built, judged and sent through the dedup tables.
+// keys (64 KiB, which stays in a core's L2 cache beside the rest of the
+// work), fewer for a belief of fewer than 512 boards. Duplicate children
+// come mostly from parents near each other in the belief's order: on the
+// benchmark's 55k parents a filter of 4k keys skips 0.50 M of the 1.73 M
+// children that pass moveFilter.before, one of 8k keys 0.57 M, 16k keys
+// 0.64 M and 64k keys 0.78 M (of 1.16 M duplicates), each before the child
+// is built, judged and sent through the dedup tables. The larger filters
+// skip more, but their probe misses the cache on nearly every child, which
+// costs more than the dedup of the children they would have skipped.
 //
 // Skipping is exact. A worker takes runs in increasing order, so the key in
 // the filter belongs to a child before this one in the belief's order,
@@ -654,7 +658,7 @@ func (t *opponentTurn) drain(ctx context.Context, o *runOut) error {
 // says (the position, the side to move, castling, a capturable en-passant
 // square and the half-move clock). The tests before it, which look at the
 // parent and the move, are still made for every child.
-const maxSeenBits = 16
+const maxSeenBits = 13
 
 // mixKey hashes a key so that keeping the keys below a bound keeps a
 // uniform share of boards whatever their keys have in common.

@@ -67,29 +67,49 @@ func (f *moveFilter) after(parent *rbc.Board, m rbc.Move, child *rbc.Board) bool
 }
 
 // countPawnCapturesFast is countPawnCaptures without generating every legal
-// move: each pawn capture (one per pawn and target square) is tried on a
-// copy. In check it falls back to the full count.
+// move or playing any capture but en passant: out of check, a pawn that
+// takes can only uncover its king along the line it leaves, so a capture
+// is legal unless a slider other than the man taken then sees the king. In
+// check (or without a king) it falls back to the full count.
 func countPawnCapturesFast(b *rbc.Board, inCheck bool) int {
-	if inCheck {
+	us := b.Turn()
+	k := b.KingSquare(us)
+	if inCheck || k == rbc.NoSquare {
 		return countPawnCaptures(b)
 	}
-	us := b.Turn()
 	them := us.Other()
-	targets := b.Pieces(them)
-	if ep := b.EnPassant(); ep != rbc.NoSquare {
-		targets |= ep.Bit()
+	// A king is never taken: such a capture is no legal move.
+	targets := b.Pieces(them) &^ b.PiecesOf(them, rbc.King)
+	ep := b.EnPassant()
+	var epBit rbc.Bitboard
+	if ep != rbc.NoSquare {
+		epBit = ep.Bit()
 	}
-	k := b.KingSquare(us)
+	occ := b.Occupied()
+	lines := rbc.QueenAttacks(k, 0)
+	queens := b.PiecesOf(them, rbc.Queen)
+	straight := b.PiecesOf(them, rbc.Rook) | queens
+	diagonal := b.PiecesOf(them, rbc.Bishop) | queens
 	n := 0
 	for pawns := b.PiecesOf(us, rbc.Pawn); pawns != 0; {
 		from := pawns.PopFirst()
-		for to := rbc.PawnAttacks(us, from) & targets; to != 0; {
-			sq := to.PopFirst()
-			if sq == k || b.PiecesOf(them, rbc.King).Has(sq) {
-				continue // a king is never taken: such a capture is no legal move
+		attacks := rbc.PawnAttacks(us, from)
+		caps := attacks & targets
+		if !lines.Has(from) {
+			n += caps.Count() // the pawn shields nothing
+		} else if caps != 0 {
+			left := occ &^ from.Bit()
+			seen := rbc.RookAttacks(k, left)&straight | rbc.BishopAttacks(k, left)&diagonal
+			for caps != 0 {
+				if seen&^caps.PopFirst().Bit() == 0 {
+					n++
+				}
 			}
-			m := rbc.Move{From: from, To: sq}
-			if sq.Rank() == 0 || sq.Rank() == 7 {
+		}
+		if attacks&epBit != 0 && ep != k && !b.Pieces(them).Has(ep) {
+			// En passant takes a man off another square: played on a copy.
+			m := rbc.Move{From: from, To: ep}
+			if ep.Rank() == 0 || ep.Rank() == 7 {
 				m.Promotion = rbc.Queen
 			}
 			c := *b

@@ -83,6 +83,10 @@ func (s *keySet) add(k uint64) bool {
 	return true
 }
 
+// peek returns the slot add(k) probes first. Mark loads a group of keys'
+// slots with it before adding them, so that their cache misses overlap.
+func (s *keySet) peek(k uint64) uint64 { return s.slots[mix(k)&s.mask] }
+
 // addSlow is add for key 0 and for a table that must grow first.
 func (s *keySet) addSlow(k uint64) bool {
 	if k == 0 {

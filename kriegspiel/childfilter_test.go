@@ -1,0 +1,56 @@
+package kriegspiel
+
+import (
+	"testing"
+
+	"github.com/blindfish-rbc/blindfish/rbc"
+)
+
+// TestCountPawnCapturesFastEqualsFull: the pawn tries counted without
+// playing the captures equal those counted from every legal move, at every
+// node two plies below the perft positions and on boards where a pawn that
+// takes is pinned (along a file, a rank or a diagonal, by the man it takes
+// or another), where en passant uncovers the king, and in check.
+func TestCountPawnCapturesFastEqualsFull(t *testing.T) {
+	var boards []rbc.Board
+	for _, fen := range []string{
+		"4k3/8/8/8/4r3/3n1n2/4P3/4K3 w - - 0 1", // e2 pinned along the file: no try
+		"4k3/8/8/8/8/2q1n3/3P4/4K3 w - - 0 1",   // d2 pinned by c3's queen, which it may take
+		"4k3/8/8/8/8/2b1r3/3P4/4K3 w - - 0 1",   // d2 takes the pinning bishop but not the rook
+		"4k3/8/8/8/8/2p1p3/K2P3r/8 w - - 0 1",   // d2 pinned along the rank
+		"4k3/8/1b6/8/3n4/4P3/5K2/8 w - - 0 1",   // e3 pinned by b6: takes d4 uncovers the king
+		"4k3/8/8/KpP4r/8/8/8/8 w - b6 0 2",      // cxb6 e.p. uncovers the rook
+		"4k3/8/8/1pP5/8/8/8/4K3 w - b6 0 2",     // cxb6 e.p. is fine
+		"4k3/8/8/3q4/2p1p3/3P4/8/3K4 w - - 0 1", // in check: the full count
+		"4k3/8/8/8/8/5n2/4P3/4K3 w - - 0 1",     // in check by a knight the pawn takes
+		"r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1",      // bxa8: a promotion counts once
+		"4k3/8/8/8/8/8/3p4/2R2K2 b - - 0 1",     // Black's dxc1, a try
+	} {
+		boards = append(boards, rbc.MustParseFEN(fen))
+	}
+	var walk func(b rbc.Board, d int)
+	walk = func(b rbc.Board, d int) {
+		boards = append(boards, b)
+		if d == 0 {
+			return
+		}
+		for _, m := range LegalMoves(&b) {
+			c := b
+			c.Apply(m)
+			walk(c, d-1)
+		}
+	}
+	for _, p := range perftSuite {
+		walk(rbc.MustParseFEN(p.fen), 2)
+	}
+	tries := 0
+	for i := range boards {
+		b := &boards[i]
+		want := countPawnCaptures(b)
+		if got := countPawnCapturesFast(b, InCheck(b)); got != want {
+			t.Fatalf("%s: countPawnCapturesFast %d, want %d", b.FEN(), got, want)
+		}
+		tries += want
+	}
+	t.Logf("%d boards, %d pawn tries", len(boards), tries)
+}
