@@ -270,8 +270,11 @@ func threeDigits(x float64) float64 {
 // and within what a Duration holds (a larger float would wrap round).
 func secondsDuration(s float64) (time.Duration, error) {
 	ns := math.Round(s * float64(time.Second))
-	if !(ns >= 0 && ns < math.MaxInt64) {
-		return 0, fmt.Errorf("%v seconds is not a time spent", s)
+	switch {
+	case !(ns >= 0):
+		return 0, fmt.Errorf("%v seconds: a time spent is not negative", s)
+	case ns >= math.MaxInt64:
+		return 0, fmt.Errorf("%v seconds: more than a Duration holds", s)
 	}
 	return time.Duration(ns), nil
 }

@@ -8,7 +8,7 @@ import (
 // FuzzParseLine: a results log is read back on resume, merge and tables,
 // and may have been cut short or edited by hand. Any line is read or
 // refused without a panic; a line read has times that are times (not
-// negative), and writes back as a line that reads the same.
+// negative), and its fields written back make a line that reads too.
 func FuzzParseLine(f *testing.F) {
 	for _, s := range []string{
 		`{"record":"blindfish-random-3101-000.json","bot":"blindfish","bot_color":"white","opponent":"random","white":"blindfish","black":"random","winner":"white","reason":"KING_CAPTURE","turns":[8,7],"used_s":[17.5,0.0025],"turn_s":[[2.23,1.74],[0.000029]],"degraded":[{},null],"clock":"60+1","seed":3101,"game":0,"finished":"2026-11-27T11:42:58Z"}`,

@@ -104,7 +104,7 @@ func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error
 		return sizeBest.sq, nil
 	}
 	t.Log.Debug("sense", "strategy", "voi", "square", best.sq.String(), "value", math.Round(best.score),
-		"next", topWindows(scored, 4), "no-sense value", math.Round(v0), "boards", mat.Len(), "offered", mat.Offered, "evals", mat.Evals, "static", mat.Static,
+		"next", topWindows(best, scored, 4), "no-sense value", math.Round(v0), "boards", mat.Len(), "offered", mat.Offered, "evals", mat.Evals, "static", mat.Static,
 		"king in danger", math.Round(threat*1000)/1000, "danger info", math.Round(danger[best.sq]*1000)/1000,
 		"danger bonus", math.Round(t.Config.Danger*danger[best.sq]))
 	return best.sq, nil
@@ -149,11 +149,15 @@ func voiWindow(m *Matrix, squares []rbc.Square, reduction, bonus map[rbc.Square]
 	return best, scored, v0
 }
 
-// topWindows renders the n windows of scored with the highest values, for
-// logs: why the sense went where it did and not to the next.
-func topWindows(scored []scoredSquare, n int) string {
-	top := slices.Clone(scored)
-	slices.SortStableFunc(top, func(a, b scoredSquare) int { return cmp.Compare(b.score, a.score) })
+// topWindows renders the window chosen and the n−1 others of scored with
+// the highest values, for logs: why the sense went where it did and not to
+// the next. (The choice breaks near ties by the set reduction, so the
+// chosen window may value a hair below another.)
+func topWindows(chosen scoredSquare, scored []scoredSquare, n int) string {
+	top := []scoredSquare{chosen}
+	rest := slices.DeleteFunc(slices.Clone(scored), func(c scoredSquare) bool { return c.sq == chosen.sq })
+	slices.SortStableFunc(rest, func(a, b scoredSquare) int { return cmp.Compare(b.score, a.score) })
+	top = append(top, rest...)
 	var sb strings.Builder
 	for k, c := range top[:min(n, len(top))] {
 		if k > 0 {

@@ -203,7 +203,7 @@ func (m *MoveResult) Answer() (kriegspiel.Answer, error) {
 		if *m.NextTurnTries < 0 {
 			// -1 is the referee's "not announced": a count the site sent
 			// must not read as that.
-			return a, fmt.Errorf("kriegspiel.org: %d pawn tries", *m.NextTurnTries)
+			return a, fmt.Errorf("kriegspiel.org: next_turn_pawn_tries %d is negative", *m.NextTurnTries)
 		}
 		a.PawnTries = *m.NextTurnTries
 	}

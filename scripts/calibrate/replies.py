@@ -33,8 +33,11 @@ import math
 import os
 import sys
 
-import chess
-import chess.engine
+try:
+    import chess
+    import chess.engine
+except ImportError:  # said after the arguments are checked, in main
+    chess = None
 
 
 def option_scores(eng, fen, depth):
@@ -133,6 +136,10 @@ def main():
         args = args[1:]
     if len(args) < 3:
         sys.exit(__doc__)
+    if any(a.startswith('--') for a in args) or not args[1].isdigit():
+        sys.exit(__doc__)
+    if chess is None:
+        sys.exit('replies.py: python-chess cannot be imported: put it on PYTHONPATH (docs/protocol.md)')
     bot, depth, files = args[0], int(args[1]), args[2:]
     eng = chess.engine.SimpleEngine.popen_uci(os.environ.get('STOCKFISH_EXECUTABLE', '/usr/games/stockfish'))
     eng.configure({'Threads': 1, 'Hash': 16})
