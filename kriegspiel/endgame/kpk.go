@@ -577,9 +577,10 @@ func (mt *Mater) weigh(mine *rbc.Board, set rbc.Bitboard) (stuck int) {
 			}
 			if men {
 				// The king that knows the ending: its steps where the
-				// table's distance is longest, ours to move.
+				// table's distance is longest, ours to move. Not onto our
+				// men: the game went on, so the pawn was not taken.
 				far, best := -1, rbc.Bitboard(0)
-				for bb := rbc.KingAttacks(rbc.Square(s)) &^ ours; bb != 0; {
+				for bb := rbc.KingAttacks(rbc.Square(s)) &^ (ours | mine.Occupied()); bb != 0; {
 					e := bb.PopFirst()
 					switch d := int(kpk().us[kpkIndex(pawnView(us, k), pawnView(us, p), pawnView(us, e))]); {
 					case d > far:

@@ -241,12 +241,11 @@ func TestKPKTraps(t *testing.T) {
 		{"a third repetition", "8/3K4/k7/8/8/1P6/8/8 w - - 0 1", rbc.A6.Bit(), true, 2, 89, 91},
 		{"a third repetition, from afar", "3k4/8/8/8/8/8/1P6/1K6 w - - 0 1", rbc.D8.Bit(), true, 2, 169, 171},
 		{"a risk to avoid a repetition", "8/8/8/5k2/8/8/1P1K4/8 w - - 0 1", rbc.F5.Bit(), true, 2, 175, 177},
-		// Seed 2's 144th known placement: our king escorted the pawn
-		// while the king, known at the start, went unseen for eight
-		// moves, until the belief held squares both in front of the pawn
-		// and behind it and no try was safe for all; the guess then
-		// weighed the squares in front, where the adversary stood, too
-		// lightly. The search now keeps the belief smaller.
+		// Seed 2's 144th known placement: a king known at the start and
+		// then unseen for eight moves while our king escorts the pawn, so
+		// that the belief may hold squares both in front of the pawn and
+		// behind it, where no try is safe for all: the pawn is still won
+		// against the adversary.
 		{"unseen in front and behind, the pawn at home", "8/8/8/8/8/2k5/5KP1/8 w - - 0 1", rbc.C3.Bit(), true, 2, 144, 146},
 	} {
 		t.Run(c.name, func(t *testing.T) {
