@@ -28,21 +28,7 @@ func TestCountPawnCapturesFastEqualsFull(t *testing.T) {
 	} {
 		boards = append(boards, rbc.MustParseFEN(fen))
 	}
-	var walk func(b rbc.Board, d int)
-	walk = func(b rbc.Board, d int) {
-		boards = append(boards, b)
-		if d == 0 {
-			return
-		}
-		for _, m := range LegalMoves(&b) {
-			c := b
-			c.Apply(m)
-			walk(c, d-1)
-		}
-	}
-	for _, p := range perftSuite {
-		walk(rbc.MustParseFEN(p.fen), 2)
-	}
+	walkPerft(2, func(b *rbc.Board, _ int) { boards = append(boards, *b) })
 	tries := 0
 	for i := range boards {
 		b := &boards[i]

@@ -131,11 +131,10 @@ func moveStrings(ms []rbc.Move) []string {
 func TestLegalMovesEqualSlowFilterAndOracle(t *testing.T) {
 	nodes := 0
 	const depth = 2
-	var walk func(b rbc.Board, d int)
-	walk = func(b rbc.Board, d int) {
+	walkPerft(depth, func(b *rbc.Board, d int) {
 		nodes++
-		got := moveStrings(LegalMoves(&b))
-		if want := moveStrings(legalByPlaying(&b)); !slices.Equal(got, want) {
+		got := moveStrings(LegalMoves(b))
+		if want := moveStrings(legalByPlaying(b)); !slices.Equal(got, want) {
 			t.Fatalf("%s: legal moves differ\n ours %v\n slow %v", b.FEN(), got, want)
 		}
 		if d >= depth-1 { // the oracle is slow: the root and its children
@@ -153,29 +152,18 @@ func TestLegalMovesEqualSlowFilterAndOracle(t *testing.T) {
 			}
 		}
 		inCheck := b.Attacked(b.KingSquare(b.Turn()), b.Turn().Other())
-		if InCheck(&b) != inCheck {
-			t.Fatalf("%s: InCheck %v, want %v", b.FEN(), InCheck(&b), inCheck)
+		if InCheck(b) != inCheck {
+			t.Fatalf("%s: InCheck %v, want %v", b.FEN(), InCheck(b), inCheck)
 		}
-		if IsCheckmate(&b) != (inCheck && len(got) == 0) || IsStalemate(&b) != (!inCheck && len(got) == 0) {
+		if IsCheckmate(b) != (inCheck && len(got) == 0) || IsStalemate(b) != (!inCheck && len(got) == 0) {
 			t.Fatalf("%s: mate/stalemate wrong", b.FEN())
 		}
-		for _, m := range LegalMoves(&b) {
-			if !IsLegal(&b, m) {
+		for _, m := range LegalMoves(b) {
+			if !IsLegal(b, m) {
 				t.Fatalf("%s: IsLegal(%s) is false", b.FEN(), m)
 			}
 		}
-		if d == 0 {
-			return
-		}
-		for _, m := range LegalMoves(&b) {
-			c := b
-			c.Apply(m)
-			walk(c, d-1)
-		}
-	}
-	for _, p := range perftSuite {
-		walk(rbc.MustParseFEN(p.fen), depth)
-	}
+	})
 	t.Logf("%d positions compared", nodes)
 }
 
@@ -207,5 +195,25 @@ func BenchmarkLegalMoves(b *testing.B) {
 	buf := make([]rbc.Move, 0, 256)
 	for b.Loop() {
 		buf = AppendLegalMoves(&pos, buf[:0])
+	}
+}
+
+// walkPerft calls visit on every board of the perft suite's trees down to
+// depth plies, each tree in preorder, with the plies left below the board.
+func walkPerft(depth int, visit func(b *rbc.Board, left int)) {
+	var walk func(b rbc.Board, d int)
+	walk = func(b rbc.Board, d int) {
+		visit(&b, d)
+		if d == 0 {
+			return
+		}
+		for _, m := range LegalMoves(&b) {
+			c := b
+			c.Apply(m)
+			walk(c, d-1)
+		}
+	}
+	for _, p := range perftSuite {
+		walk(rbc.MustParseFEN(p.fen), depth)
 	}
 }
