@@ -271,26 +271,38 @@ type runOut struct {
 	// keys' keys the child it stands for (see opponentTurn.judge).
 	run      []rbc.Board
 	children []childRef
+	// base is the index of run's first board in the belief.
+	base int
 	// judged counts the children built and judged.
 	judged int
 	done   bool
 }
 
 // childRef is a child of an opponent's turn: its board's index in its
-// runOut's boards, or notJudged or failed, and the parent (an index in the
-// run) and move that make it.
+// runOut's boards, or notJudged, failed or passed, and the parent (an index
+// in the run) and move that make it.
 type childRef struct {
 	board  int32
 	parent int32
 	move   rbc.Move
 }
 
-// A childRef's board before its child is built and judged, and after it
-// failed.
+// A childRef's board before its child is built and judged, after it
+// failed, and after it passed when its board is not kept (the turn keeps
+// boardRefs, see opponentTurn.refs).
 const (
 	notJudged = -1
 	failed    = -2
+	passed    = -3
 )
+
+// boardRef names a board an opponent's turn keeps by its parent, an index
+// in the belief, and the move that makes it: 8 bytes where the board takes
+// 80. The board is built once, where the new belief stores it.
+type boardRef struct {
+	parent uint32
+	move   rbc.Move
+}
 
 // sweep runs work over the belief's boards in runs of runLen, on the
 // belief's workers a batch of runs at a time, and calls drain with each
@@ -305,12 +317,14 @@ func (bl *Belief) sweep(ctx context.Context, runLen int, work func(worker int, r
 	batch := bl.workers * 4
 	outs := make([]runOut, batch)
 	var runs [][]rbc.Board
+	var bases []int
+	at := 0 // the index in the belief of the next run's first board
 	flush := func() error {
 		for i := range runs {
 			o := &outs[i]
 			o.boards, o.done = o.boards[:0], false
 			o.keys.Reset()
-			o.run, o.children, o.judged = nil, o.children[:0], 0
+			o.run, o.children, o.judged, o.base = nil, o.children[:0], 0, bases[i]
 		}
 		err := sampler.ParallelFor(ctx, bl.workers, len(runs), func(w, i int) error {
 			work(w, runs[i], &outs[i])
@@ -331,18 +345,20 @@ func (bl *Belief) sweep(ctx context.Context, runLen int, work func(worker int, r
 				return derr
 			}
 		}
-		runs = runs[:0]
+		runs, bases = runs[:0], bases[:0]
 		return err
 	}
 	err := bl.eachPiece(func(boards []rbc.Board) error {
 		for lo := 0; lo < len(boards); lo += runLen {
 			runs = append(runs, boards[lo:min(len(boards), lo+runLen)])
+			bases = append(bases, at+lo)
 			if len(runs) == batch {
 				if err := flush(); err != nil {
 					return err
 				}
 			}
 		}
+		at += len(boards)
 		return nil
 	})
 	if err == nil {
@@ -457,17 +473,26 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 		}
 		return fmt.Errorf("kriegspiel: belief stopped: %w", err)
 	}
-	if t.out.n == 0 {
+	if t.out.n == 0 && len(t.refs) == 0 {
 		t.out.close()
 		return fmt.Errorf("%w (after the opponent's move announced %s)", ErrEmptyBelief, move)
 	}
-	if t.cut.cutting() {
-		bl.exact = false
-		bl.cuts++
-		bl.weight *= t.cut.stands(t.out.n) / float64(t.out.n)
-	}
-	if err := bl.set(t.out); err != nil {
-		return err
+	if t.byRef {
+		// Each board is built once, straight into its place.
+		boards, err := buildRefs(ctx, bl.workers, bl.boards, t.refs)
+		if err != nil {
+			return fmt.Errorf("kriegspiel: belief stopped: %w", err)
+		}
+		bl.boards = boards
+	} else {
+		if t.cut.cutting() {
+			bl.exact = false
+			bl.cuts++
+			bl.weight *= t.cut.stands(t.out.n) / float64(t.out.n)
+		}
+		if err := bl.set(t.out); err != nil {
+			return err
+		}
 	}
 	bl.judged = t.judged
 	bl.tries, bl.refused, bl.anyAsked, bl.anyYes = move.PawnTries, nil, false, false
@@ -511,6 +536,16 @@ type opponentTurn struct {
 	seenBits int
 	// judged counts the children built and judged in the runs drained.
 	judged int
+	// byRef is true while the turn keeps its boards as refs, children of
+	// the belief's flat slice of boards (bl.boards), rather than in out:
+	// then a child is built to be judged but stored only once, where the
+	// new belief keeps it (buildRefs), where out would copy it into its
+	// store and then again into the belief's slice. It is on when the
+	// belief's boards are in memory and must never spill, and goes off
+	// (unref) if the turn reaches the belief's limit, where the cut (or
+	// ErrBeliefTooLarge) takes over with out.
+	byRef bool
+	refs  []boardRef
 }
 
 // newOpponentTurn prepares the expansion of the belief by an opponent's move
@@ -529,7 +564,41 @@ func (bl *Belief) newOpponentTurn(move Answer, anyAsked, anyYes bool) *opponentT
 	if t.f.fast && !bl.noSeenFilter {
 		t.tried = make([]*sampler.SeenFilter, bl.workers)
 	}
+	t.byRef = bl.big == nil && bl.budget <= 0
 	return t
+}
+
+// unref moves the boards the turn kept as refs into out, in order, through
+// the cut, which sees them as it would have had out kept them from the
+// start: none has passed the limit, so none is cut.
+func (t *opponentTurn) unref(ctx context.Context) error {
+	t.byRef = false
+	for _, r := range t.refs {
+		b := t.bl.boards[r.parent]
+		b.Apply(r.move)
+		var err error
+		if t.out, err = t.cut.add(ctx, t.out, &b, setKey(&b), -1, t.bl.limit); err != nil {
+			return err
+		}
+	}
+	t.refs = nil
+	return nil
+}
+
+// buildRefs returns the boards refs name, children of parents, on up to
+// workers workers, each written once, in its place.
+func buildRefs(ctx context.Context, workers int, parents []rbc.Board, refs []boardRef) ([]rbc.Board, error) {
+	const piece = 1 << 14
+	boards := make([]rbc.Board, len(refs))
+	err := sampler.ParallelFor(ctx, workers, (len(refs)+piece-1)/piece, func(_, p int) error {
+		for i := p * piece; i < min(len(refs), (p+1)*piece); i++ {
+			b := &boards[i]
+			*b = parents[refs[i].parent]
+			b.Apply(refs[i].move)
+		}
+		return nil
+	})
+	return boards, err
 }
 
 // expandRun is worker w's work on a run of parents: the key of every child
@@ -579,6 +648,16 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 				continue
 			}
 			o.judged++
+			if t.byRef {
+				child := *b
+				child.Apply(m)
+				if !f.after(b, m, &child) {
+					continue
+				}
+				o.children = append(o.children, childRef{board: passed, parent: int32(i), move: m})
+				t.keys.Append(&o.keys, k)
+				continue
+			}
 			o.boards = append(o.boards, *b)
 			child := &o.boards[len(o.boards)-1]
 			child.Apply(m)
@@ -606,6 +685,15 @@ func (t *opponentTurn) judge(o *runOut) {
 		}
 		o.judged++
 		parent := &o.run[c.parent]
+		if t.byRef {
+			child := *parent
+			child.Apply(c.move)
+			c.board = failed
+			if t.f.after(parent, c.move, &child) {
+				c.board = passed
+			}
+			continue
+		}
 		o.boards = append(o.boards, *parent)
 		child := &o.boards[len(o.boards)-1]
 		child.Apply(c.move)
@@ -619,18 +707,41 @@ func (t *opponentTurn) judge(o *runOut) {
 }
 
 // drain adds a run's children that no earlier child duplicates to the
-// boards kept, in order, cutting them to a sample when they pass the limit
-// and the belief may be cut (ErrBeliefTooLarge otherwise). A child's
+// boards kept, in order (as refs while byRef, else in out, a child judged
+// but not stored built here from its parent), cutting them to a sample when
+// they pass the limit and the belief may be cut (ErrBeliefTooLarge
+// otherwise). A child's
 // priority in a weighted cut is its key's and its board's alone, so the cut
 // weighs it here, once it is known to be kept.
 func (t *opponentTurn) drain(ctx context.Context, o *runOut) error {
 	t.judged += o.judged
+	limit := t.bl.limit
+	var built rbc.Board
 	for i, c := range o.children {
 		if o.keys.Dup[i] || c.board == failed {
 			continue
 		}
+		if t.byRef {
+			if len(t.refs) < limit {
+				t.refs = append(t.refs, boardRef{parent: uint32(o.base + int(c.parent)), move: c.move})
+				continue
+			}
+			if !t.cut.on {
+				return fmt.Errorf("%w of %d boards", ErrBeliefTooLarge, limit)
+			}
+			if err := t.unref(ctx); err != nil {
+				return err
+			}
+		}
+		b := &built
+		if c.board == passed {
+			built = o.run[c.parent]
+			built.Apply(c.move)
+		} else {
+			b = &o.boards[c.board]
+		}
 		var err error
-		if t.out, err = t.cut.add(ctx, t.out, &o.boards[c.board], o.keys.Keys[i], -1, t.bl.limit); err != nil {
+		if t.out, err = t.cut.add(ctx, t.out, b, o.keys.Keys[i], -1, limit); err != nil {
 			return err
 		}
 	}
