@@ -230,6 +230,83 @@ func TestBeliefCut(t *testing.T) {
 	t.Logf("first cut after turn %d, %d cuts, %d boards of weight %.0f", cutAt, bl.Cuts(), bl.Len(), bl.Weight())
 }
 
+// TestBeliefRefsEqualBoards: an opponent's turn that keeps its boards as
+// refs (a belief in memory that may not spill) keeps the same boards, in the
+// same order, cuts them the same way when it passes the limit, and fails the
+// same way without a cut, as one that stores every board as it goes (a
+// budget too large to spill).
+func TestBeliefRefsEqualBoards(t *testing.T) {
+	const turns = 10
+	rec, start, _ := cutGame(t, turns)
+	follow := func(limit int, cut, weighted bool, workers int, budget int64) refsTrace {
+		bl := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+		bl.SetLimit(limit)
+		bl.SetCut(cut)
+		bl.SetWeightedCut(weighted)
+		bl.SetWorkers(workers)
+		bl.SetMemory(budget, t.TempDir())
+		defer bl.Close()
+		var r refsTrace
+		r.err = followBelief(rec, bl, rbc.Black, turns, 0, func(_ int, bl *Belief, _ *rbc.Board) error {
+			r.boards = append(r.boards, slices.Clone(bl.Boards()))
+			r.weight = append(r.weight, bl.Weight())
+			r.spilled = r.spilled || bl.big != nil
+			return nil
+		})
+		r.cuts = bl.Cuts()
+		return r
+	}
+	// Several limits, so that many turns reach theirs: a board lost or
+	// misplaced there shows only if the cut keeps it.
+	for _, limit := range []int{500, 700, 1_000, 1_500, 2_000} {
+		for _, c := range []struct{ cut, weighted bool }{{false, false}, {true, false}, {true, true}} {
+			for _, workers := range []int{1, 2} {
+				name := fmt.Sprintf("limit %d, cut %v, weighted %v, workers %d", limit, c.cut, c.weighted, workers)
+				refs, boards := follow(limit, c.cut, c.weighted, workers, 0), follow(limit, c.cut, c.weighted, workers, 1<<40)
+				if err := refs.same(boards, c.cut); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+			}
+		}
+	}
+}
+
+// refsTrace is what TestBeliefRefsEqualBoards records of a belief followed
+// over a game: its boards and weight after each turn, its cuts, and the
+// error that stopped it.
+type refsTrace struct {
+	boards  [][]rbc.Board
+	weight  []float64
+	cuts    int
+	err     error
+	spilled bool
+}
+
+// same returns what tells r, kept as refs, from want, stored, or from what a
+// belief that may (cut) or may not be cut must do.
+func (r refsTrace) same(want refsTrace, cut bool) error {
+	if (r.err == nil) != (want.err == nil) || r.err != nil && r.err.Error() != want.err.Error() {
+		return fmt.Errorf("kept as refs: %v; stored: %v", r.err, want.err)
+	}
+	if !cut && !errors.Is(r.err, ErrBeliefTooLarge) {
+		return fmt.Errorf("%v, want ErrBeliefTooLarge", r.err)
+	}
+	if cut && r.cuts == 0 {
+		return errors.New("never cut")
+	}
+	if r.spilled || want.spilled || r.cuts != want.cuts || len(r.boards) != len(want.boards) {
+		return fmt.Errorf("kept as refs: spilled %v, %d cuts, %d turns; stored: spilled %v, %d cuts, %d turns",
+			r.spilled, r.cuts, len(r.boards), want.spilled, want.cuts, len(want.boards))
+	}
+	for turn := range r.boards {
+		if !slices.Equal(r.boards[turn], want.boards[turn]) || r.weight[turn] != want.weight[turn] {
+			return fmt.Errorf("after turn %d, %d boards of weight %g kept as refs, %d of weight %g stored",
+				turn, len(r.boards[turn]), r.weight[turn], len(want.boards[turn]), want.weight[turn])
+		}
+	}
+	return nil
+}
+
 // TestBeliefSpillFailsCleanly: a spill folder that does not exist is an
 // error of the update, and the belief is left as it was.
 func TestBeliefSpillFailsCleanly(t *testing.T) {
