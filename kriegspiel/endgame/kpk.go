@@ -34,8 +34,9 @@ import (
 // and once it holds squares that want different moves (the opposition on
 // one side of the pawn, a capture on the other) no try may be safe for
 // all; the planner then waits with its king where the pawn stays won and
-// tries tell it more, and after a while takes the least risk, the king's
-// squares weighed by how likely its moves made them. Once the pawn promotes
+// tries tell it more, and after a while (at once where every try draws on
+// some square) takes the least risk, the king's squares weighed by how
+// likely its moves made them. Once the pawn promotes
 // the queen or rook ending's mater takes over.
 
 // kpkDraw is the table's value of a placement that is not won: the king
@@ -435,7 +436,10 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 // anywhere the king's unseen moves spread the belief to; the planner then
 // waits, moving its king where the pawn stays won, for kpkPatience moves,
 // after which it takes the try that brings the pawn nearest for the least
-// risk, the king's likely squares weighed (see weigh).
+// risk, the king's likely squares weighed (see weigh). Where every try
+// already draws on some square (see safeNow) there is no waiting, and it
+// takes the least risk at once: a count of the squares lost would pick by
+// distance alone and may give the pawn to the king's likeliest square.
 func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, moves []rbc.Move) (rbc.Move, bool) {
 	pl := kpkPlan{us: us, t: kpk(), mt: mt}
 	if m, ok := pl.run(mine, set, moves); ok {
@@ -443,6 +447,9 @@ func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, mov
 		return m, true
 	}
 	stuck := mt.weigh(mine, set) - kpkPatience
+	if stuck < 0 && !pl.safeNow(mine, set, moves) {
+		stuck = 0 // waiting would give the pawn away too: take the least risk now
+	}
 	best, ties := -1, 0
 	var bestKey [2]float64
 	for i, mv := range moves {
@@ -472,6 +479,23 @@ func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, mov
 		return rbc.Move{}, false
 	}
 	return moves[best], true
+}
+
+// safeNow reports whether one of moves keeps the pawn won for every
+// square of set until our next turn: made, the table wins on each square
+// where the referee allows it, and refused, our turn again has such a try.
+// Without one there is nothing to wait with; the next move already draws
+// on some square, and the king's likely squares should choose which.
+func (pl *kpkPlan) safeNow(mine *rbc.Board, set rbc.Bitboard, moves []rbc.Move) bool {
+	for _, mv := range moves {
+		if !pawnCandidate(mine, mv) {
+			continue
+		}
+		if v, ok := pl.try(mine, set, mv, 1, kpkRefusals); ok && v < kpkLostCost/2 {
+			return true
+		}
+	}
+	return false
 }
 
 // run returns the pawn's push when the rule of the square lets it run:

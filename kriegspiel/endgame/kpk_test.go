@@ -247,6 +247,14 @@ func TestKPKTraps(t *testing.T) {
 		// behind it, where no try is safe for all: the pawn is still won
 		// against the adversary.
 		{"unseen in front and behind, the pawn at home", "8/8/8/8/8/2k5/5KP1/8 w - - 0 1", rbc.C3.Bit(), true, 2, 144, 146},
+		// Seed 5's 587th and 698th known placements: one move after the
+		// king was known, every try draws on some square it may have
+		// stepped to (a push leaves the pawn to a king beside it, our
+		// king's step to another), and the planner, waiting for a safe
+		// try that could not come, gave the pawn away on the likeliest
+		// square.
+		{"no safe try, a move after the king was seen", "8/8/2K5/8/8/7k/5P2/8 w - - 0 1", rbc.H3.Bit(), true, 5, 587, 592},
+		{"no safe try, beside the pawn on its sixth", "3k4/8/8/6P1/3K4/8/8/8 w - - 0 1", rbc.D8.Bit(), true, 5, 698, 703},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, rules := range rulesets()[:2] {
@@ -258,6 +266,47 @@ func TestKPKTraps(t *testing.T) {
 				if p.end != kriegspiel.CheckmateWhiteWins || p.missed || p.err != nil {
 					t.Errorf("%s %s: %s after %d moves (taken %v, belief lost %v, err %v)", rules.Name, c.fen, p.end, p.moves, p.taken, p.missed, p.err)
 				}
+			}
+		})
+	}
+}
+
+// TestKPKNoSafeTry checks the planner where every try draws on some
+// square of the belief at once, so that waiting for a safe one is no
+// choice: it takes the try that draws only where the king is least
+// likely, however few turns it has waited. With our king on d5 and the
+// pawn on f2 against a king on g2, h2, g4 or h4, the push f4 loses the
+// pawn to a king on g4 and our king's step to e4 loses it to one on g2
+// (nothing keeps both); with our king on f5 and the pawn on g6 against
+// one on d6, d7, d8, e8 or f8, our king's step to f6 gives a king on e8
+// the opposition and the step to e6 leaves the pawn to one on f8.
+func TestKPKNoSafeTry(t *testing.T) {
+	for _, c := range []struct {
+		name, fen string
+		weights   map[string]float64
+		want      rbc.Move
+	}{
+		{"the king likelier on g4", "8/8/8/3K4/8/8/5P2/8 w - - 2 2", map[string]float64{"g2": 0.1, "h2": 0.1, "g4": 0.7, "h4": 0.1}, rbc.Move{From: rbc.D5, To: rbc.E4}},
+		{"the king likelier on g2", "8/8/8/3K4/8/8/5P2/8 w - - 2 2", map[string]float64{"g2": 0.7, "h2": 0.1, "g4": 0.1, "h4": 0.1}, rbc.Move{From: rbc.F2, To: rbc.F4}},
+		{"the king likelier on e8", "8/8/6P1/5K2/8/8/8/8 w - - 5 4", map[string]float64{"d6": 0.1, "d7": 0.1, "d8": 0.1, "e8": 0.6, "f8": 0.1}, rbc.Move{From: rbc.F5, To: rbc.E6}},
+		{"the king likelier on f8", "8/8/6P1/5K2/8/8/8/8 w - - 5 4", map[string]float64{"d6": 0.1, "d7": 0.1, "d8": 0.1, "e8": 0.1, "f8": 0.6}, rbc.Move{From: rbc.F5, To: rbc.F6}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := rbc.MustParseFEN(c.fen)
+			mt := NewMater(1)
+			var set rbc.Bitboard
+			for s, w := range c.weights {
+				set |= sq(s).Bit()
+				mt.weights[sq(s)] = w
+			}
+			mt.weighedAt = b.FullmoveNumber() // the guess is this turn's
+			pl := kpkPlan{us: rbc.White, t: kpk()}
+			if pl.safeNow(&b, set, kriegspiel.LegalMoves(&b)) {
+				t.Fatalf("%s %v: a try is safe for every square", c.fen, set.Squares())
+			}
+			got, ok := mt.choosePawn(&b, rbc.White, set, kriegspiel.LegalMoves(&b))
+			if !ok || got != c.want {
+				t.Errorf("%s %v: chose %s (ok %v), want %s", c.fen, set.Squares(), got, ok, c.want)
 			}
 		})
 	}
