@@ -411,6 +411,8 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 	if lost > 0 {
 		return v + kpkSoonCost*float64(depth)
 	}
+	ours := t.after
+	ours.Apply(rbc.Move{}) // the king's move, unseen: our turn again
 	if depth <= 1 {
 		var next rbc.Bitboard
 		for _, o := range t.outcomes {
@@ -418,15 +420,32 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 				next |= t.next(o)
 			}
 		}
+		if n := pl.repeats(&ours, next).Count(); n > 0 {
+			return v + kpkLostCost*float64(n)
+		}
 		return v + float64(1-depth) + kpkSpreadCost*float64(next.Count())
 	}
-	ours := t.after
-	ours.Apply(rbc.Move{}) // the king's move, unseen: our turn again
 	worst := math.Inf(-1)
 	for _, o := range t.outcomes {
-		worst = max(worst, pl.turn(&ours, t.next(o), depth-1, refusals)-1)
+		next := t.next(o)
+		rep := pl.repeats(&ours, next)
+		w := pl.turn(&ours, next&^rep, depth-1, refusals) - 1
+		if n := rep.Count(); n > 0 {
+			w += kpkLostCost*float64(n) + kpkSoonCost*float64(depth-1)
+		}
+		worst = max(worst, w)
 	}
 	return worst
+}
+
+// repeats returns the squares of set on which the king's step makes the
+// position of our men ours, us to move, a third time (none without the
+// game's record).
+func (pl *kpkPlan) repeats(ours *rbc.Board, set rbc.Bitboard) rbc.Bitboard {
+	if pl.mt == nil {
+		return 0
+	}
+	return pl.mt.repeats(ours, set)
 }
 
 // choosePawn is Choose for king and pawn: the try whose worth (see
@@ -442,6 +461,12 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 // distance alone and may give the pawn to the king's likeliest square.
 func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, moves []rbc.Move) (rbc.Move, bool) {
 	pl := kpkPlan{us: us, t: kpk(), mt: mt}
+	if mine.FullmoveNumber() != mt.weighedAt {
+		// The turn's first choice: the king has stepped, and a position
+		// with us to move stands a third time by its step as well as by
+		// our move (see kpkPlan.made).
+		mt.stand(mine, set)
+	}
 	if m, ok := pl.run(mine, set, moves); ok {
 		mt.weigh(mine, set)
 		return m, true

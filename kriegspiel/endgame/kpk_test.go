@@ -255,6 +255,11 @@ func TestKPKTraps(t *testing.T) {
 		// square.
 		{"no safe try, a move after the king was seen", "8/8/2K5/8/8/7k/5P2/8 w - - 0 1", rbc.H3.Bit(), true, 5, 587, 592},
 		{"no safe try, beside the pawn on its sixth", "3k4/8/8/6P1/3K4/8/8/8 w - - 0 1", rbc.D8.Bit(), true, 5, 698, 703},
+		// Seed 6's 596th known placement: our king went d4, c4, d4, c4
+		// while the king stood on c6 and d6, and the king's step made
+		// the position with us to move a third time, which the search
+		// did not count (it counted only those its own moves make).
+		{"a third repetition by the king's step", "8/8/8/8/8/6k1/2P5/2K5 w - - 0 1", rbc.G3.Bit(), true, 6, 596, 602},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, rules := range rulesets()[:2] {

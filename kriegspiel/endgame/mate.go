@@ -151,8 +151,14 @@ func (mt *Mater) Choose(bl *Belief, moves []rbc.Move) (m rbc.Move, ok bool) {
 // Played notes that our move made the placement of our men after, with the
 // king (to move) on one of squares.
 func (mt *Mater) Played(after *rbc.Board, squares rbc.Bitboard) {
-	key := after.Key()
-	mt.seen[key]++
+	mt.seen[after.Key()]++
+	mt.stand(after, squares)
+}
+
+// stand notes that the position of our men on b (either side to move)
+// stood with the king on one of squares.
+func (mt *Mater) stand(b *rbc.Board, squares rbc.Bitboard) {
+	key := b.Key()
 	on := mt.stood[key]
 	if on == nil {
 		on = new([64]uint8)
@@ -170,8 +176,10 @@ func (mt *Mater) Played(after *rbc.Board, squares rbc.Bitboard) {
 // move made the placement of our men after, may make that position a third
 // time: squares it may have stood on at both earlier times this placement
 // was made. It may call a square a draw that was not (the king need not
-// have stood there both times), never the other way; repetitions with us
-// to move are not counted.
+// have stood there both times), never the other way. With after our men
+// and us to move, it tells the same of the king's step: the pawn planner
+// notes those positions too (choosePawn), the rook and queen search does
+// not.
 func (mt *Mater) repeats(after *rbc.Board, set rbc.Bitboard) rbc.Bitboard {
 	on := mt.stood[after.Key()]
 	if on == nil {
