@@ -609,6 +609,7 @@ func buildRefs(ctx context.Context, workers int, parents []rbc.Board, refs []boa
 // built.
 func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 	var buf [256]rbc.Move
+	var keyBuf [256]uint64
 	f, anyAsked, anyYes := &t.f, t.anyAsked, t.anyYes
 	var seen *sampler.SeenFilter
 	if t.tried != nil {
@@ -627,7 +628,11 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 		// (see maxSeenBits): the seen filter may skip it and judge may
 		// judge it after the dedup, only once per key.
 		later := seen != nil && b.KingSquare(b.Turn().Other()) != rbc.NoSquare
-		for _, m := range AppendLegalMoves(b, buf[:0]) {
+		moves := AppendLegalMoves(b, buf[:0])
+		// Every key at once: nearly every move passes the tests before
+		// its key, and what a board's children share is worked out once.
+		keys := b.AppendKeysAfter(keyBuf[:0], moves)
+		for j, m := range moves {
 			if anyAsked && isPawnCapture(b, m) != anyYes {
 				continue
 			}
@@ -635,7 +640,7 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 				continue // the cheap test first: most moves fail it
 			}
 			// The child's key first: a child skipped is never built.
-			k := childSetKey(b, m)
+			k := childSetKeyFrom(b, m, keys[j])
 			if t.cut.skipKey(k) {
 				continue
 			}

@@ -178,9 +178,15 @@ func setKey(b *rbc.Board) uint64 {
 // childSetKey returns setKey of the board that copying b and applying the
 // legal move m gives, without building it (see rbc.Board.KeyAfter).
 func childSetKey(b *rbc.Board, m rbc.Move) uint64 {
+	return childSetKeyFrom(b, m, b.KeyAfter(m))
+}
+
+// childSetKeyFrom is childSetKey given key, b.KeyAfter(m) (which
+// rbc.Board.AppendKeysAfter gives for all of a board's moves at once).
+func childSetKeyFrom(b *rbc.Board, m rbc.Move, key uint64) uint64 {
 	halfmove := uint16(b.HalfmoveClock()) + 1
 	if !m.IsNull() && (b.PiecesOf(b.Turn(), rbc.Pawn).Has(m.From) || b.Pieces(b.Turn().Other()).Has(m.To)) {
 		halfmove = 0 // a pawn move or a capture
 	}
-	return b.KeyAfter(m) ^ (uint64(halfmove)+1)*0x9E3779B97F4A7C15
+	return key ^ (uint64(halfmove)+1)*0x9E3779B97F4A7C15
 }

@@ -69,8 +69,10 @@ func (f *moveFilter) after(parent *rbc.Board, m rbc.Move, child *rbc.Board) bool
 // countPawnCapturesFast is countPawnCaptures without generating every legal
 // move or playing any capture but en passant: out of check, a pawn that
 // takes can only uncover its king along the line it leaves, so a capture
-// is legal unless a slider other than the man taken then sees the king. In
-// check (or without a king) it falls back to the full count.
+// is legal unless a slider other than the man taken then sees the king.
+// The pawns on no line from the king (most of them) shield nothing, and
+// their captures are counted together, a direction at a time. In check (or
+// without a king) it falls back to the full count.
 func countPawnCapturesFast(b *rbc.Board, inCheck bool) int {
 	us := b.Turn()
 	k := b.KingSquare(us)
@@ -80,24 +82,21 @@ func countPawnCapturesFast(b *rbc.Board, inCheck bool) int {
 	them := us.Other()
 	// A king is never taken: such a capture is no legal move.
 	targets := b.Pieces(them) &^ b.PiecesOf(them, rbc.King)
-	ep := b.EnPassant()
-	var epBit rbc.Bitboard
-	if ep != rbc.NoSquare {
-		epBit = ep.Bit()
-	}
-	occ := b.Occupied()
+	pawns := b.PiecesOf(us, rbc.Pawn)
 	lines := rbc.QueenAttacks(k, 0)
-	queens := b.PiecesOf(them, rbc.Queen)
-	straight := b.PiecesOf(them, rbc.Rook) | queens
-	diagonal := b.PiecesOf(them, rbc.Bishop) | queens
-	n := 0
-	for pawns := b.PiecesOf(us, rbc.Pawn); pawns != 0; {
-		from := pawns.PopFirst()
-		attacks := rbc.PawnAttacks(us, from)
-		caps := attacks & targets
-		if !lines.Has(from) {
-			n += caps.Count() // the pawn shields nothing
-		} else if caps != 0 {
+	west, east := pawnCaptureSets(us, pawns&^lines)
+	n := (west & targets).Count() + (east & targets).Count()
+	if shields := pawns & lines; shields != 0 {
+		occ := b.Occupied()
+		queens := b.PiecesOf(them, rbc.Queen)
+		straight := b.PiecesOf(them, rbc.Rook) | queens
+		diagonal := b.PiecesOf(them, rbc.Bishop) | queens
+		for shields != 0 {
+			from := shields.PopFirst()
+			caps := rbc.PawnAttacks(us, from) & targets
+			if caps == 0 {
+				continue
+			}
 			left := occ &^ from.Bit()
 			seen := rbc.RookAttacks(k, left)&straight | rbc.BishopAttacks(k, left)&diagonal
 			for caps != 0 {
@@ -106,9 +105,11 @@ func countPawnCapturesFast(b *rbc.Board, inCheck bool) int {
 				}
 			}
 		}
-		if attacks&epBit != 0 && ep != k && !b.Pieces(them).Has(ep) {
+	}
+	if ep := b.EnPassant(); ep != rbc.NoSquare && ep != k && !b.Pieces(them).Has(ep) {
+		for takers := rbc.PawnAttacks(them, ep) & pawns; takers != 0; {
 			// En passant takes a man off another square: played on a copy.
-			m := rbc.Move{From: from, To: ep}
+			m := rbc.Move{From: takers.PopFirst(), To: ep}
 			if ep.Rank() == 0 || ep.Rank() == 7 {
 				m.Promotion = rbc.Queen
 			}
@@ -122,10 +123,29 @@ func countPawnCapturesFast(b *rbc.Board, inCheck bool) int {
 	return n
 }
 
+// Files A and H, which a pawn capture towards the west (lower files) or the
+// east may not leave from.
+const (
+	fileA rbc.Bitboard = 0x0101010101010101
+	fileH rbc.Bitboard = fileA << 7
+)
+
+// pawnCaptureSets returns the squares colour us's pawns attack towards the
+// west and towards the east: the union of rbc.PawnAttacks over pawns, one
+// direction at a time, so that no square is counted once for two pawns.
+func pawnCaptureSets(us rbc.Color, pawns rbc.Bitboard) (west, east rbc.Bitboard) {
+	if us == rbc.White {
+		return (pawns &^ fileA) << 7, (pawns &^ fileH) << 9
+	}
+	return (pawns &^ fileA) >> 9, (pawns &^ fileH) >> 7
+}
+
 // hasLegalMoveFast is HasLegalMove by the shortest route: out of check, a
 // knight that can move or a pawn that can step, and that pins nothing open
 // when it leaves, or a king step to an unattacked square, is a legal move;
-// otherwise (or in check) every legal move is generated.
+// otherwise (or in check) every legal move is generated. A man on no line
+// from its king opens none when it leaves, which spares most of them the
+// sliders' look-ups.
 func hasLegalMoveFast(b *rbc.Board, inCheck bool) bool {
 	if inCheck {
 		return HasLegalMove(b)
@@ -135,7 +155,19 @@ func hasLegalMoveFast(b *rbc.Board, inCheck bool) bool {
 	ours := b.Pieces(us)
 	occ := b.Occupied()
 	k := b.KingSquare(us)
-	free := func(sq rbc.Square) bool { return attackersWith(b, k, them, occ&^sq.Bit()) == 0 }
+	lines := rbc.QueenAttacks(k, 0)
+	queens := b.PiecesOf(them, rbc.Queen)
+	straight := b.PiecesOf(them, rbc.Rook) | queens
+	diagonal := b.PiecesOf(them, rbc.Bishop) | queens
+	// Out of check only a slider can see the king once sq is left, and
+	// only along a line through sq.
+	free := func(sq rbc.Square) bool {
+		if !lines.Has(sq) {
+			return true
+		}
+		left := occ &^ sq.Bit()
+		return rbc.RookAttacks(k, left)&straight|rbc.BishopAttacks(k, left)&diagonal == 0
+	}
 	for ns := b.PiecesOf(us, rbc.Knight); ns != 0; {
 		sq := ns.PopFirst()
 		if rbc.KnightAttacks(sq)&^ours != 0 && free(sq) {

@@ -150,3 +150,44 @@ func BenchmarkResolve(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "resolutions/s")
 }
+
+// BenchmarkKeysAfter reads the key of every option of 100k boards, one
+// KeyAfter a move ("each") or one AppendKeysAfter a board ("batch"), as
+// Kriegspiel's expansion reads the keys of every legal move.
+func BenchmarkKeysAfter(b *testing.B) {
+	boards := benchBoards(b, 100_000)
+	moves := make([][]Move, len(boards))
+	keys := 0
+	for j := range boards {
+		moves[j] = boards[j].AppendOptions(nil)
+		keys += len(moves[j])
+	}
+	for _, batch := range []bool{false, true} {
+		name := "each"
+		if batch {
+			name = "batch"
+		}
+		b.Run(name, func(b *testing.B) {
+			buf := make([]uint64, 0, 256)
+			var sink uint64
+			for b.Loop() {
+				for j := range boards {
+					if batch {
+						buf = boards[j].AppendKeysAfter(buf[:0], moves[j])
+						for _, k := range buf {
+							sink ^= k
+						}
+						continue
+					}
+					for _, m := range moves[j] {
+						sink ^= boards[j].KeyAfter(m)
+					}
+				}
+			}
+			if sink == 42 {
+				b.Log(sink)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*keys), "ns/key")
+		})
+	}
+}

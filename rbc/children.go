@@ -175,18 +175,77 @@ func (b *Board) theirPiece(s Square, c Color) Piece {
 // building that board: a belief update that drops most children as
 // duplicates of earlier ones reads their keys first.
 func (b *Board) KeyAfter(m Move) uint64 {
-	us := b.turn
-	them := us.Other()
+	base := b.childBase()
+	if m.IsNull() {
+		return base
+	}
+	return b.keyAfter(base, m, b.PieceAt(m.From))
+}
+
+// AppendKeysAfter appends KeyAfter(m) for each of moves, in order. What
+// every child of the board shares (the side to move's flip, a usable
+// en-passant square) is worked out once, and the man that moves once a run
+// of moves from one square, as a move generator lists them: Kriegspiel's
+// expansion reads the key of every legal move of every board.
+func (b *Board) AppendKeysAfter(dst []uint64, moves []Move) []uint64 {
+	base := b.childBase()
+	them := b.turn.Other()
+	theirs := b.byColor[them]
+	homes := Bitboard(0) // the squares whose moves may clear a right
+	if b.castling != 0 {
+		homes = castlingHomes
+	}
+	from, p := NoSquare, NoPiece
+	var z *[64]uint64 // the moving man's keys
+	var fromKey uint64
+	plain := false // the man is no pawn and no king
+	for _, m := range moves {
+		if m.IsNull() {
+			dst = append(dst, base)
+			continue
+		}
+		if m.From != from {
+			from, p = m.From, b.PieceAt(m.From)
+			z = &zobristPiece[p]
+			fromKey = base ^ z[from]
+			plain = p.Type() != Pawn && p.Type() != King
+		}
+		if !plain {
+			dst = append(dst, b.keyAfter(base, m, p))
+			continue
+		}
+		to := m.To
+		k := fromKey ^ z[to]
+		if theirs.Has(to) {
+			k ^= zobristPiece[b.theirPiece(to, them)][to]
+		}
+		if (from.Bit()|to.Bit())&homes != 0 {
+			c := b.castling
+			k ^= zobristCastling[c] ^ zobristCastling[c&^(castlingClears[from]|castlingClears[to])]
+		}
+		dst = append(dst, k)
+	}
+	return dst
+}
+
+// childBase returns the key of the board with the side to move flipped and
+// its usable en-passant square gone: the key of the null move's child, and
+// what every child's key starts from.
+func (b *Board) childBase() uint64 {
 	k := b.key ^ zobristBlack
 	if b.epUsable() {
 		k ^= zobristEP[b.ep.File()]
 	}
-	if m.IsNull() {
-		return k
-	}
+	return k
+}
+
+// keyAfter is KeyAfter of the move m (not the null move) of the man p,
+// from base, the board's childBase.
+func (b *Board) keyAfter(base uint64, m Move, p Piece) uint64 {
+	us := b.turn
+	them := us.Other()
 	from, to := m.From, m.To
-	p := b.PieceAt(from)
-	k ^= zobristPiece[p][from]
+	k := base ^ zobristPiece[p][from]
 	theirs := b.byColor[them]
 	if theirs.Has(to) {
 		k ^= zobristPiece[b.theirPiece(to, them)][to]
@@ -219,9 +278,14 @@ func (b *Board) KeyAfter(m Move) uint64 {
 		p = MakePiece(us, m.Promotion)
 	}
 	k ^= zobristPiece[p][to]
-	if b.castling != 0 {
+	// Most moves touch no king's or rook's home square and clear no right.
+	if b.castling != 0 && (from.Bit()|to.Bit())&castlingHomes != 0 {
 		c := b.castling
 		k ^= zobristCastling[c] ^ zobristCastling[c&^(castlingClears[from]|castlingClears[to])]
 	}
 	return k
 }
+
+// castlingHomes are the squares a move from or to clears castling rights
+// (those castlingClears names).
+const castlingHomes = 1<<E1 | 1<<A1 | 1<<H1 | 1<<E8 | 1<<A8 | 1<<H8

@@ -4,7 +4,8 @@ import "testing"
 
 // checkChildren fails unless AppendChildren lists exactly the options of
 // AppendOptions, in order, each with the key and capture square that
-// applying it to a copy of b gives, and KeyAfter gives each the same key.
+// applying it to a copy of b gives, and KeyAfter and AppendKeysAfter give
+// each the same key.
 func checkChildren(t *testing.T, b *Board, moves []Move, children []Child) {
 	t.Helper()
 	moves = b.AppendOptions(moves[:0])
@@ -12,9 +13,13 @@ func checkChildren(t *testing.T, b *Board, moves []Move, children []Child) {
 	if len(children) != len(moves) {
 		t.Fatalf("%s: %d children, %d options", b.FEN(), len(children), len(moves))
 	}
+	keys := b.AppendKeysAfter(nil, moves)
 	for i, m := range moves {
 		c := *b
 		capture := c.Apply(m)
+		if keys[i] != c.Key() {
+			t.Fatalf("%s: AppendKeysAfter's key %d (%v) is %x, want %x", b.FEN(), i, m, keys[i], c.Key())
+		}
 		got := children[i]
 		if got.Move != m || got.Capture != capture || got.Key != c.Key() {
 			t.Fatalf("%s: child %d is %v (capture %v, key %x), want %v (capture %v, key %x)",
