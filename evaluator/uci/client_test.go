@@ -359,8 +359,14 @@ func TestClientCloseInterruptsSearch(t *testing.T) {
 	if err := <-errc; !errors.Is(err, ErrClosed) {
 		t.Errorf("interrupted search: %v, want ErrClosed", err)
 	}
-	if d, stalled := time.Since(start), probe.Stop(); d > time.Second+stall.Allowance(stalled) {
-		t.Errorf("Close took %v, having waited only %v for a CPU", d, stalled)
+	// Close must end the hung search itself, within its grace periods (a
+	// few hundred milliseconds), not wait as long as a command may take.
+	// The bound lies halfway between the two, so that a loaded machine,
+	// which delays the process in ways a Probe does not count (starting
+	// and reaping a process, page faults), cannot fail it; the command
+	// timeout is what a Close that waited would have taken.
+	if d, stalled := time.Since(start), probe.Stop(); d > c.cfg.CommandTimeout/2+stall.Allowance(stalled) {
+		t.Errorf("Close took %v (%v of it waiting for a CPU): it waited for the hung search instead of ending it", d, stalled)
 	}
 	proctest.RequireReaped(t, pid)
 	checkClean(t, before)
