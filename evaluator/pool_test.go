@@ -433,8 +433,13 @@ func TestPoolCloseInterrupts(t *testing.T) {
 	probe := stall.Start(pids...)
 	start := time.Now()
 	p.Close()
-	if d, stalled := time.Since(start), probe.Stop(); d > 2*time.Second+stall.Allowance(stalled) {
-		t.Errorf("Close took %v, having waited only %v for a CPU", d, stalled)
+	// The searches would never end by themselves: Close must end them
+	// within its grace periods (milliseconds on an idle machine). The bound
+	// is loose because a loaded machine delays killing and reaping the
+	// engines in ways a Probe does not count (an engine that ended is no
+	// longer probed); the wait for a CPU it did count comes on top.
+	if d, stalled := time.Since(start), probe.Stop(); d > 10*time.Second+stall.Allowance(stalled) {
+		t.Errorf("Close took %v (%v of it waiting for a CPU)", d, stalled)
 	}
 	for i, r := range <-done {
 		if r.Status != JobFailed || (!errors.Is(r.Err, uci.ErrClosed) && !errors.Is(r.Err, ErrPoolClosed)) {
