@@ -40,10 +40,11 @@ type Mater struct {
 	// search that sees no progress tries something new rather than cycle
 	// into a draw by repetition.
 	seen map[uint64]int
-	// stood counts, for each placement of our men our moves made this
-	// game (the king to move), how many times the king may have stood on
-	// each square then: a third time on the same square draws by
-	// repetition (kpk.go).
+	// stood counts, for each position of our men this game (the king to
+	// move after our moves; in the pawn ending also us to move after the
+	// king's step, see choosePawn), how many times the king may have
+	// stood on each square then: a third time on the same square draws
+	// by repetition (kpk.go).
 	stood map[uint64]*[64]uint8
 	// plan is how the current choice scores its leaves.
 	plan plan

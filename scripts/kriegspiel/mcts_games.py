@@ -46,12 +46,45 @@ def material(fen, white):
     return points, men
 
 
+def piece_at(fen, square):
+    """Returns the letter of the man on square (like "e2") in fen, or None.
+
+    >>> [piece_at("4k3/8/8/8/8/8/1P6/R3K3 w Q - 0 1", s) for s in ("a1", "b1", "e1", "b2", "e8", "h8")]
+    ['R', None, 'K', 'P', 'k', None]
+    """
+    row = fen.split()[0].split("/")[8 - int(square[1])]
+    file = ord(square[0]) - ord("a")
+    for ch in row:
+        if ch.isdigit():
+            file -= int(ch)
+        elif file == 0:
+            return ch
+        else:
+            file -= 1
+        if file < 0:
+            return None
+    return None
+
+
 def rook_pawn_rush(moves):
-    """Reports whether the first three moves push one rook's pawn."""
-    if len(moves) < 3 or not all(moves[:3]):
+    """Reports whether the first three moves push one rook's pawn.
+
+    moves are (UCI move, letter of the man that made it) pairs: a rook's
+    pawn pushed once and then a rook that lifts along its file is no rush.
+
+    >>> rook_pawn_rush([("a2a3", "P"), ("a3a4", "P"), ("a4a5", "P")])
+    True
+    >>> rook_pawn_rush([("h7h5", "p"), ("h5h4", "p"), ("h4h3", "p")])
+    True
+    >>> rook_pawn_rush([("a2a4", "P"), ("a1a3", "R"), ("a3a2", "R")])
+    False
+    >>> rook_pawn_rush([("a2a4", "P"), ("a4a5", "P")])
+    False
+    """
+    if len(moves) < 3 or not all(m for m, _ in moves[:3]):
         return False
-    file = moves[0][0]
-    return file in "ah" and all(m[0] == file and m[2] == file for m in moves[:3])
+    file = moves[0][0][0]
+    return file in "ah" and all(m[0] == file and m[2] == file and man in "Pp" for m, man in moves[:3])
 
 
 def main(argv):
@@ -68,7 +101,11 @@ def main(argv):
         white = rec["white"] == bot
         colour = "white" if white else "black"
         games += 1
-        moves = [t["move"] for t in rec["turns"] if t["color"] == colour]
+        moves, board = [], rec["start_fen"]
+        for t in rec["turns"]:
+            if t["color"] == colour:
+                moves.append((t["move"], t["move"] and piece_at(board, t["move"][:2])))
+            board = t["fen_after"]
         rushes += rook_pawn_rush(moves)
         ours = [material(t["fen_after"], white)[0] for t in rec["turns"]]
         theirs = [material(t["fen_after"], not white)[0] for t in rec["turns"]]
