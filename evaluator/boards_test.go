@@ -1,14 +1,11 @@
 package evaluator
 
 import (
-	"encoding/json"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/internal/testfs"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -42,29 +39,7 @@ type testBoard struct {
 // in the project's and the shared game histories, in a fixed order.
 func recordedFENs(t testing.TB) []string {
 	t.Helper()
-	files, _ := filepath.Glob("../testdata/histories/*.json")
-	shared, _ := filepath.Glob("../../shared/testdata/histories/*.json")
-	files = append(files, shared...)
-	sort.Strings(files)
-	var fens []string
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var h struct {
-			Before map[string][]string `json:"fens_before_move"`
-			After  map[string][]string `json:"fens_after_move"`
-		}
-		if err := json.Unmarshal(data, &h); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		for _, side := range []string{"true", "false"} {
-			fens = append(fens, h.Before[side]...)
-			fens = append(fens, h.After[side]...)
-		}
-	}
-	return fens
+	return testfs.RecordedFENs(t, "../testdata/histories/*.json", "../../shared/testdata/histories/*.json")
 }
 
 // withFields returns b's FEN with the castling and en-passant fields

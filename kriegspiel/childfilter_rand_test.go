@@ -1,12 +1,11 @@
 package kriegspiel
 
 import (
-	"encoding/json"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/internal/testfs"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -25,29 +24,10 @@ func randomLegalBoards(t *testing.T, games int) []rbc.Board {
 		}
 		return Attackers(b, b.KingSquare(them), us) == 0
 	}
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "histories", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recorded games in testdata/histories (%v)", err)
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var h struct {
-			Before map[string][]string `json:"fens_before_move"`
-			After  map[string][]string `json:"fens_after_move"`
-		}
-		if err := json.Unmarshal(data, &h); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		for _, fens := range [][]string{h.Before["true"], h.Before["false"], h.After["true"], h.After["false"]} {
-			for _, fen := range fens {
-				b, err := rbc.ParseFEN(fen)
-				if err == nil && legal(&b) {
-					boards = append(boards, b)
-				}
-			}
+	for _, fen := range testfs.RecordedFENs(t, filepath.Join("..", "testdata", "histories", "*.json")) {
+		b, err := rbc.ParseFEN(fen)
+		if err == nil && legal(&b) {
+			boards = append(boards, b)
 		}
 	}
 	rng := rand.New(rand.NewPCG(8, 8))

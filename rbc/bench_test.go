@@ -1,39 +1,17 @@
 package rbc
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/blindfish-rbc/blindfish/internal/testfs"
 )
 
 // recordedFENs returns every board before and after a move in the recorded
 // games under testdata/histories.
 func recordedFENs(tb testing.TB) []string {
 	tb.Helper()
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "histories", "*.json"))
-	if len(files) == 0 {
-		tb.Fatal("no recorded games in testdata/histories")
-	}
-	var fens []string
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		var h struct {
-			Before map[string][]string `json:"fens_before_move"`
-			After  map[string][]string `json:"fens_after_move"`
-		}
-		if err := json.Unmarshal(data, &h); err != nil {
-			tb.Fatalf("%s: %v", f, err)
-		}
-		for _, side := range []string{"true", "false"} {
-			fens = append(fens, h.Before[side]...)
-			fens = append(fens, h.After[side]...)
-		}
-	}
-	return fens
+	return testfs.RecordedFENs(tb, filepath.Join("..", "testdata", "histories", "*.json"))
 }
 
 // benchBoards returns n varied boards: recorded positions and their children,

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -20,5 +21,21 @@ func TestNames(t *testing.T) {
 	}
 	if got, want := Names(t, dir), []string{"a.json", "b.json", "c"}; !slices.Equal(got, want) {
 		t.Errorf("Names = %q, want %q", got, want)
+	}
+}
+
+func TestRecordedFENs(t *testing.T) {
+	one := RecordedFENs(t, "../../testdata/histories/random_bot-trout_bot-gen-001.json")
+	all := RecordedFENs(t, "../../testdata/histories/*.json")
+	if len(one) == 0 || len(all) <= len(one) {
+		t.Fatalf("%d boards from one game, %d from all", len(one), len(all))
+	}
+	for _, fen := range all {
+		if len(strings.Fields(fen)) != 6 {
+			t.Fatalf("not a FEN: %q", fen)
+		}
+	}
+	if again := RecordedFENs(t, "../../testdata/histories/*.json"); !slices.Equal(again, all) {
+		t.Error("a second read gives other boards or another order")
 	}
 }
