@@ -66,12 +66,14 @@ for m in "${mix[@]}"; do
 	n=$((n + 1))
 done
 "$bin" match --merge "$out"/*/ > "$out/table.txt"
+# The players' logs, plain or gzipped (a finished soak's logs are packed).
+logs() { local f; for f in "$out"/*.log "$out"/*.log.gz; do [ -e "$f" ] && zcat -f "$f"; done; return 0; }
 {
-	echo "panics (player logs): $(grep -ho 'panics=[0-9]*' "$out"/*.log | grep -vc 'panics=0' || true) games with a panic"
+	echo "panics (player logs): $(logs | grep -o 'panics=[0-9]*' | grep -vc 'panics=0' || true) games with a panic"
 	echo "time losses and errors: see the table's columns (bot/opponent)"
 	# The players' own memory, from their game-end lines (older binaries
 	# did not log it): the belief's peak against its budget, the engines'.
-	most() { grep -ho "\"$1\"=[0-9]*" "$out"/*.log | cut -d= -f2 | sort -n | tail -1; }
+	most() { logs | grep -o "\"$1\"=[0-9]*" | cut -d= -f2 | sort -n | tail -1; }
 	echo "player memory (game-end lines): belief peak at most $(most 'belief peak MB') MB (budgets up to $(most 'belief MB') MB), engines' peak at most $(most 'engines peak MB') MB"
 } >> "$out/table.txt"
 cat "$out/table.txt"
