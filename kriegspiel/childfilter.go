@@ -106,7 +106,7 @@ func countPawnCapturesFast(b *rbc.Board, inCheck bool) int {
 			}
 		}
 	}
-	if ep := b.EnPassant(); ep != rbc.NoSquare && ep != k && !b.Pieces(them).Has(ep) {
+	if ep := b.EnPassant(); ep != rbc.NoSquare && !b.Pieces(them).Has(ep) {
 		for takers := rbc.PawnAttacks(them, ep) & pawns; takers != 0; {
 			// En passant takes a man off another square: played on a copy.
 			m := rbc.Move{From: takers.PopFirst(), To: ep}
