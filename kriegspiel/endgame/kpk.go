@@ -597,85 +597,145 @@ func (mt *Mater) risk(pl *kpkPlan, t *trial, legal rbc.Bitboard, stuck int) floa
 	return lost*kpkRiskCost/float64(stuck+1) + float64(worst)
 }
 
-// kpkKnowing is the share of the king's guessed moves that go where a king
-// that knows the ending would step (see weigh). A guess that spreads
-// evenly thins out over the squares in front of the pawn, where such a
-// king waits for the opposition, while its weight gathers behind; one made
-// of that king alone misses a king that stands beside the pawn instead.
-const kpkKnowing = 0.25
+// kpkKnowingPrior is the share of the guess (see weigh) that the king
+// knowing the ending has before the referee has said anything: nothing
+// tells the planner at the start which of the two kings it faces.
+const kpkKnowingPrior = 0.5
 
 // weigh updates the pawn planner's guess of how likely each square of set
-// is to hold the king: on a new turn the last guess moves one king step,
-// kpkKnowing of each square's weight to the steps where the table's
-// distance to promotion (us to move) is longest, as a king that knows the
-// ending would, and the rest evenly over all its steps (nothing tells us
-// where this king likes to go); then it is cut to set and scaled to sum to
-// 1; where the guess holds none of set, the squares weigh the same. It
+// is to hold the king. It is a mixture of two kings, each with its own
+// guess: one that knows the ending and steps where the table's distance
+// to promotion (us to move) is longest, the ties weighed evenly, and one
+// that wanders, blind to our men, stepping evenly to any square next to
+// it (the belief then cuts those they guard). On a new turn each
+// guess moves one step of its king; then each is cut to set, and each
+// king's share of the mixture is multiplied by the weight its guess gave
+// the squares the referee's answers left (Bayes' rule), so the answers
+// decide how much the king behaves like either. A king whose guess held
+// none of set has no share left; where neither held any, both start
+// again evenly over set at kpkKnowingPrior. A fixed blend would fail one
+// way or the other: the knowing king's guess alone thins out a king that
+// stands beside the pawn instead, an even spread thins out the squares in
+// front of the pawn where a knowing king waits for the opposition. It
 // returns for how many turns the largest of the squares' distances to
 // promotion (us to move) has not fallen below its least yet.
 func (mt *Mater) weigh(mine *rbc.Board, set rbc.Bitboard) (stuck int) {
 	if turn := mine.FullmoveNumber(); turn != mt.weighedAt {
-		var next [64]float64
-		us := mine.Turn()
-		k, p, men := kpkMen(mine, us)
-		ours := attacks(mine, us)
-		for s := range mt.weights {
-			w := mt.weights[s]
-			if w == 0 {
-				continue
-			}
-			if men {
-				// The king that knows the ending: its steps where the
-				// table's distance is longest, ours to move. Not onto our
-				// men: the game went on, so the pawn was not taken.
-				far, best := -1, rbc.Bitboard(0)
-				for bb := rbc.KingAttacks(rbc.Square(s)) &^ (ours | mine.Occupied()); bb != 0; {
-					e := bb.PopFirst()
-					switch d := int(kpk().us[kpkIndex(pawnView(us, k), pawnView(us, p), pawnView(us, e))]); {
-					case d > far:
-						far, best = d, e.Bit()
-					case d == far:
-						best |= e.Bit()
-					}
-				}
-				if best != 0 {
-					share := w * kpkKnowing / float64(best.Count())
-					for best != 0 {
-						next[best.PopFirst()] += share
-					}
-					w *= 1 - kpkKnowing
-				}
-			}
-			steps := rbc.KingAttacks(rbc.Square(s))
-			share := w / float64(steps.Count())
-			for steps != 0 {
-				next[steps.PopFirst()] += share
-			}
-		}
-		mt.weights, mt.weighedAt = next, turn
+		mt.knowing, mt.wandering = stepKnowing(mine, &mt.knowing), stepWandering(mine, &mt.wandering)
+		mt.weighedAt = turn
 		mt.stuck++
 	}
-	total := 0.0
-	for s := range mt.weights {
-		if !set.Has(rbc.Square(s)) {
-			mt.weights[s] = 0
+	inK, inW := cutGuess(&mt.knowing, set), cutGuess(&mt.wandering, set)
+	switch k, w := mt.knowingShare*inK, (1-mt.knowingShare)*inW; {
+	case k+w == 0:
+		evenGuess(&mt.knowing, set)
+		evenGuess(&mt.wandering, set)
+		mt.knowingShare = kpkKnowingPrior
+	default:
+		mt.knowingShare = k / (k + w)
+		if inK == 0 {
+			evenGuess(&mt.knowing, set) // no share left; keeps the guess defined
 		}
-		total += mt.weights[s]
-	}
-	if total == 0 {
-		for bb := set; bb != 0; {
-			mt.weights[bb.PopFirst()] = 1
+		if inW == 0 {
+			evenGuess(&mt.wandering, set)
 		}
-		total = float64(set.Count())
 	}
 	for s := range mt.weights {
-		mt.weights[s] /= total
+		mt.weights[s] = mt.knowingShare*mt.knowing[s] + (1-mt.knowingShare)*mt.wandering[s]
 	}
 	k, p, _ := kpkMen(mine, mine.Turn())
 	if won, worst := kpkWon(mine.Turn(), k, p, set); won && (mt.nearest == 0 || worst < mt.nearest) {
 		mt.nearest, mt.stuck = worst, 0
 	}
 	return mt.stuck
+}
+
+// kingSteps returns the squares the king on s may step to with our men
+// mine: not onto them (the game went on, so the pawn was not taken) nor
+// where they attack.
+func kingSteps(mine *rbc.Board, s rbc.Square) rbc.Bitboard {
+	return rbc.KingAttacks(s) &^ attacks(mine, mine.Turn()) &^ mine.Occupied()
+}
+
+// stepKnowing returns the guess g after one step of the king that knows
+// the ending, against our men mine (us to move): each square's weight goes
+// evenly to its steps where the table's distance to promotion is longest.
+// Without our king and pawn alone on the board it wanders.
+func stepKnowing(mine *rbc.Board, g *[64]float64) [64]float64 {
+	us := mine.Turn()
+	k, p, men := kpkMen(mine, us)
+	if !men {
+		return stepWandering(mine, g)
+	}
+	var next [64]float64
+	for s, w := range g {
+		if w == 0 {
+			continue
+		}
+		far, best := -1, rbc.Bitboard(0)
+		for bb := kingSteps(mine, rbc.Square(s)); bb != 0; {
+			e := bb.PopFirst()
+			switch d := int(kpk().us[kpkIndex(pawnView(us, k), pawnView(us, p), pawnView(us, e))]); {
+			case d > far:
+				far, best = d, e.Bit()
+			case d == far:
+				best |= e.Bit()
+			}
+		}
+		share := w / float64(max(best.Count(), 1))
+		for best != 0 {
+			next[best.PopFirst()] += share
+		}
+	}
+	return next
+}
+
+// stepWandering returns the guess g after one step of a king that wanders
+// and does not see our men: each square's weight goes evenly to all the
+// squares next to it, those our men hold or guard included. The belief
+// cuts those, which also lowers this king's share where it stands near
+// our men. Spread over the legal steps alone, the guess lost a game of
+// TestKPKTraps ("no safe try, a move after the king was seen").
+func stepWandering(mine *rbc.Board, g *[64]float64) [64]float64 {
+	var next [64]float64
+	for s, w := range g {
+		if w == 0 {
+			continue
+		}
+		steps := rbc.KingAttacks(rbc.Square(s))
+		share := w / float64(max(steps.Count(), 1))
+		for steps != 0 {
+			next[steps.PopFirst()] += share
+		}
+	}
+	return next
+}
+
+// cutGuess cuts the guess g to set, scales it to sum to 1 where it holds
+// any of set, and returns the weight it held there.
+func cutGuess(g *[64]float64, set rbc.Bitboard) float64 {
+	total := 0.0
+	for s := range g {
+		if !set.Has(rbc.Square(s)) {
+			g[s] = 0
+		}
+		total += g[s]
+	}
+	if total > 0 {
+		for s := range g {
+			g[s] /= total
+		}
+	}
+	return total
+}
+
+// evenGuess sets the guess g to weigh every square of set the same.
+func evenGuess(g *[64]float64, set rbc.Bitboard) {
+	*g = [64]float64{}
+	n := float64(set.Count())
+	for bb := set; bb != 0; {
+		g[bb.PopFirst()] = 1 / n
+	}
 }
 
 // kpkRepeatCost is what a try costs whose placement of our men was made

@@ -260,6 +260,16 @@ func TestKPKTraps(t *testing.T) {
 		// the position with us to move a third time, which the search
 		// did not count (it counted only those its own moves make).
 		{"a third repetition by the king's step", "8/8/8/8/8/6k1/2P5/2K5 w - - 0 1", rbc.G3.Bit(), true, 6, 596, 602},
+		// Seed 2's 78th and 188th and seed 6's 27th known placements: the
+		// pawn reaches its fifth rank with our king beside it while the
+		// adversary, unseen for several moves, waits on the promotion
+		// rank; once no try is safe, a guess mostly of a wandering king
+		// weighed the squares in front of the pawn at a few per cent and
+		// the king stood on one. The referee's answers tell how much the
+		// king behaves like one that knows the ending (see weigh).
+		{"a knowing king in front, the pawn on the fifth", "8/8/7k/4P3/8/1K6/8/8 w - - 0 1", rbc.H6.Bit(), true, 2, 78, 80},
+		{"a knowing king in front, the pawn at home", "8/8/8/8/8/3k1K2/5P2/8 w - - 0 1", rbc.D3.Bit(), true, 2, 188, 190},
+		{"a knowing king in front, the king far", "8/8/4k3/K7/8/2P5/8/8 w - - 0 1", rbc.E6.Bit(), true, 6, 27, 33},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, rules := range rulesets()[:2] {
@@ -302,8 +312,9 @@ func TestKPKNoSafeTry(t *testing.T) {
 			var set rbc.Bitboard
 			for s, w := range c.weights {
 				set |= sq(s).Bit()
-				mt.weights[sq(s)] = w
+				mt.knowing[sq(s)], mt.wandering[sq(s)] = w, w // the two kings agree
 			}
+			mt.knowingShare = kpkKnowingPrior
 			mt.weighedAt = b.FullmoveNumber() // the guess is this turn's
 			pl := kpkPlan{us: rbc.White, t: kpk()}
 			if pl.safeNow(&b, set, kriegspiel.LegalMoves(&b)) {

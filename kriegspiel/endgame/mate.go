@@ -49,12 +49,15 @@ type Mater struct {
 	// plan is how the current choice scores its leaves.
 	plan plan
 	// weights guesses how likely each square is to hold the king, for the
-	// pawn ending (kpk.go), as of the turn of fullmove number weighedAt;
+	// pawn ending (kpk.go), as of the turn of fullmove number weighedAt:
+	// the guesses knowing (a king that knows the ending) and wandering (one
+	// that steps anywhere) mixed, knowingShare of it the first (see weigh);
 	// nearest is the least of the belief's largest distances to promotion
 	// yet, and stuck counts our turns since it last fell.
-	weights        [64]float64
-	weighedAt      int
-	nearest, stuck int
+	weights, knowing, wandering [64]float64
+	knowingShare                float64
+	weighedAt                   int
+	nearest, stuck              int
 }
 
 // plan says which score the search's leaves get.
