@@ -650,13 +650,6 @@ func (mt *Mater) weigh(mine *rbc.Board, set rbc.Bitboard) (stuck int) {
 	return mt.stuck
 }
 
-// kingSteps returns the squares the king on s may step to with our men
-// mine: not onto them (the game went on, so the pawn was not taken) nor
-// where they attack.
-func kingSteps(mine *rbc.Board, s rbc.Square) rbc.Bitboard {
-	return rbc.KingAttacks(s) &^ attacks(mine, mine.Turn()) &^ mine.Occupied()
-}
-
 // stepKnowing returns the guess g after one step of the king that knows
 // the ending, against our men mine (us to move): each square's weight goes
 // evenly to its steps where the table's distance to promotion is longest.
@@ -667,13 +660,16 @@ func stepKnowing(mine *rbc.Board, g *[64]float64) [64]float64 {
 	if !men {
 		return stepWandering(mine, g)
 	}
+	// The king steps neither onto our men (the game went on, so the pawn
+	// was not taken) nor where they attack.
+	barred := attacks(mine, us) | mine.Occupied()
 	var next [64]float64
 	for s, w := range g {
 		if w == 0 {
 			continue
 		}
 		far, best := -1, rbc.Bitboard(0)
-		for bb := kingSteps(mine, rbc.Square(s)); bb != 0; {
+		for bb := rbc.KingAttacks(rbc.Square(s)) &^ barred; bb != 0; {
 			e := bb.PopFirst()
 			switch d := int(kpk().us[kpkIndex(pawnView(us, k), pawnView(us, p), pawnView(us, e))]); {
 			case d > far:
