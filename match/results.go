@@ -2,15 +2,19 @@ package match
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -441,7 +445,7 @@ func parseLine(text []byte) (*Result, error) {
 // *LineError). Its results have Record as the log names it (a file name)
 // and no Dir.
 func ReadLog(path string) ([]*Result, error) {
-	out, bad, err := readLog(path)
+	out, bad, err := readLog(path, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -453,9 +457,11 @@ func ReadLog(path string) ([]*Result, error) {
 
 // readLog reads one results log, leaving out (and returning) the lines it
 // cannot read: a line in the middle that does not decode, or a last line cut
-// short.
-func readLog(path string) (out []*Result, bad []*LineError, err error) {
-	data, err := os.ReadFile(path)
+// short. A log whose name ends in ".gz" is read through gzip. A line whose
+// text is in seen (when not nil) is left out as read already, and each line
+// read is added to it.
+func readLog(path string, seen map[string]bool) (out []*Result, bad []*LineError, err error) {
+	data, err := readLogData(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -463,6 +469,12 @@ func readLog(path string) (out []*Result, bad []*LineError, err error) {
 		text = bytes.TrimSpace(text)
 		if len(text) == 0 {
 			continue
+		}
+		if seen != nil {
+			if seen[string(text)] {
+				continue
+			}
+			seen[string(text)] = true
 		}
 		r, err := parseLine(text)
 		if err != nil {
@@ -474,15 +486,56 @@ func readLog(path string) (out []*Result, bad []*LineError, err error) {
 	return out, bad, nil
 }
 
-// folderLogs returns the results logs of a folder: results.jsonl first,
-// then the shards' logs in name order.
-func folderLogs(dir string) ([]string, error) {
-	shards, err := filepath.Glob(filepath.Join(dir, shardLogGlob))
+// readLogData returns a results log's bytes, decompressed when its name
+// ends in ".gz".
+func readLogData(path string) ([]byte, error) {
+	if !strings.HasSuffix(path, ".gz") {
+		return os.ReadFile(path)
+	}
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("results logs of %s: %w", dir, err)
+		return nil, err
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("results log %s: %w", path, err)
+	}
+	data, err := io.ReadAll(z)
+	if err != nil {
+		return nil, fmt.Errorf("results log %s: %w", path, err)
+	}
+	return data, nil
+}
+
+// CompressedSuffix ends the name of a results log compressed with gzip
+// (results.jsonl.gz), as a finished run's log may be kept to save space:
+// readers take it as they take the plain log, and a run resumed into the
+// folder appends to a new plain log beside it.
+const CompressedSuffix = ".gz"
+
+// folderLogs returns the results logs of a folder in the order they were
+// written: results.jsonl (its compressed part first, then the plain one),
+// then the shards' logs in name order, each likewise. A name that is not
+// there is in the list all the same (readers skip it).
+func folderLogs(dir string) ([]string, error) {
+	var shards []string
+	for _, glob := range []string{shardLogGlob, shardLogGlob + CompressedSuffix} {
+		found, err := filepath.Glob(filepath.Join(dir, glob))
+		if err != nil {
+			return nil, fmt.Errorf("results logs of %s: %w", dir, err)
+		}
+		for _, f := range found {
+			shards = append(shards, strings.TrimSuffix(f, CompressedSuffix))
+		}
 	}
 	sort.Strings(shards)
-	return append([]string{filepath.Join(dir, LogName)}, shards...), nil
+	shards = slices.Compact(shards)
+	logs := []string{filepath.Join(dir, LogName) + CompressedSuffix, filepath.Join(dir, LogName)}
+	for _, s := range shards {
+		logs = append(logs, s+CompressedSuffix, s)
+	}
+	return logs, nil
 }
 
 // readFolderLogs reads every results log of dir (none is no error), with
@@ -493,8 +546,12 @@ func readFolderLogs(dir, abs string) (out []*Result, bad []*LineError, err error
 	if err != nil {
 		return nil, nil, err
 	}
+	// A line met twice is one game read twice: a log compressed with
+	// gzip -k beside its plain self, say. Each line holds its game's clock
+	// times and the moment it finished, so two games never write the same.
+	seen := map[string]bool{}
 	for _, path := range logs {
-		lines, skipped, err := readLog(path)
+		lines, skipped, err := readLog(path, seen)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
