@@ -292,7 +292,9 @@ const (
 // table would then draw, and kpkSoonCost for each move of the search left
 // when it does (a draw later leaves the king more moves to go astray),
 // plus the largest of the squares' distances to
-// promotion, plus kpkMeanWeight times their mean.
+// promotion, plus kpkMeanWeight times their mean. A try that draws at once
+// on some squares also carries the worth of the game going on on the
+// others (see kpkPlan.made).
 const (
 	kpkLostCost   = 1000
 	kpkSoonCost   = 100
@@ -408,11 +410,20 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 		v += kpkLostCost * float64(n)
 		lost += n
 	}
-	if lost > 0 {
-		return v + kpkSoonCost*float64(depth)
-	}
 	ours := t.after
 	ours.Apply(rbc.Move{}) // the king's move, unseen: our turn again
+	if lost > 0 {
+		v += kpkSoonCost * float64(depth)
+		// On the squares that do not draw at once the game goes on, and
+		// what the try loses there later counts as well: scored by its
+		// first loss alone, a try that gives up one square now and three
+		// more a move later would beat one that gives up two later.
+		rest := legal &^ rep &^ pl.drawn(&pl.t.them, k, p, legal&^rep)
+		if depth > 1 && rest != 0 {
+			v += pl.goOn(t, &ours, rest, depth, refusals)
+		}
+		return v
+	}
 	if depth <= 1 {
 		var next rbc.Bitboard
 		for _, o := range t.outcomes {
@@ -425,17 +436,45 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 		}
 		return v + float64(1-depth) + kpkSpreadCost*float64(next.Count())
 	}
+	return pl.goOn(t, &ours, legal, depth, refusals)
+}
+
+// goOn returns the worth of the game after the made try t with the king
+// on any square of set, ours our men after its unseen reply: the worst of
+// our best turns, answer by answer, depth-1 of our moves ahead.
+func (pl *kpkPlan) goOn(t *trial, ours *rbc.Board, set rbc.Bitboard, depth, refusals int) float64 {
 	worst := math.Inf(-1)
 	for _, o := range t.outcomes {
+		if o.squares&set == 0 {
+			continue
+		}
+		o.squares &= set
 		next := t.next(o)
-		rep := pl.repeats(&ours, next)
-		w := pl.turn(&ours, next&^rep, depth-1, refusals) - 1
+		rep := pl.repeats(ours, next)
+		w := pl.turn(ours, next&^rep, depth-1, refusals) - 1
 		if n := rep.Count(); n > 0 {
 			w += kpkLostCost*float64(n) + kpkSoonCost*float64(depth-1)
 		}
 		worst = max(worst, w)
 	}
+	if math.IsInf(worst, -1) {
+		return 0
+	}
 	return worst
+}
+
+// drawn returns the squares of set on which the table, for the side to
+// move, draws with our king on k and pawn on p (ours, not yet mirrored).
+func (pl *kpkPlan) drawn(table *[64 * 64 * 64]int8, k, p rbc.Square, set rbc.Bitboard) rbc.Bitboard {
+	mk, mp := pawnView(pl.us, k), pawnView(pl.us, p)
+	var out rbc.Bitboard
+	for bb := set; bb != 0; {
+		s := bb.PopFirst()
+		if table[kpkIndex(mk, mp, pawnView(pl.us, s))] == kpkDraw {
+			out |= s.Bit()
+		}
+	}
+	return out
 }
 
 // repeats returns the squares of set on which the king's step makes the
@@ -459,6 +498,9 @@ func (pl *kpkPlan) repeats(ours *rbc.Board, set rbc.Bitboard) rbc.Bitboard {
 // already draws on some square (see safeNow) there is no waiting, and it
 // takes the least risk at once: a count of the squares lost would pick by
 // distance alone and may give the pawn to the king's likeliest square.
+// Where some try is safe until our next turn, it never takes one that
+// draws at once on some square, even where the search scores that one
+// better for what it fears a move or two later.
 func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, moves []rbc.Move) (rbc.Move, bool) {
 	pl := kpkPlan{us: us, t: kpk(), mt: mt}
 	if mine.FullmoveNumber() != mt.weighedAt {
@@ -472,7 +514,8 @@ func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, mov
 		return m, true
 	}
 	stuck := mt.weigh(mine, set) - kpkPatience
-	if stuck < 0 && !pl.safeNow(mine, set, moves) {
+	safe := pl.safeNow(mine, set, moves)
+	if stuck < 0 && !safe {
 		stuck = 0 // waiting would give the pawn away too: take the least risk now
 	}
 	best, ties := -1, 0
@@ -484,6 +527,17 @@ func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, mov
 		v, ok := pl.try(mine, set, mv, kpkDepth, kpkRefusals)
 		if !ok {
 			continue // refused on every square: it tells nothing
+		}
+		if stuck < 0 && safe && v >= kpkLostCost/2 {
+			// Some try keeps every square won until our next turn: one
+			// that draws at once on a square the king may be on now is
+			// not taken, however much the search fears for later. Its
+			// loss is on the board already; a later one rests on the
+			// worst square of a belief the king's steps have spread,
+			// which the next turn's tries and answers may still narrow.
+			if v1, _ := pl.try(mine, set, mv, 1, kpkRefusals); v1 >= kpkLostCost/2 {
+				continue
+			}
 		}
 		t := try(mine, us, set, mv)
 		if stuck >= 0 {

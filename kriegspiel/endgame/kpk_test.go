@@ -171,8 +171,8 @@ func runKPK(tb testing.TB, rules kriegspiel.Ruleset, kb kpkBelief, mk func(*rand
 		won++
 		p := playFrom(rules, s.fen, s.belief, mk(rand.New(rand.NewPCG(seed, uint64(i)))), seed+uint64(i), kpkLimit)
 		if p.end != kriegspiel.CheckmateWhiteWins || p.missed || p.declined || p.err != nil {
-			tb.Logf("%s %s %v vs %s: %s after %d moves: missed %v declined %v taken %v err %v", rules.Name, s.fen,
-				s.belief.Squares(), mk(rng).name(), p.end, p.moves, p.missed, p.declined, p.taken, p.err)
+			tb.Logf("%s %s %v (placement %d) vs %s: %s after %d moves: missed %v declined %v taken %v err %v", rules.Name, s.fen,
+				s.belief.Squares(), i, mk(rng).name(), p.end, p.moves, p.missed, p.declined, p.taken, p.err)
 		}
 		t.add(p)
 	}
@@ -270,6 +270,19 @@ func TestKPKTraps(t *testing.T) {
 		{"a knowing king in front, the pawn on the fifth", "8/8/7k/4P3/8/1K6/8/8 w - - 0 1", rbc.H6.Bit(), true, 2, 78, 80},
 		{"a knowing king in front, the pawn at home", "8/8/8/8/8/3k1K2/5P2/8 w - - 0 1", rbc.D3.Bit(), true, 2, 188, 190},
 		{"a knowing king in front, the king far", "8/8/4k3/K7/8/2P5/8/8 w - - 0 1", rbc.E6.Bit(), true, 6, 27, 33},
+		// Seed 7's 88th near placement and seed 6's 266th known one: the
+		// planner took a try that draws at once on a square the king may
+		// be on (our king steps off the pawn it guards), where another
+		// keeps every square won until our next turn and risks only
+		// squares a move later; the king took the pawn.
+		{"a loss now for a feared one later", "8/8/8/6k1/8/K1P5/8/8 w - - 0 1", rbc.G5.Bit() | rbc.KingAttacks(rbc.G5), true, 7, 88, 95},
+		{"a loss now for a feared one later, the king known", "8/8/8/k7/3P3K/8/8/8 w - - 0 1", rbc.A5.Bit(), true, 6, 266, 272},
+		// Seed 7's 522nd and 269th near placements: the search scored a
+		// try that draws at once on some square by that loss alone, not
+		// by what it loses later on the others, and the planner's king
+		// went where both came (a repetition, the pawn taken).
+		{"what a loss now loses later", "8/8/6k1/8/K7/2P5/8/8 w - - 0 1", rbc.G6.Bit() | rbc.KingAttacks(rbc.G6), true, 7, 522, 529},
+		{"what a loss now loses later, the pawn at home", "8/8/8/8/8/3k2P1/7K/8 w - - 0 1", rbc.D3.Bit() | rbc.KingAttacks(rbc.D3), true, 7, 269, 276},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, rules := range rulesets()[:2] {
