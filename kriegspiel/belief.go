@@ -473,13 +473,13 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 		}
 		return fmt.Errorf("kriegspiel: belief stopped: %w", err)
 	}
-	if t.out.n == 0 && len(t.refs) == 0 {
+	if t.out.n == 0 && t.refs.n == 0 {
 		t.out.close()
 		return fmt.Errorf("%w (after the opponent's move announced %s)", ErrEmptyBelief, move)
 	}
 	if t.byRef {
 		// Each board is built once, straight into its place.
-		boards, err := buildRefs(ctx, bl.workers, bl.boards, t.refs)
+		boards, err := buildRefs(ctx, bl.workers, bl.boards, &t.refs)
 		if err != nil {
 			return fmt.Errorf("kriegspiel: belief stopped: %w", err)
 		}
@@ -545,7 +545,7 @@ type opponentTurn struct {
 	// (unref) if the turn reaches the belief's limit, where the cut (or
 	// ErrBeliefTooLarge) takes over with out.
 	byRef bool
-	refs  []boardRef
+	refs  refList
 }
 
 // newOpponentTurn prepares the expansion of the belief by an opponent's move
@@ -573,28 +573,58 @@ func (bl *Belief) newOpponentTurn(move Answer, anyAsked, anyYes bool) *opponentT
 // start: none has passed the limit, so none is cut.
 func (t *opponentTurn) unref(ctx context.Context) error {
 	t.byRef = false
-	for _, r := range t.refs {
-		b := t.bl.boards[r.parent]
-		b.Apply(r.move)
-		var err error
-		if t.out, err = t.cut.add(ctx, t.out, &b, setKey(&b), -1, t.bl.limit); err != nil {
-			return err
+	for _, chunk := range t.refs.chunks {
+		for _, r := range chunk {
+			b := t.bl.boards[r.parent]
+			b.Apply(r.move)
+			var err error
+			if t.out, err = t.cut.add(ctx, t.out, &b, setKey(&b), -1, t.bl.limit); err != nil {
+				return err
+			}
 		}
 	}
-	t.refs = nil
+	t.refs = refList{}
 	return nil
+}
+
+// refList is an opponent's turn's boardRefs, in order, in chunks of
+// refChunk: past the first chunk it grows a chunk at a time, where one
+// slice grown by append would copy each ref about four times over (a
+// large slice grows by a quarter).
+type refList struct {
+	chunks [][]boardRef
+	n      int
+}
+
+// refChunk is the length of a refList's chunks, and the work of one
+// buildRefs item.
+const refChunk = 1 << 14
+
+// add appends r. The first chunk grows as a slice does, so that a small
+// belief's turn takes little memory.
+func (l *refList) add(r boardRef) {
+	if l.n%refChunk == 0 {
+		var c []boardRef
+		if l.n > 0 {
+			c = make([]boardRef, 0, refChunk)
+		}
+		l.chunks = append(l.chunks, c)
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = append(*c, r)
+	l.n++
 }
 
 // buildRefs returns the boards refs name, children of parents, on up to
 // workers workers, each written once, in its place.
-func buildRefs(ctx context.Context, workers int, parents []rbc.Board, refs []boardRef) ([]rbc.Board, error) {
-	const piece = 1 << 14
-	boards := make([]rbc.Board, len(refs))
-	err := sampler.ParallelFor(ctx, workers, (len(refs)+piece-1)/piece, func(_, p int) error {
-		for i := p * piece; i < min(len(refs), (p+1)*piece); i++ {
-			b := &boards[i]
-			*b = parents[refs[i].parent]
-			b.Apply(refs[i].move)
+func buildRefs(ctx context.Context, workers int, parents []rbc.Board, refs *refList) ([]rbc.Board, error) {
+	boards := make([]rbc.Board, refs.n)
+	err := sampler.ParallelFor(ctx, workers, len(refs.chunks), func(_, p int) error {
+		out := boards[p*refChunk:]
+		for i, r := range refs.chunks[p] {
+			b := &out[i]
+			*b = parents[r.parent]
+			b.Apply(r.move)
 		}
 		return nil
 	})
@@ -727,8 +757,8 @@ func (t *opponentTurn) drain(ctx context.Context, o *runOut) error {
 			continue
 		}
 		if t.byRef {
-			if len(t.refs) < limit {
-				t.refs = append(t.refs, boardRef{parent: uint32(o.base + int(c.parent)), move: c.move})
+			if t.refs.n < limit {
+				t.refs.add(boardRef{parent: uint32(o.base + int(c.parent)), move: c.move})
 				continue
 			}
 			if !t.cut.on {
