@@ -641,6 +641,9 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 	var buf [256]rbc.Move
 	var keyBuf [256]uint64
 	f, anyAsked, anyYes := &t.f, t.anyAsked, t.anyYes
+	// Only a typed capture heard needs more of moveFilter.before than the
+	// capture's square.
+	typed := f.fast && f.rules.TypedCaptures && f.heard.Capture != rbc.NoSquare
 	var seen *sampler.SeenFilter
 	if t.tried != nil {
 		if t.tried[w] == nil {
@@ -662,15 +665,30 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 		// Every key at once: nearly every move passes the tests before
 		// its key, and what a board's children share is worked out once.
 		keys := b.AppendKeysAfter(keyBuf[:0], moves)
+		pf := factsOf(b)
 		for j, m := range moves {
-			if anyAsked && isPawnCapture(b, m) != anyYes {
+			// captureSquare, isPawnCapture and childSetKeyFrom from the
+			// parent's facts, worked out once for all its moves.
+			capture, pawn := pf.theirs.Has(m.To), pf.pawns.Has(m.From)
+			pawnCapture := pawn && m.From.File() != m.To.File()
+			if anyAsked && pawnCapture != anyYes {
 				continue
 			}
-			if !f.before(b, m) {
+			at := rbc.NoSquare
+			switch {
+			case capture:
+				at = m.To
+			case m.To == pf.ep && pawnCapture:
+				at = pf.epTaken
+			}
+			if at != f.heard.Capture || typed && !f.before(b, m) {
 				continue // the cheap test first: most moves fail it
 			}
 			// The child's key first: a child skipped is never built.
-			k := childSetKeyFrom(b, m, keys[j])
+			k := keys[j] ^ pf.clockKept
+			if pawn || capture {
+				k = keys[j] ^ pf.clockReset
+			}
 			if t.cut.skipKey(k) {
 				continue
 			}
@@ -704,6 +722,35 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 			t.keys.Append(&o.keys, k)
 		}
 	}
+}
+
+// parentFacts is what the tests before a child's key ask of its parent,
+// worked out once for all its moves.
+type parentFacts struct {
+	// theirs and pawns are the men of the side not to move and the pawns
+	// of the side to move.
+	theirs, pawns rbc.Bitboard
+	// ep is the en-passant square and epTaken the square of the pawn an
+	// en-passant capture takes.
+	ep, epTaken rbc.Square
+	// clockKept and clockReset are what childSetKeyFrom mixes into a
+	// child's key for the half-move clock: the parent's plus one, or 0
+	// after a pawn move or a capture.
+	clockKept, clockReset uint64
+}
+
+func factsOf(b *rbc.Board) parentFacts {
+	us := b.Turn()
+	pf := parentFacts{theirs: b.Pieces(us.Other()), pawns: b.PiecesOf(us, rbc.Pawn), ep: b.EnPassant(), epTaken: rbc.NoSquare,
+		clockKept:  (uint64(uint16(b.HalfmoveClock())+1) + 1) * 0x9E3779B97F4A7C15,
+		clockReset: 1 * 0x9E3779B97F4A7C15}
+	if pf.ep != rbc.NoSquare {
+		pf.epTaken = pf.ep - 8
+		if us == rbc.Black {
+			pf.epTaken = pf.ep + 8
+		}
+	}
+	return pf
 }
 
 // judge builds and judges, once the run's keys are marked, the children
