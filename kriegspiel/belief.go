@@ -271,6 +271,9 @@ type runOut struct {
 	// keys' keys the child it stands for (see opponentTurn.judge).
 	run      []rbc.Board
 	children []childRef
+	// fresh holds, after the dedup, the indexes in children of those no
+	// earlier child duplicates, in order.
+	fresh []int32
 	// base is the index of run's first board in the belief.
 	base int
 	// judged counts the children built and judged.
@@ -324,7 +327,7 @@ func (bl *Belief) sweep(ctx context.Context, runLen int, work func(worker int, r
 			o := &outs[i]
 			o.boards, o.done = o.boards[:0], false
 			o.keys.Reset()
-			o.run, o.children, o.judged, o.base = nil, o.children[:0], 0, bases[i]
+			o.run, o.children, o.fresh, o.judged, o.base = nil, o.children[:0], o.fresh[:0], 0, bases[i]
 		}
 		err := sampler.ParallelFor(ctx, bl.workers, len(runs), func(w, i int) error {
 			work(w, runs[i], &outs[i])
@@ -455,11 +458,12 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 		if err := t.keys.Mark(ctx, bl.workers, len(outs), func(i int) *sampler.KeyRun { return &outs[i].keys }); err != nil {
 			return err
 		}
-		if t.tried == nil {
-			return nil // every child was judged before its key was kept
-		}
 		return sampler.ParallelFor(ctx, bl.workers, len(outs), func(_, i int) error {
-			t.judge(&outs[i])
+			o := &outs[i]
+			o.fresh = appendFresh(o.fresh[:0], o.keys.Dup)
+			if t.tried != nil { // else every child was judged before its key was kept
+				t.judge(o)
+			}
 			return nil
 		})
 	}, func(o *runOut) error { return t.drain(ctx, o) })
@@ -760,9 +764,9 @@ func factsOf(b *rbc.Board) parentFacts {
 // is all its key says. About a third of the children the seen filter lets
 // through are such duplicates of children far back in the belief.
 func (t *opponentTurn) judge(o *runOut) {
-	for i := range o.children {
+	for _, i := range o.fresh {
 		c := &o.children[i]
-		if c.board != notJudged || o.keys.Dup[i] {
+		if c.board != notJudged {
 			continue
 		}
 		o.judged++
@@ -788,6 +792,24 @@ func (t *opponentTurn) judge(o *runOut) {
 	}
 }
 
+// appendFresh appends to dst the indexes of dup's false entries, in order,
+// without a branch on each: about half of a turn's children are
+// duplicates, and a branch on which would be mispredicted as often.
+func appendFresh(dst []int32, dup []bool) []int32 {
+	dst = slices.Grow(dst, len(dup))
+	fresh := dst[len(dst) : len(dst)+len(dup)]
+	n := 0
+	for i, d := range dup {
+		fresh[n] = int32(i)
+		inc := 1
+		if d {
+			inc = 0
+		}
+		n += inc
+	}
+	return dst[:len(dst)+n]
+}
+
 // drain adds a run's children that no earlier child duplicates to the
 // boards kept, in order (as refs while byRef, else in out, a child judged
 // but not stored built here from its parent), cutting them to a sample when
@@ -799,8 +821,9 @@ func (t *opponentTurn) drain(ctx context.Context, o *runOut) error {
 	t.judged += o.judged
 	limit := t.bl.limit
 	var built rbc.Board
-	for i, c := range o.children {
-		if o.keys.Dup[i] || c.board == failed {
+	for _, i := range o.fresh {
+		c := &o.children[i]
+		if c.board == failed {
 			continue
 		}
 		if t.byRef {
