@@ -743,11 +743,11 @@ type parentFacts struct {
 	clockKept, clockReset uint64
 }
 
+// factsOf returns b's parentFacts.
 func factsOf(b *rbc.Board) parentFacts {
 	us := b.Turn()
 	pf := parentFacts{theirs: b.Pieces(us.Other()), pawns: b.PiecesOf(us, rbc.Pawn), ep: b.EnPassant(), epTaken: rbc.NoSquare,
-		clockKept:  (uint64(uint16(b.HalfmoveClock())+1) + 1) * 0x9E3779B97F4A7C15,
-		clockReset: 1 * 0x9E3779B97F4A7C15}
+		clockKept: clockMix(uint64(uint16(b.HalfmoveClock()) + 1)), clockReset: clockMix(0)}
 	if pf.ep != rbc.NoSquare {
 		pf.epTaken = pf.ep - 8
 		if us == rbc.Black {
