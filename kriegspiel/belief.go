@@ -271,6 +271,9 @@ type runOut struct {
 	// keys' keys the child it stands for (see opponentTurn.judge).
 	run      []rbc.Board
 	children []childRef
+	// fresh holds, after the dedup, the indexes in children of those no
+	// earlier child duplicates, in order.
+	fresh []int32
 	// base is the index of run's first board in the belief.
 	base int
 	// judged counts the children built and judged.
@@ -324,7 +327,7 @@ func (bl *Belief) sweep(ctx context.Context, runLen int, work func(worker int, r
 			o := &outs[i]
 			o.boards, o.done = o.boards[:0], false
 			o.keys.Reset()
-			o.run, o.children, o.judged, o.base = nil, o.children[:0], 0, bases[i]
+			o.run, o.children, o.fresh, o.judged, o.base = nil, o.children[:0], o.fresh[:0], 0, bases[i]
 		}
 		err := sampler.ParallelFor(ctx, bl.workers, len(runs), func(w, i int) error {
 			work(w, runs[i], &outs[i])
@@ -455,11 +458,12 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 		if err := t.keys.Mark(ctx, bl.workers, len(outs), func(i int) *sampler.KeyRun { return &outs[i].keys }); err != nil {
 			return err
 		}
-		if t.tried == nil {
-			return nil // every child was judged before its key was kept
-		}
 		return sampler.ParallelFor(ctx, bl.workers, len(outs), func(_, i int) error {
-			t.judge(&outs[i])
+			o := &outs[i]
+			o.fresh = appendFresh(o.fresh[:0], o.keys.Dup)
+			if t.tried != nil { // else every child was judged before its key was kept
+				t.judge(o)
+			}
 			return nil
 		})
 	}, func(o *runOut) error { return t.drain(ctx, o) })
@@ -473,13 +477,13 @@ func (bl *Belief) Opponent(ctx context.Context, heard []Heard) error {
 		}
 		return fmt.Errorf("kriegspiel: belief stopped: %w", err)
 	}
-	if t.out.n == 0 && len(t.refs) == 0 {
+	if t.out.n == 0 && t.refs.n == 0 {
 		t.out.close()
 		return fmt.Errorf("%w (after the opponent's move announced %s)", ErrEmptyBelief, move)
 	}
 	if t.byRef {
 		// Each board is built once, straight into its place.
-		boards, err := buildRefs(ctx, bl.workers, bl.boards, t.refs)
+		boards, err := buildRefs(ctx, bl.workers, bl.boards, &t.refs)
 		if err != nil {
 			return fmt.Errorf("kriegspiel: belief stopped: %w", err)
 		}
@@ -545,7 +549,7 @@ type opponentTurn struct {
 	// (unref) if the turn reaches the belief's limit, where the cut (or
 	// ErrBeliefTooLarge) takes over with out.
 	byRef bool
-	refs  []boardRef
+	refs  refList
 }
 
 // newOpponentTurn prepares the expansion of the belief by an opponent's move
@@ -573,28 +577,58 @@ func (bl *Belief) newOpponentTurn(move Answer, anyAsked, anyYes bool) *opponentT
 // start: none has passed the limit, so none is cut.
 func (t *opponentTurn) unref(ctx context.Context) error {
 	t.byRef = false
-	for _, r := range t.refs {
-		b := t.bl.boards[r.parent]
-		b.Apply(r.move)
-		var err error
-		if t.out, err = t.cut.add(ctx, t.out, &b, setKey(&b), -1, t.bl.limit); err != nil {
-			return err
+	for _, chunk := range t.refs.chunks {
+		for _, r := range chunk {
+			b := t.bl.boards[r.parent]
+			b.Apply(r.move)
+			var err error
+			if t.out, err = t.cut.add(ctx, t.out, &b, setKey(&b), -1, t.bl.limit); err != nil {
+				return err
+			}
 		}
 	}
-	t.refs = nil
+	t.refs = refList{}
 	return nil
+}
+
+// refList is an opponent's turn's boardRefs, in order, in chunks of
+// refChunk: past the first chunk it grows a chunk at a time, where one
+// slice grown by append would copy each ref about four times over (a
+// large slice grows by a quarter).
+type refList struct {
+	chunks [][]boardRef
+	n      int
+}
+
+// refChunk is the length of a refList's chunks, and the work of one
+// buildRefs item.
+const refChunk = 1 << 14
+
+// add appends r. The first chunk grows as a slice does, so that a small
+// belief's turn takes little memory.
+func (l *refList) add(r boardRef) {
+	if l.n%refChunk == 0 {
+		var c []boardRef
+		if l.n > 0 {
+			c = make([]boardRef, 0, refChunk)
+		}
+		l.chunks = append(l.chunks, c)
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = append(*c, r)
+	l.n++
 }
 
 // buildRefs returns the boards refs name, children of parents, on up to
 // workers workers, each written once, in its place.
-func buildRefs(ctx context.Context, workers int, parents []rbc.Board, refs []boardRef) ([]rbc.Board, error) {
-	const piece = 1 << 14
-	boards := make([]rbc.Board, len(refs))
-	err := sampler.ParallelFor(ctx, workers, (len(refs)+piece-1)/piece, func(_, p int) error {
-		for i := p * piece; i < min(len(refs), (p+1)*piece); i++ {
-			b := &boards[i]
-			*b = parents[refs[i].parent]
-			b.Apply(refs[i].move)
+func buildRefs(ctx context.Context, workers int, parents []rbc.Board, refs *refList) ([]rbc.Board, error) {
+	boards := make([]rbc.Board, refs.n)
+	err := sampler.ParallelFor(ctx, workers, len(refs.chunks), func(_, p int) error {
+		out := boards[p*refChunk:]
+		for i, r := range refs.chunks[p] {
+			b := &out[i]
+			*b = parents[r.parent]
+			b.Apply(r.move)
 		}
 		return nil
 	})
@@ -611,6 +645,9 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 	var buf [256]rbc.Move
 	var keyBuf [256]uint64
 	f, anyAsked, anyYes := &t.f, t.anyAsked, t.anyYes
+	// Only a typed capture heard needs more of moveFilter.before than the
+	// capture's square.
+	typed := f.fast && f.rules.TypedCaptures && f.heard.Capture != rbc.NoSquare
 	var seen *sampler.SeenFilter
 	if t.tried != nil {
 		if t.tried[w] == nil {
@@ -632,15 +669,30 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 		// Every key at once: nearly every move passes the tests before
 		// its key, and what a board's children share is worked out once.
 		keys := b.AppendKeysAfter(keyBuf[:0], moves)
+		pf := factsOf(b)
 		for j, m := range moves {
-			if anyAsked && isPawnCapture(b, m) != anyYes {
+			// captureSquare, isPawnCapture and childSetKeyFrom from the
+			// parent's facts, worked out once for all its moves.
+			capture, pawn := pf.theirs.Has(m.To), pf.pawns.Has(m.From)
+			pawnCapture := pawn && m.From.File() != m.To.File()
+			if anyAsked && pawnCapture != anyYes {
 				continue
 			}
-			if !f.before(b, m) {
+			at := rbc.NoSquare
+			switch {
+			case capture:
+				at = m.To
+			case m.To == pf.ep && pawnCapture:
+				at = pf.epTaken
+			}
+			if at != f.heard.Capture || typed && !f.before(b, m) {
 				continue // the cheap test first: most moves fail it
 			}
 			// The child's key first: a child skipped is never built.
-			k := childSetKeyFrom(b, m, keys[j])
+			k := keys[j] ^ pf.clockKept
+			if pawn || capture {
+				k = keys[j] ^ pf.clockReset
+			}
 			if t.cut.skipKey(k) {
 				continue
 			}
@@ -676,6 +728,35 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 	}
 }
 
+// parentFacts is what the tests before a child's key ask of its parent,
+// worked out once for all its moves.
+type parentFacts struct {
+	// theirs and pawns are the men of the side not to move and the pawns
+	// of the side to move.
+	theirs, pawns rbc.Bitboard
+	// ep is the en-passant square and epTaken the square of the pawn an
+	// en-passant capture takes.
+	ep, epTaken rbc.Square
+	// clockKept and clockReset are what childSetKeyFrom mixes into a
+	// child's key for the half-move clock: the parent's plus one, or 0
+	// after a pawn move or a capture.
+	clockKept, clockReset uint64
+}
+
+// factsOf returns b's parentFacts.
+func factsOf(b *rbc.Board) parentFacts {
+	us := b.Turn()
+	pf := parentFacts{theirs: b.Pieces(us.Other()), pawns: b.PiecesOf(us, rbc.Pawn), ep: b.EnPassant(), epTaken: rbc.NoSquare,
+		clockKept: clockMix(uint64(uint16(b.HalfmoveClock()) + 1)), clockReset: clockMix(0)}
+	if pf.ep != rbc.NoSquare {
+		pf.epTaken = pf.ep - 8
+		if us == rbc.Black {
+			pf.epTaken = pf.ep + 8
+		}
+	}
+	return pf
+}
+
 // judge builds and judges, once the run's keys are marked, the children
 // expandRun left for it that no earlier child duplicates. A duplicate is
 // never built: its first is judged and would be judged the same, for on the
@@ -683,9 +764,9 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 // is all its key says. About a third of the children the seen filter lets
 // through are such duplicates of children far back in the belief.
 func (t *opponentTurn) judge(o *runOut) {
-	for i := range o.children {
+	for _, i := range o.fresh {
 		c := &o.children[i]
-		if c.board != notJudged || o.keys.Dup[i] {
+		if c.board != notJudged {
 			continue
 		}
 		o.judged++
@@ -711,6 +792,24 @@ func (t *opponentTurn) judge(o *runOut) {
 	}
 }
 
+// appendFresh appends to dst the indexes of dup's false entries, in order,
+// without a branch on each: about half of a turn's children are
+// duplicates, and a branch on which would be mispredicted as often.
+func appendFresh(dst []int32, dup []bool) []int32 {
+	dst = slices.Grow(dst, len(dup))
+	fresh := dst[len(dst) : len(dst)+len(dup)]
+	n := 0
+	for i, d := range dup {
+		fresh[n] = int32(i)
+		inc := 1
+		if d {
+			inc = 0
+		}
+		n += inc
+	}
+	return dst[:len(dst)+n]
+}
+
 // drain adds a run's children that no earlier child duplicates to the
 // boards kept, in order (as refs while byRef, else in out, a child judged
 // but not stored built here from its parent), cutting them to a sample when
@@ -722,13 +821,14 @@ func (t *opponentTurn) drain(ctx context.Context, o *runOut) error {
 	t.judged += o.judged
 	limit := t.bl.limit
 	var built rbc.Board
-	for i, c := range o.children {
-		if o.keys.Dup[i] || c.board == failed {
+	for _, i := range o.fresh {
+		c := &o.children[i]
+		if c.board == failed {
 			continue
 		}
 		if t.byRef {
-			if len(t.refs) < limit {
-				t.refs = append(t.refs, boardRef{parent: uint32(o.base + int(c.parent)), move: c.move})
+			if t.refs.n < limit {
+				t.refs.add(boardRef{parent: uint32(o.base + int(c.parent)), move: c.move})
 				continue
 			}
 			if !t.cut.on {

@@ -172,8 +172,11 @@ func (s *boardSet) keep(ctx context.Context, ok func(b *rbc.Board) bool) (*board
 // 64 bits, for the key set: the position's key and the half-move clock
 // spread over all the bits.
 func setKey(b *rbc.Board) uint64 {
-	return b.Key() ^ (uint64(b.HalfmoveClock())+1)*0x9E3779B97F4A7C15
+	return b.Key() ^ clockMix(uint64(b.HalfmoveClock()))
 }
+
+// clockMix is what setKey mixes into a board's key for its half-move clock.
+func clockMix(halfmove uint64) uint64 { return (halfmove + 1) * 0x9E3779B97F4A7C15 }
 
 // childSetKey returns setKey of the board that copying b and applying the
 // legal move m gives, without building it (see rbc.Board.KeyAfter).
@@ -188,5 +191,5 @@ func childSetKeyFrom(b *rbc.Board, m rbc.Move, key uint64) uint64 {
 	if !m.IsNull() && (b.PiecesOf(b.Turn(), rbc.Pawn).Has(m.From) || b.Pieces(b.Turn().Other()).Has(m.To)) {
 		halfmove = 0 // a pawn move or a capture
 	}
-	return key ^ (uint64(halfmove)+1)*0x9E3779B97F4A7C15
+	return key ^ clockMix(uint64(halfmove))
 }

@@ -128,13 +128,21 @@ func (b *Board) put(s Square, p Piece) {
 
 // clear empties s and returns what stood there.
 func (b *Board) clear(s Square) Piece {
-	p := b.PieceAt(s)
-	if p != NoPiece {
-		bit := s.Bit()
-		b.byType[p.Type()-1] &^= bit
-		b.byColor[p.Color()] &^= bit
-		b.key ^= zobristPiece[p][s]
+	u := uint(s) & 63
+	bit := Bitboard(1) << u
+	if (b.byColor[White]|b.byColor[Black])&bit == 0 {
+		return NoPiece
 	}
+	// The type's bit summed without a branch: which type stands on a
+	// square is as good as random to the branch predictor, where PieceAt
+	// tries the types in turn.
+	t := b.byType[Pawn-1]>>u&1 | b.byType[Knight-1]>>u&1*2 | b.byType[Bishop-1]>>u&1*3 |
+		b.byType[Rook-1]>>u&1*4 | b.byType[Queen-1]>>u&1*5 | b.byType[King-1]>>u&1*6
+	c := Color(b.byColor[Black] >> u & 1)
+	p := MakePiece(c, PieceType(t))
+	b.byType[t-1] &^= bit
+	b.byColor[c] &^= bit
+	b.key ^= zobristPiece[p][u]
 	return p
 }
 

@@ -14,6 +14,9 @@ type keySet struct {
 	// limit is the number of keys past which the table doubles.
 	limit   int
 	hasZero bool
+	// sink takes what addRun's early loads read, so that the compiler
+	// keeps them.
+	sink uint64
 }
 
 // maxLoad is the load factor past which the table doubles (7/10).
@@ -64,9 +67,9 @@ func mix(k uint64) uint64 { return k * 0x9E3779B97F4A7C15 >> 17 }
 // add inserts k and reports whether it was new. The rare cases (key 0, a
 // full table) take addSlow, so that add's common path is one probe loop. It
 // is not inlined: the probe loop and the call to addSlow cost the inliner
-// about 120 where it allows 80, and no shape of it tried fits, so the
-// expansion's inner loops (expander.dedup, PartitionedKeys.Mark) pay a call
-// a key.
+// about 120 where it allows 80, and no shape of it tried fits, so RBC's
+// expansion (expander.dedup) pays a call a key; PartitionedKeys.Mark, which
+// has its keys in one slice a set, calls addRun instead.
 func (s *keySet) add(k uint64) bool {
 	if k == 0 || s.n >= s.limit {
 		return s.addSlow(k)
@@ -83,9 +86,45 @@ func (s *keySet) add(k uint64) bool {
 	return true
 }
 
-// peek returns the slot add(k) probes first. Mark loads a group of keys'
-// slots with it before adding them, so that their cache misses overlap.
-func (s *keySet) peek(k uint64) uint64 { return s.slots[mix(k)&s.mask] }
+// addRun adds keys, all of this set, in order, and sets dupBit in idx[j]
+// when keys[j] was there already. It is add over a run with the table's
+// fields held in registers, and each key's first slot loaded a few keys
+// ahead, so that the cache misses of several keys overlap.
+func (s *keySet) addRun(keys []uint64, idx []uint32) {
+	idx = idx[:len(keys)]
+	slots, mask := s.slots, s.mask
+	var sink uint64
+	for j, k := range keys {
+		if j+addAhead < len(keys) {
+			sink ^= slots[mix(keys[j+addAhead])&mask]
+		}
+		if k == 0 || s.n >= s.limit {
+			if !s.addSlow(k) {
+				idx[j] |= dupBit
+			}
+			slots, mask = s.slots, s.mask
+			continue
+		}
+		i := mix(k) & mask
+		for {
+			v := slots[i]
+			if v == 0 {
+				slots[i] = k
+				s.n++
+				break
+			}
+			if v == k {
+				idx[j] |= dupBit
+				break
+			}
+			i = (i + 1) & mask
+		}
+	}
+	s.sink = sink
+}
+
+// addAhead is how many keys ahead addRun loads a key's first slot.
+const addAhead = 8
 
 // addSlow is add for key 0 and for a table that must grow first.
 func (s *keySet) addSlow(k uint64) bool {

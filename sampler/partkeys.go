@@ -18,12 +18,13 @@ import (
 // found new is always the first of its value in that order, and the rest
 // are its duplicates, however the units were spread over the workers.
 //
-// Callers feed it in batches: Mark takes runs of keys filed by unit as they
-// were made (KeyRun). RBC's expansion (expander.dedup), whose children
-// outnumber Kriegspiel's many times over, instead sorts each run's records
-// by unit, so that a unit reads one contiguous slice of each run, and
-// inserts them itself through forUnits, marking the record of each new key.
-// Keys stay in the sets from batch to batch: a key is new only once.
+// Callers feed it in batches, each run's keys sorted by partition so that a
+// unit reads one contiguous slice of each run: Kriegspiel's belief gives
+// Mark runs of keys in the order made (KeyRun), which it sorts; RBC's
+// expansion (expander.dedup) sorts its records, which carry more than the
+// key, as it makes them, and inserts them itself through forUnits, marking
+// the record of each new key. Keys stay in the sets from batch to batch: a
+// key is new only once.
 type PartitionedKeys struct {
 	// shift maps a key to its partition: its top 64-shift bits.
 	shift uint
@@ -34,9 +35,6 @@ type PartitionedKeys struct {
 	// clearing the memory is shared too.
 	tableKeys int
 	tables    []*keySet
-	// sinks[u] takes what Mark's early loads of unit u's slots read, so
-	// that the compiler keeps them.
-	sinks []uint64
 }
 
 // Partition sizing.
@@ -110,43 +108,43 @@ func (pk *PartitionedKeys) forUnits(ctx context.Context, workers int, fn func(u 
 }
 
 // KeyRun is one run of keys for PartitionedKeys.Mark: the keys in the
-// order made, filed by unit as they are appended, and after Mark which of
-// them are duplicates. The zero value is an empty run; Reset empties one for
-// reuse, keeping its memory.
+// order made, and after Mark which of them are duplicates. The zero value is
+// an empty run; Reset empties one for reuse, keeping its memory.
 type KeyRun struct {
 	// Keys are the run's keys, in order (appended with Append).
 	Keys []uint64
 	// Dup, after Mark, tells for each key whether an earlier key (of this
 	// run, an earlier run of the batch, or an earlier batch) had its value.
 	Dup []bool
-	// units lists for each unit the indexes in Keys of its keys; pk is the
-	// PartitionedKeys that filed them.
-	units [][]int32
-	pk    *PartitionedKeys
+	// Mark's working copy of the run, laid out as RBC's expansion lays out
+	// its records: sorted holds the keys sorted by partition (stably), idx
+	// each one's index in Keys, with dupBit set once it is found a
+	// duplicate, and parts[p] where partition p's keys start
+	// (parts[len(tables)] is len(Keys)).
+	sorted []uint64
+	idx    []uint32
+	parts  []int32
+	// pk is the PartitionedKeys the keys were appended with.
+	pk *PartitionedKeys
 }
+
+// dupBit marks a duplicate's index in KeyRun.idx.
+const dupBit = 1 << 31
 
 // Reset empties r.
 func (r *KeyRun) Reset() {
 	r.Keys, r.Dup, r.pk = r.Keys[:0], r.Dup[:0], nil
-	for u := range r.units {
-		r.units[u] = r.units[u][:0]
-	}
 }
 
-// Append appends key k to run r, filing it by its unit. A run's keys are
-// all filed by one PartitionedKeys; appending with another one panics.
+// Append appends key k to run r. A run's keys are all appended with one
+// PartitionedKeys; appending with another one panics.
 func (pk *PartitionedKeys) Append(r *KeyRun, k uint64) {
 	if r.pk != pk {
 		if r.pk != nil {
 			panic("sampler: KeyRun appended to by two PartitionedKeys")
 		}
 		r.pk = pk
-		if n := pk.Units(); len(r.units) < n {
-			r.units = append(r.units, make([][]int32, n-len(r.units))...)
-		}
 	}
-	u := pk.Unit(k)
-	r.units[u] = append(r.units[u], int32(len(r.Keys)))
 	r.Keys = append(r.Keys, k)
 }
 
@@ -155,50 +153,83 @@ func (pk *PartitionedKeys) Append(r *KeyRun, k uint64) {
 // before it in that order, or in an earlier batch, had its value. The
 // result is the same whatever the number of workers. run is called from
 // several workers at once and must return the same run for the same i.
+//
+// It works in three steps: each run's keys are sorted by partition into
+// one buffer, with a stable counting sort that stays in the run's few
+// kilobytes; each unit then adds, run by run in order, the run's contiguous
+// slice of each of its partitions to that partition's set
+// (keySet.addRun, whose loop keeps the set's fields in registers and loads
+// slots a few keys ahead, so that their cache misses overlap); and each
+// run's marks go back to its keys' order.
 func (pk *PartitionedKeys) Mark(ctx context.Context, workers, n int, run func(i int) *KeyRun) error {
 	for i := range n {
 		r := run(i)
 		if r.pk != pk && len(r.Keys) > 0 {
-			return fmt.Errorf("sampler: PartitionedKeys.Mark given run %d, filed by another PartitionedKeys", i)
+			return fmt.Errorf("sampler: PartitionedKeys.Mark given run %d, appended to with another PartitionedKeys", i)
 		}
-		if cap(r.Dup) < len(r.Keys) {
-			r.Dup = make([]bool, len(r.Keys))
-		}
-		r.Dup = r.Dup[:len(r.Keys)]
 	}
-	if len(pk.sinks) < pk.Units() {
-		pk.sinks = make([]uint64, pk.Units())
+	err := parallelFor(ctx, workers, n, func(_, i int) error {
+		pk.sortRun(run(i))
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	return pk.forUnits(ctx, workers, func(u int) error {
-		var sink uint64
+	err = pk.forUnits(ctx, workers, func(u int) error {
 		for i := range n {
 			r := run(i)
-			if r.pk != pk {
-				continue // empty
-			}
-			// A key's slot is a cache miss nearly every time (the sets
-			// together are far larger than the cache): the group's slots
-			// are loaded first, all at once, and the adds then find them
-			// in the cache.
-			idx := r.units[u]
-			for lo := 0; lo < len(idx); lo += markGroup {
-				grp := idx[lo:min(lo+markGroup, len(idx))]
-				for _, j := range grp {
-					k := r.Keys[j]
-					sink ^= pk.tables[k>>pk.shift].peek(k)
-				}
-				for _, j := range grp {
-					k := r.Keys[j]
-					r.Dup[j] = !pk.tables[k>>pk.shift].add(k)
-				}
+			for p := u * pk.unitParts; p < (u+1)*pk.unitParts; p++ {
+				lo, hi := r.parts[p], r.parts[p+1]
+				pk.tables[p].addRun(r.sorted[lo:hi], r.idx[lo:hi])
 			}
 		}
-		pk.sinks[u] = sink
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return parallelFor(ctx, workers, n, func(_, i int) error {
+		r := run(i)
+		for _, x := range r.idx {
+			r.Dup[x&^dupBit] = x&dupBit != 0
+		}
 		return nil
 	})
 }
 
-// markGroup is how many keys Mark loads the slots of before adding them:
-// enough misses in flight at once to hide most of their wait, few enough
-// that the slots are still in the cache when the keys are added.
-const markGroup = 8
+// sortRun sizes r's Dup and sorts its keys by partition into r.sorted and
+// r.idx, stably, with r.parts[p] where partition p's start.
+func (pk *PartitionedKeys) sortRun(r *KeyRun) {
+	n, nparts := len(r.Keys), len(pk.tables)
+	if cap(r.Dup) < n {
+		r.Dup = make([]bool, n)
+	}
+	if cap(r.sorted) < n {
+		r.sorted, r.idx = make([]uint64, n), make([]uint32, n)
+	}
+	r.Dup, r.sorted, r.idx = r.Dup[:n], r.sorted[:n], r.idx[:n]
+	if cap(r.parts) < nparts+1 {
+		r.parts = make([]int32, nparts+1)
+	}
+	parts := r.parts[:nparts+1]
+	r.parts = parts
+	clear(parts)
+	shift := pk.shift
+	for _, k := range r.Keys {
+		parts[k>>shift+1]++
+	}
+	for p := 1; p <= nparts; p++ {
+		parts[p] += parts[p-1]
+	}
+	// parts[p] is now where partition p starts; each of its keys moves it
+	// one on, so that afterwards parts[p] is where partition p+1 starts.
+	sorted, idx := r.sorted, r.idx
+	for j, k := range r.Keys {
+		p := k >> shift
+		at := parts[p]
+		sorted[at], idx[at] = k, uint32(j)
+		parts[p] = at + 1
+	}
+	copy(parts[1:], parts[:nparts])
+	parts[0] = 0
+}
