@@ -457,7 +457,7 @@ func ReadLog(path string) ([]*Result, error) {
 
 // readLog reads one results log, leaving out (and returning) the lines it
 // cannot read: a line in the middle that does not decode, or a last line cut
-// short. A log whose name ends in ".gz" is read through gzip. A line whose
+// short. A log whose name ends in CompressedSuffix is read through gzip. A line whose
 // text is in seen (when not nil) is left out as read already, and each line
 // read is added to it.
 func readLog(path string, seen map[string]bool) (out []*Result, bad []*LineError, err error) {
@@ -487,9 +487,9 @@ func readLog(path string, seen map[string]bool) (out []*Result, bad []*LineError
 }
 
 // readLogData returns a results log's bytes, decompressed when its name
-// ends in ".gz".
+// ends in CompressedSuffix.
 func readLogData(path string) ([]byte, error) {
-	if !strings.HasSuffix(path, ".gz") {
+	if !strings.HasSuffix(path, CompressedSuffix) {
 		return os.ReadFile(path)
 	}
 	f, err := os.Open(path)
