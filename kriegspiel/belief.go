@@ -671,7 +671,7 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 		keys := b.AppendKeysAfter(keyBuf[:0], moves)
 		pf := factsOf(b)
 		for j, m := range moves {
-			// captureSquare, isPawnCapture and childSetKeyFrom from the
+			// Board.CaptureSquare, isPawnCapture and childSetKeyFrom from the
 			// parent's facts, worked out once for all its moves.
 			capture, pawn := pf.theirs.Has(m.To), pf.pawns.Has(m.From)
 			pawnCapture := pawn && m.From.File() != m.To.File()
@@ -746,15 +746,8 @@ type parentFacts struct {
 // factsOf returns b's parentFacts.
 func factsOf(b *rbc.Board) parentFacts {
 	us := b.Turn()
-	pf := parentFacts{theirs: b.Pieces(us.Other()), pawns: b.PiecesOf(us, rbc.Pawn), ep: b.EnPassant(), epTaken: rbc.NoSquare,
+	return parentFacts{theirs: b.Pieces(us.Other()), pawns: b.PiecesOf(us, rbc.Pawn), ep: b.EnPassant(), epTaken: b.EnPassantTaken(),
 		clockKept: clockMix(uint64(uint16(b.HalfmoveClock()) + 1)), clockReset: clockMix(0)}
-	if pf.ep != rbc.NoSquare {
-		pf.epTaken = pf.ep - 8
-		if us == rbc.Black {
-			pf.epTaken = pf.ep + 8
-		}
-	}
-	return pf
 }
 
 // judge builds and judges, once the run's keys are marked, the children
@@ -902,19 +895,4 @@ func sameAnswer(got, heard Answer) bool {
 // passant included.
 func isPawnCapture(b *rbc.Board, m rbc.Move) bool {
 	return b.PiecesOf(b.Turn(), rbc.Pawn).Has(m.From) && m.From.File() != m.To.File()
-}
-
-// captureSquare returns the square of the man the legal move m captures, or
-// NoSquare.
-func captureSquare(b *rbc.Board, m rbc.Move) rbc.Square {
-	if b.Pieces(b.Turn().Other()).Has(m.To) {
-		return m.To
-	}
-	if m.To == b.EnPassant() && isPawnCapture(b, m) {
-		if b.Turn() == rbc.White {
-			return m.To - 8
-		}
-		return m.To + 8
-	}
-	return rbc.NoSquare
 }

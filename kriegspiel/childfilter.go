@@ -22,7 +22,7 @@ func newMoveFilter(rules Ruleset, heard Answer) moveFilter {
 // before reports whether the legal move m on b can announce what was heard,
 // by what b alone says: the capture's square and kind.
 func (f *moveFilter) before(b *rbc.Board, m rbc.Move) bool {
-	if captureSquare(b, m) != f.heard.Capture {
+	if b.CaptureSquare(m) != f.heard.Capture {
 		return false
 	}
 	if f.fast && f.rules.TypedCaptures && f.heard.Capture != rbc.NoSquare {

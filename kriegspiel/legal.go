@@ -179,11 +179,7 @@ func AppendLegalMoves(b *rbc.Board, dst []rbc.Move) []rbc.Move {
 func appendEnPassant(b *rbc.Board, dst []rbc.Move, k rbc.Square) []rbc.Move {
 	us := b.Turn()
 	them := us.Other()
-	ep := b.EnPassant()
-	behind := ep - 8
-	if us == rbc.Black {
-		behind = ep + 8
-	}
+	ep, behind := b.EnPassant(), b.EnPassantTaken()
 	if ep == rbc.NoSquare || b.Occupied().Has(ep) || !b.PiecesOf(them, rbc.Pawn).Has(behind) {
 		return dst
 	}

@@ -63,6 +63,19 @@ func (b *Board) Castling() Castling { return b.castling }
 // EnPassant returns the square behind a pawn that just made a double push, or NoSquare.
 func (b *Board) EnPassant() Square { return b.ep }
 
+// EnPassantTaken returns the square of the pawn an en-passant capture would
+// take, the one behind the en-passant square that has just made its double
+// step, or NoSquare when there is no en-passant square.
+func (b *Board) EnPassantTaken() Square {
+	switch {
+	case b.ep == NoSquare:
+		return NoSquare
+	case b.turn == White:
+		return b.ep - 8
+	}
+	return b.ep + 8
+}
+
 // HalfmoveClock returns the number of half-moves since the last capture or pawn move.
 func (b *Board) HalfmoveClock() int { return int(b.halfmove) }
 

@@ -125,10 +125,7 @@ func (b *Board) CaptureSquare(m Move) Square {
 		return m.To
 	}
 	if m.To == b.ep && b.PiecesOf(b.turn, Pawn).Has(m.From) && m.From.File() != m.To.File() {
-		if b.turn == White {
-			return m.To - 8
-		}
-		return m.To + 8
+		return b.EnPassantTaken()
 	}
 	return NoSquare
 }

@@ -368,3 +368,25 @@ func TestSlidingAttacksMatchRayWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestEnPassantTaken: the pawn an en-passant capture takes stands behind the
+// en-passant square, seen from the side to move; with no en-passant square
+// there is none.
+func TestEnPassantTaken(t *testing.T) {
+	for _, tc := range []struct {
+		fen  string
+		want Square
+	}{
+		{"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", F5},
+		{"rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 2", D4},
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", NoSquare},
+	} {
+		b, err := ParseFEN(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := b.EnPassantTaken(); got != tc.want {
+			t.Errorf("%s: EnPassantTaken %v, want %v", tc.fen, got, tc.want)
+		}
+	}
+}
