@@ -554,7 +554,12 @@ func (p *process) handshake(ctx context.Context, options, ifAnnounced []SetOptio
 				return "", p.fail(fmt.Errorf("rbcp: the engine speaks protocol version %d, we speak %d", m.Version, Version))
 			}
 		case Error:
-			return "", p.fail(fmt.Errorf("rbcp: the engine refused the handshake: %s", m.Text))
+			// The refusal, not the exit that follows it: an engine that
+			// refuses may exit at once, and its exit can be recorded as
+			// the cause before this line, written first, is read here.
+			err := fmt.Errorf("rbcp: the engine refused the handshake: %s", m.Text)
+			p.fail(err)
+			return "", err
 		default:
 			return "", p.fail(fmt.Errorf("rbcp: protocol violation in the handshake: got %q", r.String()))
 		}
