@@ -421,6 +421,16 @@ func (p *process) fail(cause error) error {
 	return p.deathCause()
 }
 
+// reject kills an engine whose own line shows it cannot go on (an error
+// reply, a line that does not parse, a reply out of turn) and returns err
+// itself. An engine that writes such a line may exit at once, and its exit
+// can be recorded before the line is read; the line, written first, is the
+// cause the caller must see.
+func (p *process) reject(err error) error {
+	p.die(err)
+	return err
+}
+
 // die records why the engine is unusable and kills it.
 func (p *process) die(cause error) {
 	p.mu.Lock()
@@ -507,7 +517,7 @@ func (p *process) roundTrip(ctx context.Context, req Request) (Reply, error) {
 			return nil, p.fail(fmt.Errorf("rbcp: the engine closed its output while we waited for the answer to %s", keyword(req)))
 		}
 		if b, ok := r.(badLine); ok {
-			return nil, p.fail(fmt.Errorf("rbcp: protocol violation in the answer to %s: %w", keyword(req), b.err))
+			return nil, p.reject(fmt.Errorf("rbcp: protocol violation in the answer to %s: %w", keyword(req), b.err))
 		}
 		return r, nil
 	case <-ctx.Done():
@@ -551,17 +561,12 @@ func (p *process) handshake(ctx context.Context, options, ifAnnounced []SetOptio
 			continue
 		case HelloOK:
 			if m.Version != Version {
-				return "", p.fail(fmt.Errorf("rbcp: the engine speaks protocol version %d, we speak %d", m.Version, Version))
+				return "", p.reject(fmt.Errorf("rbcp: the engine speaks protocol version %d, we speak %d", m.Version, Version))
 			}
 		case Error:
-			// The refusal, not the exit that follows it: an engine that
-			// refuses may exit at once, and its exit can be recorded as
-			// the cause before this line, written first, is read here.
-			err := fmt.Errorf("rbcp: the engine refused the handshake: %s", m.Text)
-			p.fail(err)
-			return "", err
+			return "", p.reject(fmt.Errorf("rbcp: the engine refused the handshake: %s", m.Text))
 		default:
-			return "", p.fail(fmt.Errorf("rbcp: protocol violation in the handshake: got %q", r.String()))
+			return "", p.reject(fmt.Errorf("rbcp: protocol violation in the handshake: got %q", r.String()))
 		}
 		break
 	}
@@ -576,10 +581,10 @@ func (p *process) handshake(ctx context.Context, options, ifAnnounced []SetOptio
 			return "", err
 		}
 		if e, ok := r.(Error); ok {
-			return "", p.fail(fmt.Errorf("rbcp: the engine rejected option %s: %s", o.Name, e.Text))
+			return "", p.reject(fmt.Errorf("rbcp: the engine rejected option %s: %s", o.Name, e.Text))
 		}
 		if _, ok := r.(OK); !ok {
-			return "", p.fail(fmt.Errorf("rbcp: want ok to setoption, got %q", r.String()))
+			return "", p.reject(fmt.Errorf("rbcp: want ok to setoption, got %q", r.String()))
 		}
 	}
 	r, err := p.roundTrip(ctx, IsReady{})
@@ -587,7 +592,7 @@ func (p *process) handshake(ctx context.Context, options, ifAnnounced []SetOptio
 		return "", err
 	}
 	if _, ok := r.(ReadyOK); !ok {
-		return "", p.fail(fmt.Errorf("rbcp: want readyok, got %q", r.String()))
+		return "", p.reject(fmt.Errorf("rbcp: want readyok, got %q", r.String()))
 	}
 	return name, nil
 }

@@ -2,7 +2,9 @@ package rbcp
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -219,5 +221,61 @@ func TestClientCloseDuringThinking(t *testing.T) {
 	wg.Wait()
 	if moveErr == nil {
 		t.Fatal("ChooseMove succeeded on a closed engine")
+	}
+}
+
+// exitedProcess is a process whose engine has already exited and whose exit
+// is recorded as the cause, with replies waiting unread: the order in which
+// an engine that writes its last line and exits at once can be seen.
+func exitedProcess(t *testing.T, replies ...Reply) *process {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	p := &process{
+		log: slog.New(slog.DiscardHandler), stdin: w,
+		replies: make(chan Reply, len(replies)), exited: make(chan struct{}), killed: make(chan struct{}),
+	}
+	for _, x := range replies {
+		p.replies <- x
+	}
+	close(p.replies)
+	close(p.exited)
+	p.die(errors.New("rbcp: the engine exited (exit status 0)"))
+	return p
+}
+
+// A line the engine wrote before it exited is the cause reported, not the
+// exit, however the two were recorded.
+func TestLineBeforeExitIsTheCause(t *testing.T) {
+	opt := []SetOption{{Name: "seed", Value: "1"}}
+	for _, tc := range []struct {
+		name    string
+		replies []Reply
+		options []SetOption
+		want    string
+	}{
+		{"refused", []Reply{Error{Text: "no network"}}, nil, "refused the handshake: no network"},
+		{"version", []Reply{HelloOK{Version: Version + 1}}, nil, "speaks protocol version"},
+		{"out of turn", []Reply{OK{}}, nil, "protocol violation in the handshake"},
+		{"option rejected", []Reply{HelloOK{Version: Version}, Error{Text: "no such option"}}, opt, "rejected option seed"},
+		{"option answer", []Reply{HelloOK{Version: Version}, ReadyOK{}}, opt, "want ok to setoption"},
+		{"bad line", []Reply{HelloOK{Version: Version}, badLine{errors.New("unreadable")}}, opt, "protocol violation in the answer to setoption: unreadable"},
+		{"readyok", []Reply{HelloOK{Version: Version}, OK{}}, nil, "want readyok"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := exitedProcess(t, tc.replies...)
+			_, err := p.handshake(context.Background(), tc.options, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("handshake: %v, want %q", err, tc.want)
+			}
+		})
+	}
+	// With no line waiting, the exit is the cause.
+	p := exitedProcess(t)
+	if _, err := p.handshake(context.Background(), nil, nil); err == nil || !strings.Contains(err.Error(), "exited") {
+		t.Fatalf("handshake with no reply: %v", err)
 	}
 }
