@@ -421,11 +421,13 @@ func (p *process) fail(cause error) error {
 	return p.deathCause()
 }
 
-// reject kills an engine whose own line shows it cannot go on (an error
-// reply, a line that does not parse, a reply out of turn) and returns err
-// itself. An engine that writes such a line may exit at once, and its exit
-// can be recorded before the line is read; the line, written first, is the
-// cause the caller must see.
+// reject kills an engine whose own whole line shows it cannot go on (an
+// error reply, a reply out of turn) and returns err itself. An engine that
+// writes such a line may exit at once, and its exit can be recorded before
+// the line is read; the line, written first, is the cause the caller must
+// see. A line that does not parse goes through fail instead: it may be the
+// cut-off last output of an engine that crashed or was killed for its time,
+// and then the exit or the timeout says more.
 func (p *process) reject(err error) error {
 	p.die(err)
 	return err
@@ -517,7 +519,7 @@ func (p *process) roundTrip(ctx context.Context, req Request) (Reply, error) {
 			return nil, p.fail(fmt.Errorf("rbcp: the engine closed its output while we waited for the answer to %s", keyword(req)))
 		}
 		if b, ok := r.(badLine); ok {
-			return nil, p.reject(fmt.Errorf("rbcp: protocol violation in the answer to %s: %w", keyword(req), b.err))
+			return nil, p.fail(fmt.Errorf("rbcp: protocol violation in the answer to %s: %w", keyword(req), b.err))
 		}
 		return r, nil
 	case <-ctx.Done():
