@@ -457,9 +457,9 @@ func ReadLog(path string) ([]*Result, error) {
 
 // readLog reads one results log, leaving out (and returning) the lines it
 // cannot read: a line in the middle that does not decode, or a last line cut
-// short. A log whose name ends in CompressedSuffix is read through gzip. A line whose
-// text is in seen (when not nil) is left out as read already, and each line
-// read is added to it.
+// short. A log whose name ends in CompressedSuffix is read through gzip. A
+// line whose text is in seen (when not nil) is left out as read already, and
+// each line read is added to it.
 func readLog(path string, seen map[string]bool) (out []*Result, bad []*LineError, err error) {
 	data, err := readLogData(path)
 	if err != nil {
