@@ -90,7 +90,7 @@ func Follow(ctx context.Context, p rbc.Player, h *rbc.History, color rbc.Color, 
 		}
 		var result []rbc.SquarePiece
 		if d.Sense != rbc.NoSquare {
-			result = before.Sense(d.Sense)
+			result = rbc.Sense(&before, d.Sense)
 		}
 		if err := call(func(ctx context.Context) error {
 			return p.HandleSenseResult(ctx, result)

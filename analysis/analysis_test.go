@@ -71,7 +71,7 @@ func TestAnalysisFeedsTheRecordedObservations(t *testing.T) {
 			}
 			// The recorder senses a1: it must see a1's window on the true board.
 			before := rbc.MustParseFEN(rec.FENBefore)
-			if got, want := r.senses[i], before.Sense(rbc.Square(0)); !slices.Equal(got, want) {
+			if got, want := r.senses[i], rbc.Sense(&before, rbc.Square(0)); !slices.Equal(got, want) {
 				t.Errorf("%v turn %d: sense result %v, want %v", c, i+1, got, want)
 			}
 			if rec.HasMove && r.moves[i] != rec.Taken {

@@ -17,7 +17,7 @@ func ParseRequest(board rbc.Board, s string) (rbc.Move, error) {
 	if err != nil {
 		return requested, err
 	}
-	if req := board.WithQueenDefault(requested); !req.IsNull() && !board.IsMoveAction(req) {
+	if req := rbc.WithQueenDefault(&board, requested); !req.IsNull() && !board.IsMoveAction(req) {
 		return requested, fmt.Errorf("%v is not a move action of %s on this board (the harness would reject it)", requested, board.Turn())
 	}
 	return requested, nil

@@ -200,10 +200,10 @@ func (m *MoveScorer) ScoreTaken(ctx context.Context, b rbc.Board, taken rbc.Move
 // on the first enemy piece, a blocked pawn or castling becoming no move).
 // The request must be a move action or the null move.
 func (m *MoveScorer) ScoreRequest(ctx context.Context, b rbc.Board, requested rbc.Move, lim Limits) (MoveScore, error) {
-	req := b.WithQueenDefault(requested)
+	req := rbc.WithQueenDefault(&b, requested)
 	if !req.IsNull() && !b.IsMoveAction(req) {
 		return MoveScore{}, fmt.Errorf("evaluator: %v is not a move action on %s", requested, b.FEN())
 	}
-	taken, _ := b.Resolve(req)
+	taken, _ := rbc.Resolve(&b, req)
 	return m.ScoreTaken(ctx, b, taken, lim)
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	chess "github.com/corentings/chess/v2"
+	refchess "github.com/corentings/chess/v2"
 
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -138,7 +138,7 @@ func TestLegalMovesEqualSlowFilterAndOracle(t *testing.T) {
 			t.Fatalf("%s: legal moves differ\n ours %v\n slow %v", b.FEN(), got, want)
 		}
 		if d >= depth-1 { // the oracle is slow: the root and its children
-			var pos chess.Position
+			var pos refchess.Position
 			if err := pos.UnmarshalText([]byte(b.FEN())); err != nil {
 				t.Fatalf("oracle cannot read %q: %v", b.FEN(), err)
 			}

@@ -87,8 +87,8 @@ func shelterCost(ref *rbc.Board, r rbc.Move) float64 {
 		own.SetPiece(pieces.PopFirst(), rbc.NoPiece)
 	}
 	before := openness(&own, us)
-	if !r.IsNull() && own.IsPseudoLegal(own.WithQueenDefault(r)) {
-		own.Apply(own.WithQueenDefault(r))
+	if !r.IsNull() && own.IsPseudoLegal(rbc.WithQueenDefault(&own, r)) {
+		own.Apply(rbc.WithQueenDefault(&own, r))
 	}
 	return float64(openness(&own, us) - before)
 }

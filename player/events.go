@@ -35,7 +35,7 @@ func kingEventsOf(ws []sampler.Weighted, reqs []rbc.Move) *kingEvents {
 		}
 		b := &w.Board
 		for j, r := range reqs {
-			taken, c := b.Resolve(b.WithQueenDefault(r))
+			taken, c := rbc.Resolve(b, rbc.WithQueenDefault(b, r))
 			switch {
 			case c != rbc.NoSquare && b.PiecesOf(b.Turn().Other(), rbc.King).Has(c):
 				ev.win[j] += wt

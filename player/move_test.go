@@ -73,7 +73,7 @@ func TestAvoidsLeavingTheKingCapturable(t *testing.T) {
 		got := chooseOn(t, name, f, DefaultConfig())
 		for _, b := range f.boards {
 			after := b
-			after.Play(got)
+			rbc.Play(&after, got)
 			if after.KingCapturable() {
 				t.Errorf("%s chose %v, which leaves the king capturable on %s", name, got, b.FEN())
 			}
@@ -108,7 +108,7 @@ func TestRequestsDeduplicatePromotions(t *testing.T) {
 		t.Errorf("promotion requests: %v", count)
 	}
 	for _, r := range reqs {
-		if !r.IsNull() && !b.IsMoveAction(b.WithQueenDefault(r)) {
+		if !r.IsNull() && !b.IsMoveAction(rbc.WithQueenDefault(&b, r)) {
 			t.Errorf("%v is not a move action", r)
 		}
 	}

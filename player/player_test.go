@@ -211,7 +211,7 @@ func TestPlayerFullGameCallbacks(t *testing.T) {
 	if err != nil || !slices.Contains(b.MoveActions(), m) {
 		t.Fatalf("first move %v %v", m, err)
 	}
-	taken, capture := b.Play(m)
+	taken, capture := rbc.Play(&b, m)
 	if err := p.HandleMoveResult(ctx, m, taken, capture != rbc.NoSquare, capture); err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestPlayerFullGameCallbacks(t *testing.T) {
 func TestConsistentWith(t *testing.T) {
 	f := newFixed(t, knightBoards...)
 	ws, _ := f.Sample(context.Background(), 10, nil)
-	res := f.boards[1].Sense(sq(t, "g6"))
+	res := rbc.Sense(&f.boards[1], sq(t, "g6"))
 	got := consistentWith(ws, res)
 	if len(got) != 1 || got[0].Board.Key() != f.boards[1].Key() {
 		t.Errorf("kept %d boards", len(got))

@@ -96,7 +96,7 @@ func parentsAfter(before []rbc.Board, requested, taken rbc.Move, capture rbc.Squ
 	seen := map[uint64]bool{}
 	var out []rbc.Board
 	for _, b := range before {
-		t, c := b.Resolve(b.WithQueenDefault(requested))
+		t, c := rbc.Resolve(&b, rbc.WithQueenDefault(&b, requested))
 		if t != taken || c != capture {
 			continue
 		}

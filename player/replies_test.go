@@ -153,13 +153,13 @@ func TestPlayerBuildsTheReplyModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	taken, capture := b.Play(m)
+	taken, capture := rbc.Play(&b, m)
 	_ = p.HandleMoveResult(ctx, m, taken, capture != rbc.NoSquare, capture)
 	if len(p.reply.parents) != 1 {
 		t.Fatalf("%d parents after our first move, want 1", len(p.reply.parents))
 	}
 	reply := rbc.Move{From: rbc.E7, To: rbc.E5}
-	b.Play(reply)
+	rbc.Play(&b, reply)
 	_ = p.HandleOpponentMoveResult(ctx, false, rbc.NoSquare)
 	if _, err := p.ChooseSense(ctx, allSquares(), b.MoveActions(), 60*time.Second); err != nil {
 		t.Fatal(err)

@@ -102,7 +102,7 @@ func Requests(actions []rbc.Move, ref *rbc.Board) []rbc.Move {
 		if m.IsNull() || m.Promotion == rbc.Bishop || m.Promotion == rbc.Rook {
 			continue
 		}
-		q := ref.WithQueenDefault(m)
+		q := rbc.WithQueenDefault(ref, m)
 		if seen[q] {
 			continue
 		}
@@ -236,7 +236,7 @@ func newBoardJob(w sampler.Weighted, reqs []rbc.Move) *boardJob {
 	job := &boardJob{board: w.Board, weight: w.Weight, slot: make([]int, len(reqs))}
 	index := make(map[rbc.Move]int, len(reqs))
 	for j, r := range reqs {
-		taken, capture := w.Board.Resolve(w.Board.WithQueenDefault(r))
+		taken, capture := rbc.Resolve(&w.Board, rbc.WithQueenDefault(&w.Board, r))
 		k, ok := index[taken]
 		if !ok {
 			k = len(job.takens)

@@ -73,7 +73,7 @@ func NewSenseStrategy(name string, cfg *Config) (SenseStrategy, error) {
 func windowGroups(ws []sampler.Weighted, q rbc.Square, acc map[uint64]float64) []float64 {
 	clear(acc)
 	for i := range ws {
-		acc[ws[i].Board.SenseKey(q)] += ws[i].Weight
+		acc[rbc.SenseKey(&ws[i].Board, q)] += ws[i].Weight
 	}
 	out := make([]float64, 0, len(acc))
 	total := 0.0

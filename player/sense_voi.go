@@ -201,7 +201,7 @@ func dangerInfo(ws []sampler.Weighted, squares []rbc.Square, us rbc.Color) (map[
 	for _, q := range squares {
 		clear(acc)
 		for i := range ws {
-			k := ws[i].Board.SenseKey(q)
+			k := rbc.SenseKey(&ws[i].Board, q)
 			g := acc[k]
 			g.w += ws[i].Weight
 			if danger[i] {
@@ -263,7 +263,7 @@ func trackInfo(ws []sampler.Weighted, squares []rbc.Square, us rbc.Color) map[rb
 	for _, q := range squares {
 		clear(groups)
 		for i := range ws {
-			k := ws[i].Board.SenseKey(q)
+			k := rbc.SenseKey(&ws[i].Board, q)
 			groups[k] = append(groups[k], i)
 		}
 		after := 0.0
@@ -316,7 +316,7 @@ func windowLabels(m *Matrix, q rbc.Square) []int {
 	ids := make(map[uint64]int, 8)
 	out := make([]int, m.Len())
 	for i := range m.Boards {
-		k := m.Boards[i].SenseKey(q)
+		k := rbc.SenseKey(&m.Boards[i], q)
 		id, ok := ids[k]
 		if !ok {
 			id = len(ids)

@@ -49,13 +49,13 @@ func TestSafeMoveSeesTheCheckWithoutTheBelief(t *testing.T) {
 		t.Fatal(err)
 	}
 	ours := mustMove(t, "h2h3")
-	if taken, capture := truth.Play(ours); taken != ours || capture != rbc.NoSquare {
+	if taken, capture := rbc.Play(&truth, ours); taken != ours || capture != rbc.NoSquare {
 		t.Fatalf("h2h3 on the true board: %v %v", taken, capture)
 	}
 	if err := p.HandleMoveResult(ctx, ours, ours, false, rbc.NoSquare); err != nil {
 		t.Fatal(err)
 	}
-	if _, capture := truth.Play(mustMove(t, "e8e1")); capture != rbc.E1 {
+	if _, capture := rbc.Play(&truth, mustMove(t, "e8e1")); capture != rbc.E1 {
 		t.Fatalf("Qxe1 on the true board captured on %v", capture)
 	}
 	if err := p.HandleOpponentMoveResult(ctx, true, rbc.E1); err != nil {
@@ -76,7 +76,7 @@ func TestSafeMoveSeesTheCheckWithoutTheBelief(t *testing.T) {
 		t.Fatalf("the fallback move is %v, want a move that meets the check", mv)
 	}
 	after := truth
-	after.Play(mv)
+	rbc.Play(&after, mv)
 	if after.KingCapturable() {
 		t.Errorf("after %v the queen can capture our king: %v", mv, after.FEN())
 	}

@@ -268,6 +268,6 @@ func certainKingCapture(ctx context.Context, t *TurnView, ws []sampler.Weighted,
 
 // capturesKing reports whether request r captures the enemy king on b.
 func capturesKing(b *rbc.Board, r rbc.Move) bool {
-	_, c := b.Resolve(b.WithQueenDefault(r))
+	_, c := rbc.Resolve(b, rbc.WithQueenDefault(b, r))
 	return c != rbc.NoSquare && b.PiecesOf(b.Turn().Other(), rbc.King).Has(c)
 }

@@ -60,12 +60,3 @@ func (b *Board) Apply(m Move) (capture Square) {
 	}
 	return capture
 }
-
-// Play resolves the request req on this (true) board with the harness's queen
-// default and applies the result. It returns the taken move and the capture
-// square. req must be a move action (or null); the referee checks that.
-func (b *Board) Play(req Move) (taken Move, capture Square) {
-	taken, capture = b.Resolve(b.WithQueenDefault(req))
-	b.Apply(taken)
-	return taken, capture
-}

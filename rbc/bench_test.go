@@ -121,7 +121,7 @@ func BenchmarkResolve(b *testing.B) {
 		for j := range boards {
 			buf = boards[j].AppendMoveActions(buf[:0])
 			for _, m := range buf {
-				boards[j].Resolve(boards[j].WithQueenDefault(m))
+				Resolve(&boards[j], WithQueenDefault(&boards[j], m))
 			}
 			n += len(buf)
 		}

@@ -34,6 +34,6 @@ const (
 	rank2 Bitboard = rank1 << 8
 	rank7 Bitboard = rank1 << 48
 	rank8 Bitboard = rank1 << 56
-	// backRanks are the squares where pawns promote.
-	backRanks = rank1 | rank8
+	// BackRanks are the squares where pawns promote.
+	BackRanks = rank1 | rank8
 )

@@ -150,7 +150,7 @@ func (g *childGen) appendPawn(dst []Child, from, to Square, victim Piece, captur
 	if victim != NoPiece {
 		k ^= zobristPiece[victim][capture]
 	}
-	if !backRanks.Has(to) {
+	if !BackRanks.Has(to) {
 		k ^= zobristPiece[MakePiece(g.us, Pawn)][to]
 		return append(dst, Child{Key: k, Move: Move{From: from, To: to}, Capture: capture})
 	}

@@ -74,7 +74,7 @@ func checkHarnessPositions(t *testing.T, name string) {
 			var wantTaken *string
 			_ = json.Unmarshal(res[0], &wantTaken)
 			wc := squareFromJSON(t, res[1])
-			taken, capture := b.Resolve(b.WithQueenDefault(m))
+			taken, capture := Resolve(&b, WithQueenDefault(&b, m))
 			gotTaken := "null"
 			if !taken.IsNull() {
 				gotTaken = taken.String()
@@ -92,7 +92,7 @@ func checkHarnessPositions(t *testing.T, name string) {
 			if err != nil {
 				t.Fatalf("bad sense square %q", center)
 			}
-			got := b.Sense(Square(c))
+			got := Sense(&b, Square(c))
 			if len(got) != len(want) {
 				t.Errorf("%s: sense %s: %d squares, harness %d", p.FEN, center, len(got), len(want))
 				continue

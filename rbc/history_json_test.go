@@ -90,19 +90,19 @@ func TestHistoryDecodesTurnsAndOutcome(t *testing.T) {
 func sampleHistory() *History {
 	b := StartBoard()
 	before := b.FEN()
-	taken, capture := b.Play(Move{From: E2, To: E4})
+	taken, capture := Play(&b, Move{From: E2, To: E4})
 	after := b.FEN()
 	start := StartBoard()
 	h := &History{WhiteName: "Zoë \"q\" 😀", BlackName: "b\\\n"}
 	h.Turns[White] = []TurnRecord{
-		{Sense: B2, SenseResult: start.Sense(B2), HasMove: true, Requested: Move{From: E2, To: E4},
+		{Sense: B2, SenseResult: Sense(&start, B2), HasMove: true, Requested: Move{From: E2, To: E4},
 			Taken: taken, Capture: capture, FENBefore: before, FENAfter: after},
 		{Sense: NoSquare, SenseResult: []SquarePiece{}, Capture: NoSquare},
 	}
 	before2 := b.FEN()
-	b.Play(Move{})
+	Play(&b, Move{})
 	h.Turns[Black] = []TurnRecord{
-		{Sense: H8, SenseResult: b.Sense(H8), HasMove: true, Capture: NoSquare, FENBefore: before2, FENAfter: b.FEN()},
+		{Sense: H8, SenseResult: Sense(&b, H8), HasMove: true, Capture: NoSquare, FENBefore: before2, FENAfter: b.FEN()},
 	}
 	h.Outcome = Outcome{Winner: Black, HasWinner: true, Reason: Timeout}
 	return h

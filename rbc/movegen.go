@@ -104,7 +104,7 @@ func appendTargets(dst []Move, from Square, targets Bitboard) []Move {
 
 // appendPawnMove appends a pawn move, as the four promotions when it reaches the back rank.
 func appendPawnMove(dst []Move, from, to Square) []Move {
-	if backRanks.Has(to) {
+	if BackRanks.Has(to) {
 		return append(dst,
 			Move{From: from, To: to, Promotion: Queen},
 			Move{From: from, To: to, Promotion: Rook},
@@ -137,7 +137,7 @@ func (b *Board) AppendMoveActions(dst []Move) []Move {
 		for t := pawnAttacks[us][from] &^ ours; t != 0; {
 			to := t.PopFirst()
 			dst = append(dst, Move{From: from, To: to})
-			if backRanks.Has(to) {
+			if BackRanks.Has(to) {
 				dst = appendPawnMove(dst, from, to)
 			}
 		}

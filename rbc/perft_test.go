@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	chess "github.com/corentings/chess/v2"
+	refchess "github.com/corentings/chess/v2"
 )
 
 // Perft cross-checks. RBC moves restricted to the chess-legal ones must be
@@ -87,7 +87,7 @@ func TestLegalMovesEqualOracleLibrary(t *testing.T) {
 	var walk func(fen string, depth int)
 	walk = func(fen string, depth int) {
 		b := MustParseFEN(fen)
-		var pos chess.Position
+		var pos refchess.Position
 		if err := pos.UnmarshalText([]byte(fen)); err != nil {
 			t.Fatalf("oracle cannot read %q: %v", fen, err)
 		}

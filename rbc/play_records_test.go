@@ -41,10 +41,10 @@ func TestPlayMatchesRecordedTurns(t *testing.T) {
 				if r := h.Requested[side][i]; r != nil {
 					req, _ = ParseMove(r.Value)
 				}
-				if !req.IsNull() && !b.IsMoveAction(b.WithQueenDefault(req)) {
+				if !req.IsNull() && !b.IsMoveAction(WithQueenDefault(&b, req)) {
 					t.Errorf("%s %s turn %d: %v not a move action", f, side, i, req)
 				}
-				taken, capture := b.Play(req)
+				taken, capture := Play(&b, req)
 				want := "0000"
 				if tk := h.Taken[side][i]; tk != nil {
 					want = tk.Value

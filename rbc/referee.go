@@ -218,7 +218,7 @@ func (r *referee) playTurn(ctx context.Context) error {
 	}
 	result := []SquarePiece{}
 	if sense != NoSquare {
-		result = r.board.AppendSense(make([]SquarePiece, 0, 9), sense)
+		result = AppendSense(&r.board, make([]SquarePiece, 0, 9), sense)
 	}
 	r.hist.Turns[c] = append(r.hist.Turns[c], TurnRecord{Sense: sense, SenseResult: result, Capture: NoSquare})
 	rec := &r.hist.Turns[c][len(r.hist.Turns[c])-1]
@@ -239,7 +239,7 @@ func (r *referee) playTurn(ctx context.Context) error {
 	}); !ok {
 		return err
 	}
-	if !req.IsNull() && !r.board.IsMoveAction(r.board.WithQueenDefault(req)) {
+	if !req.IsNull() && !r.board.IsMoveAction(WithQueenDefault(&r.board, req)) {
 		r.table.End(Outcome{Winner: c.Other(), HasWinner: true, Reason: IllegalAction,
 			Detail: fmt.Sprintf("%s requested %s, which is not one of its %d move actions", c, moveString(req), len(moveActions))})
 		return nil
@@ -250,7 +250,7 @@ func (r *referee) playTurn(ctx context.Context) error {
 	rec.HasMove = true
 	rec.Requested = req
 	rec.FENBefore = r.board.FEN()
-	rec.Taken, rec.Capture = r.board.Play(req)
+	rec.Taken, rec.Capture = Play(&r.board, req)
 	rec.FENAfter = r.board.FEN()
 	r.lastCapture = rec.Capture
 	taken, capture := rec.Taken, rec.Capture

@@ -30,11 +30,11 @@ func mustMove(t *testing.T, uci string) Move {
 func resolve(t *testing.T, fen, req string) (string, Square) {
 	t.Helper()
 	b := MustParseFEN(fen)
-	m := b.WithQueenDefault(mustMove(t, req))
+	m := WithQueenDefault(&b, mustMove(t, req))
 	if !b.IsMoveAction(m) {
 		t.Fatalf("%s is not a move action on %s", req, fen)
 	}
-	taken, capture := b.Resolve(m)
+	taken, capture := Resolve(&b, m)
 	return taken.String(), capture
 }
 
@@ -88,10 +88,10 @@ func TestBackRankPawnDiagonalsComeBareAndWithEachPromotion(t *testing.T) {
 
 func TestBarePromotionDefaultsToQueen(t *testing.T) {
 	b := MustParseFEN("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
-	if got := b.WithQueenDefault(mustMove(t, "b7b8")); got.String() != "b7b8q" {
+	if got := WithQueenDefault(&b, mustMove(t, "b7b8")); got.String() != "b7b8q" {
 		t.Fatalf("got %v, want b7b8q", got)
 	}
-	if got := b.WithQueenDefault(mustMove(t, "b7b8n")); got.String() != "b7b8n" {
+	if got := WithQueenDefault(&b, mustMove(t, "b7b8n")); got.String() != "b7b8n" {
 		t.Fatalf("an explicit promotion must be kept, got %v", got)
 	}
 }
@@ -152,7 +152,7 @@ func TestEnPassantReportsTheCapturedPawnsSquare(t *testing.T) {
 		t.Fatalf("got %s ×%v, want e5d6 ×d5", taken, capture)
 	}
 	b := MustParseFEN("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2")
-	b.Play(mustMove(t, "e5d6"))
+	Play(&b, mustMove(t, "e5d6"))
 	if b.PieceAt(D5) != NoPiece || b.PieceAt(D6) != MakePiece(White, Pawn) {
 		t.Fatal("en passant must remove the pawn on d5")
 	}
@@ -169,7 +169,7 @@ func TestCastlingWithAnyPieceBetweenIsNoMove(t *testing.T) {
 			if !b.IsMoveAction(m) {
 				continue
 			}
-			if taken, capture := b.Resolve(m); !taken.IsNull() || capture != NoSquare {
+			if taken, capture := Resolve(&b, m); !taken.IsNull() || capture != NoSquare {
 				t.Errorf("%s %s: got %v ×%v, want no move and no capture", fen, req, taken, capture)
 			}
 		}
@@ -178,7 +178,7 @@ func TestCastlingWithAnyPieceBetweenIsNoMove(t *testing.T) {
 
 func TestCastlingOutOfThroughAndIntoCheckIsAllowed(t *testing.T) {
 	b := MustParseFEN("4rrr1/k7/8/8/8/8/8/4K2R w K - 0 1")
-	taken, _ := b.Play(mustMove(t, "e1g1"))
+	taken, _ := Play(&b, mustMove(t, "e1g1"))
 	if taken.String() != "e1g1" || b.PieceAt(G1).Type() != King || b.PieceAt(F1).Type() != Rook {
 		t.Fatalf("castling must happen: %v %s", taken, b.FEN())
 	}
@@ -189,7 +189,7 @@ func TestCastlingOutOfThroughAndIntoCheckIsAllowed(t *testing.T) {
 
 func TestPromotionIsKeptAndApplied(t *testing.T) {
 	b := MustParseFEN("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
-	taken, capture := b.Play(mustMove(t, "b7a8n"))
+	taken, capture := Play(&b, mustMove(t, "b7a8n"))
 	if taken.String() != "b7a8n" || capture != A8 || b.PieceAt(A8) != MakePiece(White, Knight) {
 		t.Fatalf("got %v ×%v %s", taken, capture, b.FEN())
 	}
@@ -207,7 +207,7 @@ func TestNoMoveIsANullMove(t *testing.T) {
 
 func TestDoublePushAlwaysRecordsEnPassantSquare(t *testing.T) {
 	b := StartBoard()
-	b.Play(mustMove(t, "e2e4"))
+	Play(&b, mustMove(t, "e2e4"))
 	if b.FEN() != "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1" {
 		t.Fatalf("got %s", b.FEN())
 	}
@@ -224,7 +224,7 @@ func TestSenseWindowOrderAndClipping(t *testing.T) {
 		{B2, []Square{A3, B3, C3, A2, B2, C2, A1, B1, C1}},
 	} {
 		var got []Square
-		for _, sp := range b.Sense(c.center) {
+		for _, sp := range Sense(&b, c.center) {
 			got = append(got, sp.Square)
 			if sp.Piece != b.PieceAt(sp.Square) {
 				t.Errorf("sense %v: wrong piece on %v", c.center, sp.Square)
@@ -234,7 +234,7 @@ func TestSenseWindowOrderAndClipping(t *testing.T) {
 			t.Errorf("sense %v: %v, want %v", c.center, got, c.want)
 		}
 	}
-	if len(b.Sense(NoSquare)) != 0 {
+	if len(Sense(&b, NoSquare)) != 0 {
 		t.Error("a passed sense shows nothing")
 	}
 }
@@ -242,10 +242,10 @@ func TestSenseWindowOrderAndClipping(t *testing.T) {
 func TestSenseKeyIdentifiesWhatTheWindowShows(t *testing.T) {
 	a := StartBoard()
 	b := MustParseFEN("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1")
-	if a.SenseKey(B7) != b.SenseKey(B7) {
+	if SenseKey(&a, B7) != SenseKey(&b, B7) {
 		t.Error("windows away from the change must agree")
 	}
-	if a.SenseKey(E3) == b.SenseKey(E3) {
+	if SenseKey(&a, E3) == SenseKey(&b, E3) {
 		t.Error("the window over e2–e4 must tell the boards apart")
 	}
 }
@@ -295,7 +295,7 @@ func TestKingCaptureDetection(t *testing.T) {
 	if !b.KingCapturable() {
 		t.Error("the rook on e1 can take the king on e8")
 	}
-	b.Play(mustMove(t, "e1e8"))
+	Play(&b, mustMove(t, "e1e8"))
 	if !b.KingMissing(Black) || b.KingMissing(White) {
 		t.Error("after e1e8 Black has no king")
 	}

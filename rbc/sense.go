@@ -8,13 +8,13 @@ type SquarePiece struct {
 
 // SenseWindow returns the 3×3 window centred on center, clipped at the edges.
 func SenseWindow(center Square) Bitboard {
-	return kingAttacks[center] | center.Bit()
+	return KingAttacks(center) | center.Bit()
 }
 
 // AppendSense appends the sense result for center in the harness's order:
 // the rank above, the same rank, the rank below, each from file−1 to file+1,
 // clipped at the board's edge.
-func (b *Board) AppendSense(dst []SquarePiece, center Square) []SquarePiece {
+func AppendSense(b *Board, dst []SquarePiece, center Square) []SquarePiece {
 	f, r := center.File(), center.Rank()
 	for dr := 1; dr >= -1; dr-- {
 		for df := -1; df <= 1; df++ {
@@ -31,35 +31,26 @@ func (b *Board) AppendSense(dst []SquarePiece, center Square) []SquarePiece {
 
 // Sense returns the sense result for center (see AppendSense); NoSquare
 // (a passed sense) gives an empty result.
-func (b *Board) Sense(center Square) []SquarePiece {
+func Sense(b *Board, center Square) []SquarePiece {
 	if !center.Valid() {
 		return nil
 	}
-	return b.AppendSense(make([]SquarePiece, 0, 9), center)
+	return AppendSense(b, make([]SquarePiece, 0, 9), center)
 }
 
 // SenseKey returns a number that identifies exactly what the window around
 // center shows on this board: two boards give the same sense result for center
 // iff their keys are equal (each square is a base-13 digit). It is the basis of
 // sense-outcome partitions in belief filtering and sense selection.
-func (b *Board) SenseKey(center Square) uint64 {
+func SenseKey(b *Board, center Square) uint64 {
 	var k uint64
 	occ := b.Occupied()
 	for w := SenseWindow(center); w != 0; {
 		s := w.PopFirst()
 		k *= 13
-		if !occ.Has(s) {
-			continue
-		}
-		d := uint64(1)
-		if b.byColor[Black].Has(s) {
-			d = 7
-		}
-		for t := 0; t < 6; t++ {
-			if b.byType[t].Has(s) {
-				k += d + uint64(t)
-				break
-			}
+		if occ.Has(s) {
+			p := b.PieceAt(s)
+			k += 6*uint64(p.Color()) + uint64(p.Type())
 		}
 	}
 	return k

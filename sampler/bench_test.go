@@ -110,7 +110,7 @@ func BenchmarkSenseFilter(b *testing.B) {
 	s, tr := benchBelief(b)
 	l := layer{}
 	l.add(s.pending.groups[groupOf(tr.CaptureSquare)])
-	f, err := newSenseFilter(tr.Before.Sense(rbc.D6))
+	f, err := newSenseFilter(rbc.Sense(&tr.Before, rbc.D6))
 	if err != nil {
 		b.Fatal(err)
 	}

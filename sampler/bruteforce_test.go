@@ -48,7 +48,7 @@ func (bf *bruteForce) notice(square rbc.Square) {
 
 func (bf *bruteForce) sense(center rbc.Square, result []rbc.SquarePiece) {
 	for k, b := range bf.set {
-		if !slices.Equal(b.Sense(center), result) {
+		if !slices.Equal(rbc.Sense(&b, center), result) {
 			delete(bf.set, k)
 		}
 	}
@@ -57,7 +57,7 @@ func (bf *bruteForce) sense(center rbc.Square, result []rbc.SquarePiece) {
 func (bf *bruteForce) move(req, taken rbc.Move, capture rbc.Square) {
 	next := map[uint64]rbc.Board{}
 	for _, b := range bf.set {
-		t, c := b.Resolve(b.WithQueenDefault(req))
+		t, c := rbc.Resolve(&b, rbc.WithQueenDefault(&b, req))
 		if t == taken && c == capture {
 			b.Apply(t)
 			next[b.Key()] = b

@@ -206,7 +206,7 @@ func checkMoveResult(t *testing.T, tc moveResultCase) {
 	var first rbc.Board
 	for i, f := range tc.boards {
 		b := rbc.MustParseFEN(f)
-		if !b.IsMoveAction(b.WithQueenDefault(req)) && !req.IsNull() {
+		if !b.IsMoveAction(rbc.WithQueenDefault(&b, req)) && !req.IsNull() {
 			t.Fatalf("%s is not a move action on %s", tc.req, f)
 		}
 		boards = append(boards, b)
@@ -302,7 +302,7 @@ func TestSenseFilter(t *testing.T) {
 	for _, center := range centers {
 		for range 5 {
 			truth := boards[rng.IntN(len(boards))]
-			result := truth.Sense(center)
+			result := rbc.Sense(&truth, center)
 			f, err := newSenseFilter(result)
 			if err != nil {
 				t.Fatal(err)
@@ -311,11 +311,11 @@ func TestSenseFilter(t *testing.T) {
 				t.Fatalf("window of %v: %x, want %x", center, f.window, rbc.SenseWindow(center))
 			}
 			for i := range boards {
-				want := slices.Equal(boards[i].Sense(center), result)
+				want := slices.Equal(rbc.Sense(&boards[i], center), result)
 				if got := f.match(&boards[i]); got != want {
 					t.Fatalf("sense %v: match %v on %s, want %v", center, got, boards[i].FEN(), want)
 				}
-				if boards[i].SenseKey(center) == truth.SenseKey(center) != want {
+				if rbc.SenseKey(&boards[i], center) == rbc.SenseKey(&truth, center) != want {
 					t.Fatalf("SenseKey disagrees with the sense result")
 				}
 			}

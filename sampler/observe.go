@@ -115,7 +115,7 @@ func (f *senseFilter) pieceAt(s rbc.Square) rbc.Piece {
 // the same capture square. On success it returns the board after the taken
 // move; b itself is never changed.
 func (o *observation) applyMove(b *rbc.Board) (rbc.Board, bool) {
-	taken, capture := b.Resolve(b.WithQueenDefault(o.requested))
+	taken, capture := rbc.Resolve(b, rbc.WithQueenDefault(b, o.requested))
 	if taken != o.taken || capture != o.square {
 		return rbc.Board{}, false
 	}

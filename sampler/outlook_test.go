@@ -70,7 +70,7 @@ func TestOutlookRanks(t *testing.T) {
 		{kind: obsMove, square: rbc.NoSquare}, // a pass
 		{kind: obsNotice, square: rbc.NoSquare},
 	}
-	f, err := newSenseFilter(truth.Sense(rbc.E6))
+	f, err := newSenseFilter(rbc.Sense(&truth, rbc.E6))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -156,7 +156,7 @@ func TestReplayHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("sense %v", turns[0].Before.Sense(rbc.E2))
+	want := fmt.Sprintf("sense %v", rbc.Sense(&turns[0].Before, rbc.E2))
 	if s.log[2] != want {
 		t.Errorf("first sense fed %q, want %q (e2 off the true board)", s.log[2], want)
 	}

@@ -58,7 +58,7 @@ func TestRecovery(t *testing.T) {
 	// A black queen on e4 in the opening window: impossible before Black moves.
 	var impossible []rbc.SquarePiece
 	startBoard := rbc.StartBoard()
-	for _, sq := range startBoard.Sense(rbc.E4) {
+	for _, sq := range rbc.Sense(&startBoard, rbc.E4) {
 		if sq.Square == rbc.E4 {
 			sq.Piece = rbc.MakePiece(rbc.Black, rbc.Queen)
 		}

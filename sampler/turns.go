@@ -96,7 +96,7 @@ func (t *ObservedTurn) SenseWith(ctx context.Context, s Sampler, square rbc.Squa
 	if square == t.Sense {
 		return s.HandleSenseResult(ctx, t.SenseResult)
 	}
-	return s.HandleSenseResult(ctx, t.Before.Sense(square))
+	return s.HandleSenseResult(ctx, rbc.Sense(&t.Before, square))
 }
 
 // Move feeds the turn's move result to s (nothing when the turn has no move).

@@ -107,8 +107,8 @@ func TestAttackerPlaysRushThenKingCapture(t *testing.T) {
 	for !board.KingMissing(rbc.Black) && len(got) < 10 {
 		m, _ := a.ChooseMove(ctx, board.MoveActions(), 0)
 		got = append(got, m.String())
-		board.Play(m)
-		board.Play(rbc.Move{}) // black passes
+		rbc.Play(&board, m)
+		rbc.Play(&board, rbc.Move{}) // black passes
 	}
 	if want := []string{"e2e4", "f1c4", "d1h5", "c4f7", "f7e8"}; !slices.Equal(got, want) {
 		t.Errorf("moves %v, want %v", got, want)
@@ -160,7 +160,7 @@ func TestAttackerRushesAreMoveActionsAtTheirTurn(t *testing.T) {
 			moves := rushMoves(rush, c)
 			board := rbc.StartBoard()
 			if c == rbc.Black {
-				board.Play(rbc.Move{})
+				rbc.Play(&board, rbc.Move{})
 			}
 			for i, m := range moves {
 				if board.KingMissing(c.Other()) {
@@ -169,8 +169,8 @@ func TestAttackerRushesAreMoveActionsAtTheirTurn(t *testing.T) {
 				if !board.IsMoveAction(m) {
 					t.Errorf("rush %d as %v: move %d %v is not a move action", rush, c, i, m)
 				}
-				board.Play(m)
-				board.Play(rbc.Move{})
+				rbc.Play(&board, m)
+				rbc.Play(&board, rbc.Move{})
 			}
 			if !board.KingMissing(c.Other()) {
 				t.Errorf("rush %d as %v does not take a passive king", rush, c)

@@ -27,7 +27,7 @@ func TestWindowMatchesByDifferences(t *testing.T) {
 		}
 		got := ^grow(differences(&b, &truth))
 		for q := rbc.Square(0); q < 64; q++ {
-			if want := b.SenseKey(q) == truth.SenseKey(q); got.Has(q) != want {
+			if want := rbc.SenseKey(&b, q) == rbc.SenseKey(&truth, q); got.Has(q) != want {
 				t.Fatalf("%s vs start, window %s: fast %v, sense keys %v", b.FEN(), q, got.Has(q), want)
 			}
 		}

@@ -56,7 +56,7 @@ func TestOwnPiecesOverTheSenseWindow(t *testing.T) {
 	ctx := context.Background()
 	steps := []func() error{
 		func() error { return h.HandleGameStart(ctx, rbc.White, b, "x") },
-		func() error { return h.HandleSenseResult(ctx, b.Sense(rbc.E2)) },
+		func() error { return h.HandleSenseResult(ctx, rbc.Sense(&b, rbc.E2)) },
 		func() error {
 			e2e4 := rbc.Move{From: rbc.E2, To: rbc.E4}
 			return h.HandleMoveResult(ctx, e2e4, e2e4, false, rbc.NoSquare)
