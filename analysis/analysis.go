@@ -18,6 +18,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -25,8 +26,8 @@ import (
 type Decision struct {
 	Turn   int            // the side's own turn, from 1
 	Record rbc.TurnRecord // what was played
-	Sense  rbc.Square     // the bot's sense (rbc.NoSquare: a pass)
-	Move   rbc.Move       // the bot's move request (null: a pass; none when the record has no move)
+	Sense  chess.Square   // the bot's sense (rbc.NoSquare: a pass)
+	Move   chess.Move     // the bot's move request (null: a pass; none when the record has no move)
 	Took   time.Duration  // the time the bot took over its sense and move
 }
 
@@ -42,16 +43,16 @@ func (d *Decision) MoveAgrees() bool { return !d.Record.HasMove || d.Move == d.R
 // level for the turns it shows), and after each turn it reports the bot's
 // choices. Every callback gets left as its clock and as its deadline, as a
 // referee would give it.
-func Follow(ctx context.Context, p rbc.Player, h *rbc.History, color rbc.Color, left time.Duration,
+func Follow(ctx context.Context, p rbc.Player, h *rbc.History, color chess.Color, left time.Duration,
 	next func(turn int) bool, report func(Decision)) error {
 	call := func(f func(context.Context) error) error {
 		ctx, cancel := context.WithTimeout(ctx, left)
 		defer cancel()
 		return f(ctx)
 	}
-	start := rbc.StartBoard()
+	start := chess.StartBoard()
 	opponent := h.BlackName
-	if color == rbc.Black {
+	if color == chess.Black {
 		opponent = h.WhiteName
 	}
 	if err := call(func(ctx context.Context) error {
@@ -66,16 +67,16 @@ func Follow(ctx context.Context, p rbc.Player, h *rbc.History, color rbc.Color, 
 			return nil
 		}
 		// The opponent's move before this turn (none before White's first).
-		capture := rbc.NoSquare
+		capture := chess.NoSquare
 		if j := i - 1 + int(color); j >= 0 && j < len(theirs) {
 			capture = theirs[j].Capture
 		}
 		if err := call(func(ctx context.Context) error {
-			return p.HandleOpponentMoveResult(ctx, capture != rbc.NoSquare, capture)
+			return p.HandleOpponentMoveResult(ctx, capture != chess.NoSquare, capture)
 		}); err != nil {
 			return fmt.Errorf("turn %d: opponent's move: %w", turn, err)
 		}
-		before, err := rbc.ParseFEN(rec.FENBefore)
+		before, err := chess.ParseFEN(rec.FENBefore)
 		if err != nil {
 			return fmt.Errorf("turn %d: the record's board: %w", turn, err)
 		}
@@ -89,7 +90,7 @@ func Follow(ctx context.Context, p rbc.Player, h *rbc.History, color rbc.Color, 
 			return fmt.Errorf("turn %d: sense: %w", turn, err)
 		}
 		var result []rbc.SquarePiece
-		if d.Sense != rbc.NoSquare {
+		if d.Sense != chess.NoSquare {
 			result = rbc.Sense(&before, d.Sense)
 		}
 		if err := call(func(ctx context.Context) error {
@@ -111,7 +112,7 @@ func Follow(ctx context.Context, p rbc.Player, h *rbc.History, color rbc.Color, 
 			return nil
 		}
 		if err := call(func(ctx context.Context) error {
-			return p.HandleMoveResult(ctx, rec.Requested, rec.Taken, rec.Capture != rbc.NoSquare, rec.Capture)
+			return p.HandleMoveResult(ctx, rec.Requested, rec.Taken, rec.Capture != chess.NoSquare, rec.Capture)
 		}); err != nil {
 			return fmt.Errorf("turn %d: move result: %w", turn, err)
 		}
@@ -120,10 +121,10 @@ func Follow(ctx context.Context, p rbc.Player, h *rbc.History, color rbc.Color, 
 }
 
 // AllSquares returns the 64 squares, the sense actions of every turn.
-func AllSquares() []rbc.Square {
-	s := make([]rbc.Square, 64)
+func AllSquares() []chess.Square {
+	s := make([]chess.Square, 64)
 	for i := range s {
-		s[i] = rbc.Square(i)
+		s[i] = chess.Square(i)
 	}
 	return s
 }

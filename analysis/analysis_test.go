@@ -7,37 +7,38 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // recorder is a player that remembers the observations it is given and
 // always senses a1 and passes.
 type recorder struct {
-	color    rbc.Color
-	captures []rbc.Square
+	color    chess.Color
+	captures []chess.Square
 	senses   [][]rbc.SquarePiece
-	moves    []rbc.Move // the taken moves it was told of
+	moves    []chess.Move // the taken moves it was told of
 }
 
-func (r *recorder) HandleGameStart(_ context.Context, c rbc.Color, _ rbc.Board, _ string) error {
+func (r *recorder) HandleGameStart(_ context.Context, c chess.Color, _ chess.Board, _ string) error {
 	r.color = c
 	return nil
 }
-func (r *recorder) HandleOpponentMoveResult(_ context.Context, _ bool, sq rbc.Square) error {
+func (r *recorder) HandleOpponentMoveResult(_ context.Context, _ bool, sq chess.Square) error {
 	r.captures = append(r.captures, sq)
 	return nil
 }
-func (r *recorder) ChooseSense(context.Context, []rbc.Square, []rbc.Move, time.Duration) (rbc.Square, error) {
-	return rbc.Square(0), nil
+func (r *recorder) ChooseSense(context.Context, []chess.Square, []chess.Move, time.Duration) (chess.Square, error) {
+	return chess.Square(0), nil
 }
 func (r *recorder) HandleSenseResult(_ context.Context, res []rbc.SquarePiece) error {
 	r.senses = append(r.senses, res)
 	return nil
 }
-func (r *recorder) ChooseMove(context.Context, []rbc.Move, time.Duration) (rbc.Move, error) {
-	return rbc.Move{}, nil
+func (r *recorder) ChooseMove(context.Context, []chess.Move, time.Duration) (chess.Move, error) {
+	return chess.Move{}, nil
 }
-func (r *recorder) HandleMoveResult(_ context.Context, _, taken rbc.Move, _ bool, _ rbc.Square) error {
+func (r *recorder) HandleMoveResult(_ context.Context, _, taken chess.Move, _ bool, _ chess.Square) error {
 	r.moves = append(r.moves, taken)
 	return nil
 }
@@ -51,7 +52,7 @@ func TestAnalysisFeedsTheRecordedObservations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+	for _, c := range []chess.Color{chess.White, chess.Black} {
 		r := &recorder{}
 		var turns int
 		if err := Follow(context.Background(), r, h, c, time.Minute, func(int) bool { return true }, func(Decision) { turns++ }); err != nil {
@@ -62,7 +63,7 @@ func TestAnalysisFeedsTheRecordedObservations(t *testing.T) {
 			t.Fatalf("%v: colour %v, %d turns, %d captures, %d senses; want %d of each", c, r.color, turns, len(r.captures), len(r.senses), len(mine))
 		}
 		for i, rec := range mine {
-			want := rbc.NoSquare
+			want := chess.NoSquare
 			if j := i - 1 + int(c); j >= 0 {
 				want = theirs[j].Capture
 			}
@@ -70,8 +71,8 @@ func TestAnalysisFeedsTheRecordedObservations(t *testing.T) {
 				t.Errorf("%v turn %d: told of a capture on %v, want %v", c, i+1, r.captures[i], want)
 			}
 			// The recorder senses a1: it must see a1's window on the true board.
-			before := rbc.MustParseFEN(rec.FENBefore)
-			if got, want := r.senses[i], rbc.Sense(&before, rbc.Square(0)); !slices.Equal(got, want) {
+			before := chess.MustParseFEN(rec.FENBefore)
+			if got, want := r.senses[i], rbc.Sense(&before, chess.Square(0)); !slices.Equal(got, want) {
 				t.Errorf("%v turn %d: sense result %v, want %v", c, i+1, got, want)
 			}
 			if rec.HasMove && r.moves[i] != rec.Taken {
@@ -89,10 +90,10 @@ func TestFollowStopsWhenAsked(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []int
-	err = Follow(context.Background(), &recorder{}, h, rbc.White, time.Minute, func(turn int) bool { return turn <= 2 },
+	err = Follow(context.Background(), &recorder{}, h, chess.White, time.Minute, func(turn int) bool { return turn <= 2 },
 		func(d Decision) {
 			got = append(got, d.Turn)
-			if d.Sense != rbc.Square(0) || d.SenseAgrees() != (d.Record.Sense == rbc.Square(0)) {
+			if d.Sense != chess.Square(0) || d.SenseAgrees() != (d.Record.Sense == chess.Square(0)) {
 				t.Errorf("turn %d: sense %v, agrees %v with the record's %v", d.Turn, d.Sense, d.SenseAgrees(), d.Record.Sense)
 			}
 		})

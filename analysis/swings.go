@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -14,8 +15,8 @@ import (
 // (a blunder, or the punishment of one made unseen a move before); those are
 // the turns to look at with Follow.
 type Ply struct {
-	Turn   int       // the mover's own turn, from 1
-	Color  rbc.Color // the mover
+	Turn   int         // the mover's own turn, from 1
+	Color  chess.Color // the mover
 	Record rbc.TurnRecord
 	// Before and After score the board before and after the move, in
 	// centipawns from White's side (evaluator.Score.Value: ±WinValue when
@@ -32,7 +33,7 @@ func (p Ply) Swing() int { return p.After - p.Before }
 // sense) ends the list.
 func Scores(ctx context.Context, e evaluator.Evaluator, h *rbc.History, lim evaluator.Limits) ([]Ply, error) {
 	score := func(fen string) (int, error) {
-		b, err := rbc.ParseFEN(fen)
+		b, err := chess.ParseFEN(fen)
 		if err != nil {
 			return 0, err
 		}
@@ -40,16 +41,16 @@ func Scores(ctx context.Context, e evaluator.Evaluator, h *rbc.History, lim eval
 		if err != nil {
 			return 0, err
 		}
-		if b.Turn() == rbc.Black {
+		if b.Turn() == chess.Black {
 			return -s.Value(), nil
 		}
 		return s.Value(), nil
 	}
 	var out []Ply
 	for i := 0; ; i++ {
-		c := rbc.White
+		c := chess.White
 		if i%2 == 1 {
-			c = rbc.Black
+			c = chess.Black
 		}
 		turn := i/2 + 1
 		if turn > len(h.Turns[c]) || !h.Turns[c][turn-1].HasMove {
@@ -71,7 +72,7 @@ func Scores(ctx context.Context, e evaluator.Evaluator, h *rbc.History, lim eval
 
 // MoveText writes a move of a record for people: its UCI form, or "pass"
 // for the null move (no move requested, or none taken).
-func MoveText(m rbc.Move) string {
+func MoveText(m chess.Move) string {
 	if m.IsNull() {
 		return "pass"
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -34,7 +35,7 @@ func TestScoresFollowTheGame(t *testing.T) {
 		t.Fatalf("%d plies, want %d (one a move)", len(plies), moves)
 	}
 	for i, p := range plies {
-		if want := rbc.Color(i % 2); p.Color != want || p.Turn != i/2+1 {
+		if want := chess.Color(i % 2); p.Color != want || p.Turn != i/2+1 {
 			t.Fatalf("ply %d is %s's turn %d", i, p.Color, p.Turn)
 		}
 		if i > 0 && p.Before != plies[i-1].After {
@@ -46,7 +47,7 @@ func TestScoresFollowTheGame(t *testing.T) {
 	}
 	last := plies[len(plies)-1]
 	win := evaluator.WinValue
-	if h.Outcome.Winner == rbc.Black {
+	if h.Outcome.Winner == chess.Black {
 		win = -win
 	}
 	if h.Outcome.Reason != rbc.KingCapture || last.After != win {
@@ -54,8 +55,8 @@ func TestScoresFollowTheGame(t *testing.T) {
 	}
 	// The score is White's: the start position is about even, and a
 	// board with Black's queen gone is far better for White.
-	start := rbc.StartBoard()
-	noQueen, err := rbc.ParseFEN("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
+	start := chess.StartBoard()
+	noQueen, err := chess.ParseFEN("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,10 +81,10 @@ func TestScoresBadRecord(t *testing.T) {
 }
 
 func TestMoveText(t *testing.T) {
-	if got := MoveText(rbc.Move{}); got != "pass" {
+	if got := MoveText(chess.Move{}); got != "pass" {
 		t.Errorf("null move: %q", got)
 	}
-	m, err := rbc.ParseMove("a7a8q")
+	m, err := chess.ParseMove("a7a8q")
 	if err != nil {
 		t.Fatal(err)
 	}

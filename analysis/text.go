@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -17,7 +18,7 @@ type Table struct {
 	Bot  string // the bot's spec, for the heading
 	// Color is the bot's side; Left the clock it is told it has at every
 	// turn.
-	Color rbc.Color
+	Color chess.Color
 	Left  time.Duration
 	// From and To are the first and last turns shown (To 0: to the end);
 	// the bot still follows the game from the start, and is not asked past
@@ -102,7 +103,7 @@ func WriteSwings(ctx context.Context, w io.Writer, ev evaluator.Evaluator, game 
 			marked++
 		}
 		capture := "-"
-		if p.Record.Capture != rbc.NoSquare {
+		if p.Record.Capture != chess.NoSquare {
 			capture = p.Record.Capture.String()
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%+d\t%+d\t%s\n", p.Turn, p.Color, p.Record.Sense, MoveText(p.Record.Requested),

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -20,7 +21,7 @@ func TestWriteFollowShowsTheWindow(t *testing.T) {
 	}
 	var shown []bool
 	var buf bytes.Buffer
-	err = WriteFollow(context.Background(), &buf, &recorder{}, h, Table{Game: "g.json", Bot: "rec", Color: rbc.Black,
+	err = WriteFollow(context.Background(), &buf, &recorder{}, h, Table{Game: "g.json", Bot: "rec", Color: chess.Black,
 		Left: time.Minute, From: 2, To: 3, Shown: func(s bool) { shown = append(shown, s) }})
 	if err != nil {
 		t.Fatal(err)

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/testfs"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Test boards for the guard: positions RBC games really reach, the belief
@@ -32,7 +32,7 @@ const (
 
 type testBoard struct {
 	class boardClass
-	board rbc.Board
+	board chess.Board
 }
 
 // recordedFENs returns the true boards before and after every recorded move
@@ -44,7 +44,7 @@ func recordedFENs(t testing.TB) []string {
 
 // withFields returns b's FEN with the castling and en-passant fields
 // replaced ("" keeps a field) and the side to move flipped if asked.
-func withFields(b *rbc.Board, castling, ep string, flip bool) (rbc.Board, bool) {
+func withFields(b *chess.Board, castling, ep string, flip bool) (chess.Board, bool) {
 	f := strings.Fields(b.FEN())
 	if castling != "" {
 		f[2] = castling
@@ -60,7 +60,7 @@ func withFields(b *rbc.Board, castling, ep string, flip bool) (rbc.Board, bool) 
 	if ep != "" {
 		f[3] = ep
 	}
-	nb, err := rbc.ParseFEN(strings.Join(f, " "))
+	nb, err := chess.ParseFEN(strings.Join(f, " "))
 	return nb, err == nil
 }
 
@@ -72,7 +72,7 @@ func guardTestBoards(t testing.TB, n int) []testBoard {
 	// unusable en-passant square, one of the classes under test).
 	seen := map[string]bool{}
 	var out []testBoard
-	add := func(c boardClass, b rbc.Board) {
+	add := func(c boardClass, b chess.Board) {
 		f := strings.Fields(b.FEN())
 		id := strings.Join(f[:4], " ")
 		if !seen[id] {
@@ -80,11 +80,11 @@ func guardTestBoards(t testing.TB, n int) []testBoard {
 			out = append(out, testBoard{c, b})
 		}
 	}
-	var buf, buf2 [256]rbc.Move
+	var buf, buf2 [256]chess.Move
 
-	var base []rbc.Board
+	var base []chess.Board
 	for _, fen := range recordedFENs(t) {
-		b, err := rbc.ParseFEN(fen)
+		b, err := chess.ParseFEN(fen)
 		if err != nil {
 			t.Fatalf("recorded FEN %q: %v", fen, err)
 		}
@@ -94,8 +94,8 @@ func guardTestBoards(t testing.TB, n int) []testBoard {
 	// Random RBC play from the start: every option including passes and
 	// moves that leave the king capturable, until a king falls.
 	for g := 0; g < max(n/600, 1); g++ {
-		b := rbc.StartBoard()
-		for ply := 0; ply < 160 && !b.KingMissing(rbc.White) && !b.KingMissing(rbc.Black); ply++ {
+		b := chess.StartBoard()
+		for ply := 0; ply < 160 && !b.KingMissing(chess.White) && !b.KingMissing(chess.Black); ply++ {
 			opts := b.AppendOptions(buf[:0])
 			b.Apply(opts[rng.IntN(len(opts))])
 			add(classRandomPlay, b)
@@ -119,27 +119,27 @@ func guardTestBoards(t testing.TB, n int) []testBoard {
 		}
 	}
 	// The crash classes, made from sampled boards.
-	pieces := []rbc.PieceType{rbc.Pawn, rbc.Knight, rbc.Bishop, rbc.Rook, rbc.Queen}
+	pieces := []chess.PieceType{chess.Pawn, chess.Knight, chess.Bishop, chess.Rook, chess.Queen}
 	for i := 0; i < n/12; i++ {
 		b := base[rng.IntN(len(base))]
 		if fb, ok := withFields(&b, "", "", true); ok {
 			add(classFlipped, fb)
 		}
-		if c := rbc.Color(rng.IntN(2)); !b.KingMissing(c) {
+		if c := chess.Color(rng.IntN(2)); !b.KingMissing(c) {
 			nb := b
-			nb.SetPiece(nb.KingSquare(c), rbc.NoPiece)
+			nb.SetPiece(nb.KingSquare(c), chess.NoPiece)
 			add(classNoKing, nb)
 		}
 		if cb, ok := withFields(&b, "KQkq", "", false); ok {
 			add(classCastling, cb)
 		}
-		if s := rbc.Square(rng.IntN(64)); b.PieceAt(s) == rbc.NoPiece {
+		if s := chess.Square(rng.IntN(64)); b.PieceAt(s) == chess.NoPiece {
 			nb := b
-			nb.SetPiece(s, rbc.MakePiece(rbc.Color(rng.IntN(2)), rbc.King))
+			nb.SetPiece(s, chess.MakePiece(chess.Color(rng.IntN(2)), chess.King))
 			add(classTwoKings, nb)
 		}
 		rank := "6"
-		if b.Turn() == rbc.Black {
+		if b.Turn() == chess.Black {
 			rank = "3"
 		}
 		if eb, ok := withFields(&b, "", string(rune('a'+rng.IntN(8)))+rank, false); ok {
@@ -147,33 +147,33 @@ func guardTestBoards(t testing.TB, n int) []testBoard {
 		}
 		// Put one to three extra enemy pieces where they attack the side to
 		// move's king: double, triple and impossible checks.
-		if k := b.KingSquare(b.Turn()); k != rbc.NoSquare {
+		if k := b.KingSquare(b.Turn()); k != chess.NoSquare {
 			nb := b
 			us := b.Turn()
 			for j := 0; j < 1+rng.IntN(3); j++ {
 				pt := pieces[rng.IntN(len(pieces))]
-				var from rbc.Bitboard
+				var from chess.Bitboard
 				switch pt {
-				case rbc.Pawn:
-					from = rbc.PawnAttacks(us, k)
-				case rbc.Knight:
-					from = rbc.KnightAttacks(k)
-				case rbc.Bishop:
-					from = rbc.BishopAttacks(k, nb.Occupied())
-				case rbc.Rook:
-					from = rbc.RookAttacks(k, nb.Occupied())
-				case rbc.Queen:
-					from = rbc.QueenAttacks(k, nb.Occupied())
+				case chess.Pawn:
+					from = chess.PawnAttacks(us, k)
+				case chess.Knight:
+					from = chess.KnightAttacks(k)
+				case chess.Bishop:
+					from = chess.BishopAttacks(k, nb.Occupied())
+				case chess.Rook:
+					from = chess.RookAttacks(k, nb.Occupied())
+				case chess.Queen:
+					from = chess.QueenAttacks(k, nb.Occupied())
 				}
 				from &^= nb.Occupied()
-				if pt == rbc.Pawn {
+				if pt == chess.Pawn {
 					from &^= 0xFF000000000000FF
 				}
 				if from == 0 {
 					continue
 				}
 				sq := from.Squares()
-				nb.SetPiece(sq[rng.IntN(len(sq))], rbc.MakePiece(us.Other(), pt))
+				nb.SetPiece(sq[rng.IntN(len(sq))], chess.MakePiece(us.Other(), pt))
 			}
 			add(classManyCheckrs, nb)
 		}

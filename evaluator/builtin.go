@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator/embedded"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Embedded is the built-in evaluator: the guard's terminal rules, then the
@@ -30,7 +30,7 @@ func (e *Embedded) Name() string { return "embedded" }
 func (e *Embedded) Close() error { return nil }
 
 // Evaluate scores b for its side to move.
-func (e *Embedded) Evaluate(ctx context.Context, b rbc.Board, lim Limits) (Score, error) {
+func (e *Embedded) Evaluate(ctx context.Context, b chess.Board, lim Limits) (Score, error) {
 	g := Guard(&b)
 	if g.Route == RouteTerminal {
 		return g.Score, nil
@@ -41,7 +41,7 @@ func (e *Embedded) Evaluate(ctx context.Context, b rbc.Board, lim Limits) (Score
 }
 
 // search runs the embedded search on any board that has both kings.
-func (e *Embedded) search(ctx context.Context, b rbc.Board, lim Limits) (Score, error) {
+func (e *Embedded) search(ctx context.Context, b chess.Board, lim Limits) (Score, error) {
 	if lim.MoveTime > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, lim.MoveTime)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 func TestEmbeddedEvaluator(t *testing.T) {
@@ -22,10 +22,10 @@ func TestEmbeddedEvaluator(t *testing.T) {
 		{"6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1", Limits{Depth: 3}, func(s Score) bool { return s.Mate == 2 && s.Source == FromEmbedded }, "mate in one = capture in 2"},
 		{"4R1k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", Limits{Depth: 2}, func(s Score) bool { return s.Mate == -1 }, "mated: king falls next move"},
 		{"k7/8/8/8/8/8/8/K3K3 w - - 0 1", Limits{Depth: 2}, func(s Score) bool { return s.Rule == RuleExtraKings && s.Source == FromEmbedded }, "two kings"},
-		{rbc.StartFEN, Limits{Nodes: 500}, func(s Score) bool { return s.Depth >= 1 && s.Mate == 0 }, "node limit"},
-		{rbc.StartFEN, Limits{MoveTime: 20 * time.Millisecond}, func(s Score) bool { return s.Depth >= 1 }, "time limit"},
+		{chess.StartFEN, Limits{Nodes: 500}, func(s Score) bool { return s.Depth >= 1 && s.Mate == 0 }, "node limit"},
+		{chess.StartFEN, Limits{MoveTime: 20 * time.Millisecond}, func(s Score) bool { return s.Depth >= 1 }, "time limit"},
 	} {
-		s, err := ev.Evaluate(ctx, rbc.MustParseFEN(c.fen), c.lim)
+		s, err := ev.Evaluate(ctx, chess.MustParseFEN(c.fen), c.lim)
 		if err != nil {
 			t.Fatalf("%s: %v", c.what, err)
 		}
@@ -35,7 +35,7 @@ func TestEmbeddedEvaluator(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := ev.Evaluate(cctx, rbc.StartBoard(), Limits{}); !errors.Is(err, context.Canceled) {
+	if _, err := ev.Evaluate(cctx, chess.StartBoard(), Limits{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("canceled: %v", err)
 	}
 }
@@ -63,10 +63,10 @@ func TestScoreValueOrder(t *testing.T) {
 // BenchmarkEmbeddedRecorded measures the embedded evaluator at its default
 // depth on positions from recorded games (the boards it meets in play).
 func BenchmarkEmbeddedRecorded(b *testing.B) {
-	var boards []rbc.Board
+	var boards []chess.Board
 	for i, fen := range recordedFENs(b) {
 		if i%5 == 0 {
-			boards = append(boards, rbc.MustParseFEN(fen))
+			boards = append(boards, chess.MustParseFEN(fen))
 		}
 	}
 	ev := NewEmbedded()

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // Cache is a bounded least-recently-used map with in-flight de-duplication:
@@ -250,7 +250,7 @@ func NewCached(e Evaluator, capacity int) *Cached {
 
 // Evaluate returns the cached score of b or evaluates it once, however many
 // goroutines ask at the same time.
-func (c *Cached) Evaluate(ctx context.Context, b rbc.Board, lim Limits) (Score, error) {
+func (c *Cached) Evaluate(ctx context.Context, b chess.Board, lim Limits) (Score, error) {
 	return c.cache.Do(ctx, positionKey{b.Key(), lim}, func(ctx context.Context) (Score, error) {
 		return c.inner.Evaluate(ctx, b, lim)
 	})

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 func TestCacheLRU(t *testing.T) {
@@ -211,7 +211,7 @@ type countingEvaluator struct {
 	delay time.Duration
 }
 
-func (e *countingEvaluator) Evaluate(ctx context.Context, b rbc.Board, lim Limits) (Score, error) {
+func (e *countingEvaluator) Evaluate(ctx context.Context, b chess.Board, lim Limits) (Score, error) {
 	e.calls.Add(1)
 	select {
 	case <-time.After(e.delay):
@@ -226,7 +226,7 @@ func (e *countingEvaluator) Close() error { return nil }
 func TestCachedEvaluatorConcurrent(t *testing.T) {
 	inner := &countingEvaluator{delay: 2 * time.Millisecond}
 	ev := NewCached(inner, 1000)
-	root := rbc.StartBoard()
+	root := chess.StartBoard()
 	children := root.AppendOptions(nil)
 	var wg sync.WaitGroup
 	for g := 0; g < 8; g++ {

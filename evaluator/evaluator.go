@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // Evaluator scores positions. It is the one interface the player depends on,
@@ -30,7 +30,7 @@ type Evaluator interface {
 	// Evaluate scores b for its side to move. It must accept every board RBC
 	// can produce (including ones chess engines cannot handle) and must
 	// return when ctx ends.
-	Evaluate(ctx context.Context, b rbc.Board, lim Limits) (Score, error)
+	Evaluate(ctx context.Context, b chess.Board, lim Limits) (Score, error)
 	// Name says which evaluator this is, for logs and the command line.
 	Name() string
 	// Close releases engines and goroutines. Evaluate must not be called after.

@@ -6,14 +6,15 @@ import (
 	"io"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // ParseRequest reads a requested move in UCI form (e2e4, a7a8q; 0000 to
 // pass) and checks that the harness would accept it on board: a pass, or
 // a move action of the side to move.
-func ParseRequest(board rbc.Board, s string) (rbc.Move, error) {
-	requested, err := rbc.ParseMove(s)
+func ParseRequest(board chess.Board, s string) (chess.Move, error) {
+	requested, err := chess.ParseMove(s)
 	if err != nil {
 		return requested, err
 	}
@@ -28,8 +29,8 @@ func ParseRequest(board rbc.Board, s string) (rbc.Move, error) {
 // came from. With a request (ParseRequest's form; "" for none) it then
 // prints the harness's resolution of that move on this board and its RBC
 // move score, as the player would score it.
-func Explain(ctx context.Context, w io.Writer, ev Evaluator, board rbc.Board, lim Limits, request string) error {
-	var requested rbc.Move
+func Explain(ctx context.Context, w io.Writer, ev Evaluator, board chess.Board, lim Limits, request string) error {
+	var requested chess.Move
 	if request != "" {
 		var err error
 		if requested, err = ParseRequest(board, request); err != nil {
@@ -61,7 +62,7 @@ func Explain(ctx context.Context, w io.Writer, ev Evaluator, board rbc.Board, li
 	if ms.Taken.IsNull() {
 		taken = "no move (pass)"
 	}
-	if ms.Capture != rbc.NoSquare {
+	if ms.Capture != chess.NoSquare {
 		taken += fmt.Sprintf(", captures on %s", ms.Capture)
 	}
 	fmt.Fprintf(w, "move:      %s requested, taken: %s\n", request, taken)

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // TestParseRequest: a pass and a move action are accepted, a move the
 // harness would reject is not.
 func TestParseRequest(t *testing.T) {
-	b := rbc.StartBoard()
+	b := chess.StartBoard()
 	for _, s := range []string{"0000", "e2e4"} {
 		if _, err := ParseRequest(b, s); err != nil {
 			t.Errorf("%s: %v", s, err)
@@ -32,7 +32,7 @@ func TestExplain(t *testing.T) {
 	e := NewEmbedded()
 	defer e.Close()
 	var buf bytes.Buffer
-	if err := Explain(context.Background(), &buf, e, rbc.StartBoard(), Limits{Depth: 1}, "0000"); err != nil {
+	if err := Explain(context.Background(), &buf, e, chess.StartBoard(), Limits{Depth: 1}, "0000"); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -42,7 +42,7 @@ func TestExplain(t *testing.T) {
 		}
 	}
 	buf.Reset()
-	if err := Explain(context.Background(), &buf, e, rbc.StartBoard(), Limits{Depth: 1}, ""); err != nil || strings.Contains(buf.String(), "move score") {
+	if err := Explain(context.Background(), &buf, e, chess.StartBoard(), Limits{Depth: 1}, ""); err != nil || strings.Contains(buf.String(), "move score") {
 		t.Errorf("no request: %v\n%s", err, buf.String())
 	}
 }

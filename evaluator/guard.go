@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // Stockfish (measured on 15.1) segfaults when the side to move
@@ -148,7 +148,7 @@ func (g Guarded) String() string {
 
 // Guard decides how the board b may be scored. It never fails: every board
 // that ParseFEN accepts or Apply produces gets a route.
-func Guard(b *rbc.Board) Guarded {
+func Guard(b *chess.Board) Guarded {
 	us := b.Turn()
 	them := us.Other()
 	terminal := func(rule GuardRule, t Terminal, mate int) Guarded {
@@ -166,10 +166,10 @@ func Guard(b *rbc.Board) Guarded {
 		return terminal(RuleKingCapturable, CanCaptureKing, 1)
 	}
 	embedded := func(rule GuardRule) Guarded { return Guarded{Route: RouteEmbedded, Rule: rule} }
-	if b.PiecesOf(rbc.White, rbc.King).Count() > 1 || b.PiecesOf(rbc.Black, rbc.King).Count() > 1 {
+	if b.PiecesOf(chess.White, chess.King).Count() > 1 || b.PiecesOf(chess.Black, chess.King).Count() > 1 {
 		return embedded(RuleExtraKings)
 	}
-	if !possibleMaterial(b, rbc.White) || !possibleMaterial(b, rbc.Black) {
+	if !possibleMaterial(b, chess.White) || !possibleMaterial(b, chess.Black) {
 		return embedded(RuleImpossibleMaterial)
 	}
 	checkers := Checkers(b)
@@ -177,7 +177,7 @@ func Guard(b *rbc.Board) Guarded {
 	case n >= 3:
 		return embedded(RuleTooManyCheckers)
 	case n == 2:
-		sliders := b.PiecesOf(them, rbc.Bishop) | b.PiecesOf(them, rbc.Rook) | b.PiecesOf(them, rbc.Queen)
+		sliders := b.PiecesOf(them, chess.Bishop) | b.PiecesOf(them, chess.Rook) | b.PiecesOf(them, chess.Queen)
 		if checkers&sliders == 0 {
 			return embedded(RuleImpossibleCheck)
 		}
@@ -188,53 +188,53 @@ func Guard(b *rbc.Board) Guarded {
 
 // Checkers returns the opponent's pieces that attack the side to move's king
 // (its lowest king, if it has several), or 0 without a king.
-func Checkers(b *rbc.Board) rbc.Bitboard {
+func Checkers(b *chess.Board) chess.Bitboard {
 	us := b.Turn()
 	them := us.Other()
 	k := b.KingSquare(us)
-	if k == rbc.NoSquare {
+	if k == chess.NoSquare {
 		return 0
 	}
 	occ := b.Occupied()
-	diag := b.PiecesOf(them, rbc.Bishop) | b.PiecesOf(them, rbc.Queen)
-	straight := b.PiecesOf(them, rbc.Rook) | b.PiecesOf(them, rbc.Queen)
-	return rbc.PawnAttacks(us, k)&b.PiecesOf(them, rbc.Pawn) |
-		rbc.KnightAttacks(k)&b.PiecesOf(them, rbc.Knight) |
-		rbc.KingAttacks(k)&b.PiecesOf(them, rbc.King) |
-		rbc.BishopAttacks(k, occ)&diag |
-		rbc.RookAttacks(k, occ)&straight
+	diag := b.PiecesOf(them, chess.Bishop) | b.PiecesOf(them, chess.Queen)
+	straight := b.PiecesOf(them, chess.Rook) | b.PiecesOf(them, chess.Queen)
+	return chess.PawnAttacks(us, k)&b.PiecesOf(them, chess.Pawn) |
+		chess.KnightAttacks(k)&b.PiecesOf(them, chess.Knight) |
+		chess.KingAttacks(k)&b.PiecesOf(them, chess.King) |
+		chess.BishopAttacks(k, occ)&diag |
+		chess.RookAttacks(k, occ)&straight
 }
 
 // possibleMaterial reports whether colour c's pieces could come from the
 // start position by promotions: at most 8 pawns, and no more extra knights,
 // bishops, rooks and queens than pawns that have gone.
-func possibleMaterial(b *rbc.Board, c rbc.Color) bool {
-	pawns := b.PiecesOf(c, rbc.Pawn).Count()
-	extra := max(b.PiecesOf(c, rbc.Knight).Count()-2, 0) +
-		max(b.PiecesOf(c, rbc.Bishop).Count()-2, 0) +
-		max(b.PiecesOf(c, rbc.Rook).Count()-2, 0) +
-		max(b.PiecesOf(c, rbc.Queen).Count()-1, 0)
+func possibleMaterial(b *chess.Board, c chess.Color) bool {
+	pawns := b.PiecesOf(c, chess.Pawn).Count()
+	extra := max(b.PiecesOf(c, chess.Knight).Count()-2, 0) +
+		max(b.PiecesOf(c, chess.Bishop).Count()-2, 0) +
+		max(b.PiecesOf(c, chess.Rook).Count()-2, 0) +
+		max(b.PiecesOf(c, chess.Queen).Count()-1, 0)
 	return pawns <= 8 && extra <= 8-pawns
 }
 
 // castlingHome lists, per right, the king's and the rook's home squares.
 var castlingHome = [4]struct {
-	right      rbc.Castling
-	color      rbc.Color
-	king, rook rbc.Square
+	right      chess.Castling
+	color      chess.Color
+	king, rook chess.Square
 }{
-	{rbc.WhiteKingside, rbc.White, rbc.E1, rbc.H1},
-	{rbc.WhiteQueenside, rbc.White, rbc.E1, rbc.A1},
-	{rbc.BlackKingside, rbc.Black, rbc.E8, rbc.H8},
-	{rbc.BlackQueenside, rbc.Black, rbc.E8, rbc.A8},
+	{chess.WhiteKingside, chess.White, chess.E1, chess.H1},
+	{chess.WhiteQueenside, chess.White, chess.E1, chess.A1},
+	{chess.BlackKingside, chess.Black, chess.E8, chess.H8},
+	{chess.BlackQueenside, chess.Black, chess.E8, chess.A8},
 }
 
 // CleanCastling returns the castling rights of b whose king and rook both
 // stand on their home squares.
-func CleanCastling(b *rbc.Board) rbc.Castling {
+func CleanCastling(b *chess.Board) chess.Castling {
 	c := b.Castling()
 	for _, h := range castlingHome {
-		if c&h.right != 0 && (!b.PiecesOf(h.color, rbc.King).Has(h.king) || !b.PiecesOf(h.color, rbc.Rook).Has(h.rook)) {
+		if c&h.right != 0 && (!b.PiecesOf(h.color, chess.King).Has(h.king) || !b.PiecesOf(h.color, chess.Rook).Has(h.rook)) {
 			c &^= h.right
 		}
 	}
@@ -253,32 +253,32 @@ func CleanCastling(b *rbc.Board) rbc.Castling {
 // the check can come from anywhere (a pawn or knight that stood there for
 // moves), and Stockfish then plays the en-passant capture while its king
 // stays attacked (found by TestGuardAgainstStockfish).
-func CleanEnPassant(b *rbc.Board) rbc.Square {
+func CleanEnPassant(b *chess.Board) chess.Square {
 	ep := b.EnPassant()
 	if !ep.Valid() {
-		return rbc.NoSquare
+		return chess.NoSquare
 	}
 	us := b.Turn()
 	them := us.Other()
 	front, behind, rank := ep-8, ep+8, 5 // White to move: the black pawn stands below the square
-	if us == rbc.Black {
+	if us == chess.Black {
 		front, behind, rank = ep+8, ep-8, 2
 	}
 	if ep.Rank() != rank ||
-		rbc.PawnAttacks(them, ep)&b.PiecesOf(us, rbc.Pawn) == 0 ||
-		!b.PiecesOf(them, rbc.Pawn).Has(front) ||
+		chess.PawnAttacks(them, ep)&b.PiecesOf(us, chess.Pawn) == 0 ||
+		!b.PiecesOf(them, chess.Pawn).Has(front) ||
 		b.Occupied()&(ep.Bit()|behind.Bit()) != 0 {
-		return rbc.NoSquare
+		return chess.NoSquare
 	}
 	if checkers := Checkers(b); checkers != 0 && checkers != front.Bit() {
-		return rbc.NoSquare
+		return chess.NoSquare
 	}
 	return ep
 }
 
 // engineFEN renders b for the engine with castling and en passant cleaned and
 // the counters reset.
-func engineFEN(b *rbc.Board) (string, Fix) {
+func engineFEN(b *chess.Board) (string, Fix) {
 	var fixes Fix
 	castling := CleanCastling(b)
 	if castling != b.Castling() {
@@ -291,7 +291,7 @@ func engineFEN(b *rbc.Board) (string, Fix) {
 	full := b.FEN()
 	placement := full[:strings.IndexByte(full, ' ')]
 	side := "w"
-	if b.Turn() == rbc.Black {
+	if b.Turn() == chess.Black {
 		side = "b"
 	}
 	return placement + " " + side + " " + castling.String() + " " + ep.String() + " 0 1", fixes

@@ -3,7 +3,7 @@ package evaluator
 import (
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 func TestGuardRules(t *testing.T) {
@@ -17,7 +17,7 @@ func TestGuardRules(t *testing.T) {
 		clean string // the engine FEN, for RouteEngine
 		fixes Fix
 	}{
-		{name: "start position", fen: rbc.StartFEN, route: RouteEngine,
+		{name: "start position", fen: chess.StartFEN, route: RouteEngine,
 			clean: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
 		{name: "counters reset", fen: "4k3/8/8/8/8/8/8/4K3 b - - 37 80", route: RouteEngine,
 			clean: "4k3/8/8/8/8/8/8/4K3 b - - 0 1"},
@@ -78,7 +78,7 @@ func TestGuardRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := rbc.MustParseFEN(c.fen)
+			b := chess.MustParseFEN(c.fen)
 			g := Guard(&b)
 			if g.Route != c.route || g.Rule != c.rule {
 				t.Fatalf("route %v rule %v, want %v %v", g.Route, g.Rule, c.route, c.rule)
@@ -93,7 +93,7 @@ func TestGuardRules(t *testing.T) {
 					t.Fatalf("FEN %q fixes %q, want %q %q", g.FEN, g.Fixes, c.clean, c.fixes)
 				}
 				// A cleaned FEN parses and passes the guard unchanged.
-				cb := rbc.MustParseFEN(g.FEN)
+				cb := chess.MustParseFEN(g.FEN)
 				if g2 := Guard(&cb); g2.Route != RouteEngine || g2.FEN != g.FEN || g2.Fixes != 0 {
 					t.Fatalf("cleaned board guards to %+v", g2)
 				}
@@ -105,16 +105,16 @@ func TestGuardRules(t *testing.T) {
 func TestCheckers(t *testing.T) {
 	for _, c := range []struct {
 		fen  string
-		want []rbc.Square
+		want []chess.Square
 	}{
-		{rbc.StartFEN, nil},
-		{"4k3/8/3N4/1B6/8/8/8/4R1K1 b - - 0 1", []rbc.Square{rbc.E1, rbc.B5, rbc.D6}},
-		{"4k3/3P4/5N2/8/8/8/8/6K1 b - - 0 1", []rbc.Square{rbc.F6, rbc.D7}},
+		{chess.StartFEN, nil},
+		{"4k3/8/3N4/1B6/8/8/8/4R1K1 b - - 0 1", []chess.Square{chess.E1, chess.B5, chess.D6}},
+		{"4k3/3P4/5N2/8/8/8/8/6K1 b - - 0 1", []chess.Square{chess.F6, chess.D7}},
 		{"4k3/4p3/8/8/8/8/8/4R1K1 b - - 0 1", nil}, // blocked
 		{"8/8/8/8/8/8/8/4R1K1 b - - 0 1", nil},     // no king
 	} {
-		b := rbc.MustParseFEN(c.fen)
-		var want rbc.Bitboard
+		b := chess.MustParseFEN(c.fen)
+		var want chess.Bitboard
 		for _, s := range c.want {
 			want |= s.Bit()
 		}
@@ -127,19 +127,19 @@ func TestCheckers(t *testing.T) {
 func TestGuardEveryRouteHasKings(t *testing.T) {
 	// Whatever the route, an engine-bound board has exactly one king per side
 	// and the side to move cannot capture the enemy king.
-	b := rbc.StartBoard()
-	var buf [256]rbc.Move
+	b := chess.StartBoard()
+	var buf [256]chess.Move
 	seen := 0
 	for ply := 0; ply < 400; ply++ {
 		g := Guard(&b)
 		if g.Route == RouteEngine {
-			if b.PiecesOf(rbc.White, rbc.King).Count() != 1 || b.PiecesOf(rbc.Black, rbc.King).Count() != 1 || b.KingCapturable() {
+			if b.PiecesOf(chess.White, chess.King).Count() != 1 || b.PiecesOf(chess.Black, chess.King).Count() != 1 || b.KingCapturable() {
 				t.Fatalf("engine route for %s", b.FEN())
 			}
 			seen++
 		}
 		if g.Route == RouteTerminal {
-			b = rbc.StartBoard()
+			b = chess.StartBoard()
 			continue
 		}
 		opts := b.AppendOptions(buf[:0])
@@ -153,10 +153,10 @@ func TestGuardEveryRouteHasKings(t *testing.T) {
 // BenchmarkGuard measures the guard's cost per board (engine-bound boards
 // pay for the cleaned FEN string).
 func BenchmarkGuard(b *testing.B) {
-	var boards []rbc.Board
+	var boards []chess.Board
 	for i, fen := range recordedFENs(b) {
 		if i%10 == 0 {
-			boards = append(boards, rbc.MustParseFEN(fen))
+			boards = append(boards, chess.MustParseFEN(fen))
 		}
 	}
 	b.ReportAllocs()
@@ -173,7 +173,7 @@ func TestGuardedString(t *testing.T) {
 		"rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 9": "engine-safe after dropping castling (rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qq - 0 1)",
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1": "engine-safe (rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1)",
 	} {
-		b, err := rbc.ParseFEN(fen)
+		b, err := chess.ParseFEN(fen)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -88,8 +89,8 @@ type MoveScore struct {
 	Kind MoveKind
 	// Taken is the move that was scored; Capture is the square it captured
 	// on (NoSquare if none).
-	Taken   rbc.Move
-	Capture rbc.Square
+	Taken   chess.Move
+	Capture chess.Square
 	// After is the evaluation of the position after the move, from the
 	// opponent's view, when one was needed (zero otherwise).
 	After Score
@@ -100,7 +101,7 @@ type MoveScore struct {
 // (opponent to move), capture the captured square and s the evaluation of
 // after (only used when no RBC term decides; pass the zero Score when
 // NeedsEval reports false).
-func (t MoveTerms) Value(before, after *rbc.Board, capture rbc.Square, s Score) (int, MoveKind) {
+func (t MoveTerms) Value(before, after *chess.Board, capture chess.Square, s Score) (int, MoveKind) {
 	us := before.Turn()
 	them := us.Other()
 	switch {
@@ -108,7 +109,7 @@ func (t MoveTerms) Value(before, after *rbc.Board, capture rbc.Square, s Score) 
 		return -t.KingCapture, MoveAlreadyDecided
 	case before.KingMissing(them):
 		return t.KingCapture, MoveAlreadyDecided
-	case after.KingMissing(them) || (capture != rbc.NoSquare && before.PiecesOf(them, rbc.King).Has(capture)):
+	case after.KingMissing(them) || (capture != chess.NoSquare && before.PiecesOf(them, chess.King).Has(capture)):
 		return t.KingCapture, MoveCapturesKing
 	case after.KingCapturable():
 		return -t.KingCapturable, MoveLeavesKingCapturable
@@ -134,10 +135,10 @@ func (t MoveTerms) Value(before, after *rbc.Board, capture rbc.Square, s Score) 
 
 // NeedsEval reports whether a taken move's score depends on an evaluation of
 // the position after it (false when an RBC term decides it outright).
-func NeedsEval(before, after *rbc.Board, capture rbc.Square) bool {
+func NeedsEval(before, after *chess.Board, capture chess.Square) bool {
 	us, them := before.Turn(), before.Turn().Other()
 	return !before.KingMissing(us) && !before.KingMissing(them) && !after.KingMissing(them) &&
-		!(capture != rbc.NoSquare && before.PiecesOf(them, rbc.King).Has(capture)) && !after.KingCapturable()
+		!(capture != chess.NoSquare && before.PiecesOf(them, chess.King).Has(capture)) && !after.KingCapturable()
 }
 
 // ErrNotOption reports a taken move that the side to move cannot make on the
@@ -147,7 +148,7 @@ var ErrNotOption = errors.New("evaluator: move is not an option on this board")
 // moveKey identifies a move evaluation.
 type moveKey struct {
 	key   uint64
-	taken rbc.Move
+	taken chess.Move
 	lim   Limits
 }
 
@@ -175,7 +176,7 @@ func (m *MoveScorer) CacheStats() CacheStats { return m.cache.Stats() }
 
 // ScoreTaken scores the taken move (a pseudo-legal move or the null move for
 // a pass) on board b for the side to move. The board is not changed.
-func (m *MoveScorer) ScoreTaken(ctx context.Context, b rbc.Board, taken rbc.Move, lim Limits) (MoveScore, error) {
+func (m *MoveScorer) ScoreTaken(ctx context.Context, b chess.Board, taken chess.Move, lim Limits) (MoveScore, error) {
 	if !taken.IsNull() && !b.IsPseudoLegal(taken) {
 		return MoveScore{}, fmt.Errorf("%w: %v on %s", ErrNotOption, taken, b.FEN())
 	}
@@ -199,7 +200,7 @@ func (m *MoveScorer) ScoreTaken(ctx context.Context, b rbc.Board, taken rbc.Move
 // the queen default for a bare promotion, then resolution (a slider stopping
 // on the first enemy piece, a blocked pawn or castling becoming no move).
 // The request must be a move action or the null move.
-func (m *MoveScorer) ScoreRequest(ctx context.Context, b rbc.Board, requested rbc.Move, lim Limits) (MoveScore, error) {
+func (m *MoveScorer) ScoreRequest(ctx context.Context, b chess.Board, requested chess.Move, lim Limits) (MoveScore, error) {
 	req := rbc.WithQueenDefault(&b, requested)
 	if !req.IsNull() && !b.IsMoveAction(req) {
 		return MoveScore{}, fmt.Errorf("evaluator: %v is not a move action on %s", requested, b.FEN())

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
-func mustMove(t *testing.T, s string) rbc.Move {
+func mustMove(t *testing.T, s string) chess.Move {
 	t.Helper()
-	m, err := rbc.ParseMove(s)
+	m, err := chess.ParseMove(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,12 +31,12 @@ func TestMoveScoreRBCTerms(t *testing.T) {
 		{"passes in check", "4k3/8/8/8/8/8/8/r3K3 w - - 0 1", "0000", MoveLeavesKingCapturable, -terms.KingCapturable},
 		{"castles through an attack into one", "4k1r1/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", MoveLeavesKingCapturable, -terms.KingCapturable},
 		{"back-rank mate", "6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1", "e1e8", MoveMates, terms.Mate},
-		{"quiet move", rbc.StartFEN, "e2e4", MoveEngine, 0},
-		{"pass is allowed", rbc.StartFEN, "0000", MoveEngine, 0},
+		{"quiet move", chess.StartFEN, "e2e4", MoveEngine, 0},
+		{"pass is allowed", chess.StartFEN, "0000", MoveEngine, 0},
 		{"own king already gone", "k7/8/8/8/8/8/8/R7 w - - 0 1", "a1a2", MoveAlreadyDecided, -terms.KingCapture},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s, err := ms.ScoreTaken(ctx, rbc.MustParseFEN(c.fen), mustMove(t, c.move), Limits{Depth: 2})
+			s, err := ms.ScoreTaken(ctx, chess.MustParseFEN(c.fen), mustMove(t, c.move), Limits{Depth: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +52,7 @@ func TestMoveScoreRBCTerms(t *testing.T) {
 
 func TestMoveTermsValue(t *testing.T) {
 	terms := DefaultMoveTerms()
-	before := rbc.StartBoard()
+	before := chess.StartBoard()
 	after := before
 	cap := after.Apply(mustMove(t, "e2e4"))
 	for _, c := range []struct {
@@ -87,12 +87,12 @@ func TestScoreRequestResolves(t *testing.T) {
 	ms := NewMoveScorer(ev, DefaultMoveTerms(), 100)
 	ctx := context.Background()
 	// a1a8 is a move action; on the true board the rook stops on a5 and captures.
-	b := rbc.MustParseFEN("k7/8/8/p7/8/8/8/R3K3 w - - 0 1")
+	b := chess.MustParseFEN("k7/8/8/p7/8/8/8/R3K3 w - - 0 1")
 	s, err := ms.ScoreRequest(ctx, b, mustMove(t, "a1a8"), Limits{Depth: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Taken.String() != "a1a5" || s.Capture != rbc.A5 {
+	if s.Taken.String() != "a1a5" || s.Capture != chess.A5 {
 		t.Fatalf("taken %v ×%v, want a1a5 ×a5", s.Taken, s.Capture)
 	}
 	// A second request resolving to the same taken move is a cache hit.
@@ -103,13 +103,13 @@ func TestScoreRequestResolves(t *testing.T) {
 		t.Fatalf("%d evaluations, want 1 (a1a7 and a1a8 both take a1a5)", ev.calls.Load())
 	}
 	// A bare promotion request becomes a queen promotion.
-	p := rbc.MustParseFEN("7k/P7/8/8/8/8/8/4K3 w - - 0 1")
+	p := chess.MustParseFEN("7k/P7/8/8/8/8/8/4K3 w - - 0 1")
 	s, err = ms.ScoreRequest(ctx, p, mustMove(t, "a7a8"), Limits{Depth: 1})
 	if err != nil || s.Taken.String() != "a7a8q" {
 		t.Fatalf("promotion: %v, %v", s.Taken, err)
 	}
 	// A blocked castling request is no move at all.
-	c := rbc.MustParseFEN("4k3/8/8/8/8/8/8/4K1nR w K - 0 1")
+	c := chess.MustParseFEN("4k3/8/8/8/8/8/8/4K1nR w K - 0 1")
 	s, err = ms.ScoreRequest(ctx, c, mustMove(t, "e1g1"), Limits{Depth: 1})
 	if err != nil || !s.Taken.IsNull() {
 		t.Fatalf("blocked castling: taken %v, %v", s.Taken, err)

@@ -8,8 +8,8 @@ import (
 	"log/slog"
 	"sync/atomic"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator/uci"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Searcher runs one UCI search on a position. *uci.Client satisfies it, and
@@ -117,7 +117,7 @@ func (s *Stockfish) Stats() EngineStats {
 
 // Evaluate scores b for its side to move: guard first, then the engine on
 // the cleaned FEN. Zero Limits mean depth DefaultEngineDepth.
-func (s *Stockfish) Evaluate(ctx context.Context, b rbc.Board, lim Limits) (Score, error) {
+func (s *Stockfish) Evaluate(ctx context.Context, b chess.Board, lim Limits) (Score, error) {
 	g := Guard(&b)
 	switch g.Route {
 	case RouteTerminal:
@@ -160,7 +160,7 @@ var errNoScore = errors.New("evaluator: engine reported no score")
 // but the opponent can then take its king whatever it does); otherwise it
 // is a chess stalemate, which RBC does not know — the side passes or moves
 // into check — so the embedded search scores it on the RBC rules.
-func (s *Stockfish) fromEngine(ctx context.Context, b *rbc.Board, res uci.Result, lim Limits) (Score, error) {
+func (s *Stockfish) fromEngine(ctx context.Context, b *chess.Board, res uci.Result, lim Limits) (Score, error) {
 	if !res.HasMove() {
 		s.noMove.Add(1)
 		if Checkers(b) != 0 {

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/evaluator/uci"
 	"github.com/blindfish-rbc/blindfish/internal/stall"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // fakeSearcher answers searches with a function and records the FENs sent.
@@ -53,7 +53,7 @@ func TestStockfishRouting(t *testing.T) {
 		rule   GuardRule
 		sent   string // the FEN the engine must get ("" for none)
 	}{
-		{rbc.StartFEN, FromEngine, RuleNone, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+		{chess.StartFEN, FromEngine, RuleNone, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
 		{"r3k3/8/8/8/4P3/8/8/4K3 b KQkq e3 7 30", FromEngine, RuleNone, "r3k3/8/8/8/4P3/8/8/4K3 b q - 0 1"},
 		{"k7/8/8/8/8/8/8/R3K3 w - - 0 1", FromGuard, RuleKingCapturable, ""},
 		{"k7/8/8/8/8/8/8/R7 w - - 0 1", FromGuard, RuleOwnKingMissing, ""},
@@ -61,7 +61,7 @@ func TestStockfishRouting(t *testing.T) {
 		{"4k3/8/3N4/1B6/8/8/8/4R1K1 b - - 0 1", FromEmbedded, RuleTooManyCheckers, ""},
 	} {
 		fs.fens = nil
-		s, err := ev.Evaluate(ctx, rbc.MustParseFEN(c.fen), Limits{Depth: 2})
+		s, err := ev.Evaluate(ctx, chess.MustParseFEN(c.fen), Limits{Depth: 2})
 		if err != nil {
 			t.Fatalf("%s: %v", c.fen, err)
 		}
@@ -82,7 +82,7 @@ func TestStockfishRouting(t *testing.T) {
 
 func TestStockfishScores(t *testing.T) {
 	ctx := context.Background()
-	start := rbc.StartBoard()
+	start := chess.StartBoard()
 	for _, c := range []struct {
 		res  uci.Result
 		want Score
@@ -109,7 +109,7 @@ func TestStockfishNoMove(t *testing.T) {
 	}}
 	ev := NewStockfish(none, StockfishConfig{})
 	// Checkmated (back rank): RBC still lets Black move, but its king falls next.
-	s, err := ev.Evaluate(ctx, rbc.MustParseFEN("4R1k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"), Limits{Depth: 2})
+	s, err := ev.Evaluate(ctx, chess.MustParseFEN("4R1k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"), Limits{Depth: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestStockfishNoMove(t *testing.T) {
 	// Stalemate in chess is no draw in RBC: Black may pass. The embedded
 	// search scores it on the RBC rules.
 	none.answer = func(string) (uci.Result, error) { return cpResult(uci.NoMove, uci.ScoreCP, 0), nil }
-	s, err = ev.Evaluate(ctx, rbc.MustParseFEN("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), Limits{Depth: 3})
+	s, err = ev.Evaluate(ctx, chess.MustParseFEN("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), Limits{Depth: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestStockfishFailureFallsBack(t *testing.T) {
 		return uci.Result{}, fmt.Errorf("%w: segfault", uci.ErrEngineDied)
 	}}
 	ev := NewStockfish(dead, StockfishConfig{Logger: quietLogger()})
-	s, err := ev.Evaluate(ctx, rbc.StartBoard(), Limits{Depth: 2})
+	s, err := ev.Evaluate(ctx, chess.StartBoard(), Limits{Depth: 2})
 	if err != nil || s.Source != FromEmbedded {
 		t.Fatalf("fallback: %+v, %v", s, err)
 	}
@@ -145,19 +145,19 @@ func TestStockfishFailureFallsBack(t *testing.T) {
 		t.Fatalf("stats %+v", ev.Stats())
 	}
 	strict := NewStockfish(dead, StockfishConfig{NoFallback: true})
-	if _, err := strict.Evaluate(ctx, rbc.StartBoard(), Limits{Depth: 2}); !errors.Is(err, uci.ErrEngineDied) {
+	if _, err := strict.Evaluate(ctx, chess.StartBoard(), Limits{Depth: 2}); !errors.Is(err, uci.ErrEngineDied) {
 		t.Fatalf("NoFallback: err %v", err)
 	}
 	// A score-less answer is a failure too.
 	empty := NewStockfish(&fakeSearcher{answer: func(string) (uci.Result, error) { return uci.Result{BestMove: "e2e4"}, nil }},
 		StockfishConfig{NoFallback: true})
-	if _, err := empty.Evaluate(ctx, rbc.StartBoard(), Limits{Depth: 2}); !errors.Is(err, errNoScore) {
+	if _, err := empty.Evaluate(ctx, chess.StartBoard(), Limits{Depth: 2}); !errors.Is(err, errNoScore) {
 		t.Fatalf("no score: err %v", err)
 	}
 	// The caller's own cancellation is returned, not papered over.
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := ev.Evaluate(cctx, rbc.StartBoard(), Limits{Depth: 2}); !errors.Is(err, context.Canceled) {
+	if _, err := ev.Evaluate(cctx, chess.StartBoard(), Limits{Depth: 2}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("canceled: err %v", err)
 	}
 }
@@ -188,8 +188,8 @@ func (c *checkingSearcher) Search(ctx context.Context, pos uci.Position, lim uci
 		c.noMove.Add(1)
 		return res, nil
 	}
-	b := rbc.MustParseFEN(pos.FEN)
-	m, perr := rbc.ParseMove(res.BestMove)
+	b := chess.MustParseFEN(pos.FEN)
+	m, perr := chess.ParseMove(res.BestMove)
 	if perr != nil || !b.IsPseudoLegal(m) {
 		c.bad(pos.FEN, res.BestMove, "not an option")
 		return res, nil
@@ -350,7 +350,7 @@ func TestUnguardedBoardsCrashStockfish(t *testing.T) {
 			failed++
 		case res.HasMove():
 			b := tb.board
-			if m, perr := rbc.ParseMove(res.BestMove); perr != nil || !b.IsPseudoLegal(m) {
+			if m, perr := chess.ParseMove(res.BestMove); perr != nil || !b.IsPseudoLegal(m) {
 				confused++
 			}
 		}

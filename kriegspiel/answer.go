@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // The referee's messages. Names (String) are the reference referee's own, so
@@ -15,11 +15,11 @@ import (
 type Question struct {
 	// AskAny marks the "any?" question; Move is then unused.
 	AskAny bool
-	Move   rbc.Move
+	Move   chess.Move
 }
 
 // TryMove returns the question "may I play m?".
-func TryMove(m rbc.Move) Question { return Question{Move: m} }
+func TryMove(m chess.Move) Question { return Question{Move: m} }
 
 // Any returns the question "are there any pawn captures?".
 func Any() Question { return Question{AskAny: true} }
@@ -37,7 +37,7 @@ func ParseQuestion(s string) (Question, error) {
 	if s == "any" {
 		return Any(), nil
 	}
-	m, err := rbc.ParseMove(s)
+	m, err := chess.ParseMove(s)
 	if err != nil {
 		return Question{}, fmt.Errorf("kriegspiel: bad question %q: %w", s, err)
 	}
@@ -172,14 +172,14 @@ func ParseEnding(s string) (Ending, error) {
 }
 
 // Winner returns the winner of a checkmate; ok is false for a draw or NotOver.
-func (e Ending) Winner() (winner rbc.Color, ok bool) {
+func (e Ending) Winner() (winner chess.Color, ok bool) {
 	switch e {
 	case CheckmateWhiteWins:
-		return rbc.White, true
+		return chess.White, true
 	case CheckmateBlackWins:
-		return rbc.Black, true
+		return chess.Black, true
 	}
-	return rbc.White, false
+	return chess.White, false
 }
 
 // CaptureKind is what the referee says about a captured man: nothing more
@@ -220,7 +220,7 @@ type Answer struct {
 	Verdict Verdict
 	// Capture is the square of the captured man (for en passant, the square
 	// of the captured pawn), or NoSquare.
-	Capture rbc.Square
+	Capture chess.Square
 	// Captured says whether a pawn or a piece was taken, when the ruleset
 	// announces it.
 	Captured CaptureKind
@@ -238,7 +238,7 @@ type Answer struct {
 }
 
 // answer returns an answer with only a verdict.
-func answer(v Verdict) Answer { return Answer{Verdict: v, Capture: rbc.NoSquare, PawnTries: -1} }
+func answer(v Verdict) Answer { return Answer{Verdict: v, Capture: chess.NoSquare, PawnTries: -1} }
 
 // DoubleCheck reports whether the answer announces a double check.
 func (a Answer) DoubleCheck() bool { return a.Checks[1] != NoCheck }
@@ -246,7 +246,7 @@ func (a Answer) DoubleCheck() bool { return a.Checks[1] != NoCheck }
 // String shows the answer in one line, e.g. "CAPTURE_DONE d5 PAWN CHECK_FILE tries=1".
 func (a Answer) String() string {
 	parts := []string{a.Verdict.String()}
-	if a.Capture != rbc.NoSquare {
+	if a.Capture != chess.NoSquare {
 		parts = append(parts, a.Capture.String())
 	}
 	if a.Captured != Unannounced {

@@ -13,7 +13,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -52,9 +52,9 @@ const DefaultBeliefLimit = 1 << 20
 // opponent's turn is ErrBeliefTooLarge, unless SetCut asked for a sample
 // (then the belief says it is no longer Exact).
 type Belief struct {
-	color  rbc.Color
+	color  chess.Color
 	rules  Ruleset
-	boards []rbc.Board
+	boards []chess.Board
 	// big holds the boards instead of boards once a part went to disk.
 	big   *boardSet
 	limit int
@@ -78,7 +78,7 @@ type Belief struct {
 	// refused (our own; an opponent's are unknown and never matter to what
 	// we hear), and the state of "any?".
 	tries    int
-	refused  []rbc.Move
+	refused  []chess.Move
 	anyAsked bool
 	anyYes   bool
 	// noSeenFilter turns off the workers' seen filter in Opponent (see
@@ -93,8 +93,8 @@ type Belief struct {
 // NewBelief returns the belief of the player of color at the start of a game
 // from start, with the pawn tries announced before the first move (-1 when
 // the rules announce none).
-func NewBelief(color rbc.Color, rules Ruleset, start rbc.Board, pawnTries int) *Belief {
-	return &Belief{color: color, rules: rules, boards: []rbc.Board{start}, limit: DefaultBeliefLimit, tries: pawnTries,
+func NewBelief(color chess.Color, rules Ruleset, start chess.Board, pawnTries int) *Belief {
+	return &Belief{color: color, rules: rules, boards: []chess.Board{start}, limit: DefaultBeliefLimit, tries: pawnTries,
 		workers: 1, exact: true, weight: 1}
 }
 
@@ -175,7 +175,7 @@ func (bl *Belief) Len() int {
 // Boards returns the boards; the caller must not modify them. A spilled
 // belief is read back into memory for it (a read that fails gives the boards
 // read until then).
-func (bl *Belief) Boards() []rbc.Board {
+func (bl *Belief) Boards() []chess.Board {
 	if bl.big == nil {
 		return bl.boards
 	}
@@ -187,15 +187,15 @@ func (bl *Belief) Boards() []rbc.Board {
 // castling rights, en-passant square and half-move clock is in the belief.
 // A spilled belief is read back a piece at a time; a read that fails is an
 // error, never a false.
-func (bl *Belief) Contains(b *rbc.Board) bool {
+func (bl *Belief) Contains(b *chess.Board) bool {
 	ok, _ := bl.Has(b)
 	return ok
 }
 
 // Has is Contains with the error of a spilled belief's read.
-func (bl *Belief) Has(b *rbc.Board) (bool, error) {
+func (bl *Belief) Has(b *chess.Board) (bool, error) {
 	found := false
-	err := bl.eachPiece(func(boards []rbc.Board) error {
+	err := bl.eachPiece(func(boards []chess.Board) error {
 		for i := range boards {
 			if sameBoard(&boards[i], b) {
 				found = true
@@ -213,22 +213,22 @@ func (bl *Belief) Has(b *rbc.Board) (bool, error) {
 // errStop ends a walk over the boards that found what it looked for.
 var errStop = errors.New("kriegspiel: stop")
 
-func sameBoard(a, b *rbc.Board) bool { return boardKey(a) == boardKey(b) }
+func sameBoard(a, b *chess.Board) bool { return boardKey(a) == boardKey(b) }
 
 // boardKey identifies a board as the referee tells boards apart: the
 // position and the half-move clock (which can end the game).
-func boardKey(b *rbc.Board) [2]uint64 { return [2]uint64{b.Key(), uint64(b.HalfmoveClock())} }
+func boardKey(b *chess.Board) [2]uint64 { return [2]uint64{b.Key(), uint64(b.HalfmoveClock())} }
 
 // hypothesis returns the referee as it would be with b for the true board
 // and the turn so far as the belief knows it. Its refused list shares no
 // memory with the belief's.
-func (bl *Belief) hypothesis(b rbc.Board) Game {
+func (bl *Belief) hypothesis(b chess.Board) Game {
 	return Game{rules: bl.rules, board: b, tries: bl.tries,
 		refused: bl.refused[:len(bl.refused):len(bl.refused)], anyAsked: bl.anyAsked, anyYes: bl.anyYes}
 }
 
 // eachPiece calls fn with the belief's boards a slice at a time, in order.
-func (bl *Belief) eachPiece(fn func(boards []rbc.Board) error) error {
+func (bl *Belief) eachPiece(fn func(boards []chess.Board) error) error {
 	if bl.big == nil {
 		if len(bl.boards) == 0 {
 			return nil
@@ -263,13 +263,13 @@ func (bl *Belief) set(out *boardSet) error {
 
 // runOut is what an update made of one run of boards, in order.
 type runOut struct {
-	boards []rbc.Board
+	boards []chess.Board
 	// keys holds the boards' keys, when the update deduplicates them with
 	// a sampler.PartitionedKeys.
 	keys sampler.KeyRun
 	// run and children are Opponent's: the run's parents, and for each of
 	// keys' keys the child it stands for (see opponentTurn.judge).
-	run      []rbc.Board
+	run      []chess.Board
 	children []childRef
 	// fresh holds, after the dedup, the indexes in children of those no
 	// earlier child duplicates, in order.
@@ -287,7 +287,7 @@ type runOut struct {
 type childRef struct {
 	board  int32
 	parent int32
-	move   rbc.Move
+	move   chess.Move
 }
 
 // A childRef's board before its child is built and judged, after it
@@ -304,7 +304,7 @@ const (
 // 80. The board is built once, where the new belief stores it.
 type boardRef struct {
 	parent uint32
-	move   rbc.Move
+	move   chess.Move
 }
 
 // sweep runs work over the belief's boards in runs of runLen, on the
@@ -315,11 +315,11 @@ type boardRef struct {
 // not nil, sees the batch's finished runs before they are drained. work is
 // told which worker runs it: each worker takes its runs in increasing order,
 // over the whole sweep.
-func (bl *Belief) sweep(ctx context.Context, runLen int, work func(worker int, run []rbc.Board, out *runOut),
+func (bl *Belief) sweep(ctx context.Context, runLen int, work func(worker int, run []chess.Board, out *runOut),
 	mid func(outs []runOut) error, drain func(out *runOut) error) error {
 	batch := bl.workers * 4
 	outs := make([]runOut, batch)
-	var runs [][]rbc.Board
+	var runs [][]chess.Board
 	var bases []int
 	at := 0 // the index in the belief of the next run's first board
 	flush := func() error {
@@ -351,7 +351,7 @@ func (bl *Belief) sweep(ctx context.Context, runLen int, work func(worker int, r
 		runs, bases = runs[:0], bases[:0]
 		return err
 	}
-	err := bl.eachPiece(func(boards []rbc.Board) error {
+	err := bl.eachPiece(func(boards []chess.Board) error {
 		for lo := 0; lo < len(boards); lo += runLen {
 			runs = append(runs, boards[lo:min(len(boards), lo+runLen)])
 			bases = append(bases, at+lo)
@@ -387,8 +387,8 @@ func (bl *Belief) Own(ctx context.Context, q Question, a Answer) error {
 		seen = sampler.NewKeySet(bl.Len())
 	}
 	out := newBoardSet(&boardSet{budget: bl.budget, dir: bl.dir})
-	var first *rbc.Board // a board before the answer that is consistent with it
-	err := bl.sweep(ctx, ctxCheckEvery, func(_ int, run []rbc.Board, o *runOut) {
+	var first *chess.Board // a board before the answer that is consistent with it
+	err := bl.sweep(ctx, ctxCheckEvery, func(_ int, run []chess.Board, o *runOut) {
 		for _, b := range run {
 			g := bl.hypothesis(b)
 			if !sameAnswer(g.answer(q), a) {
@@ -621,8 +621,8 @@ func (l *refList) add(r boardRef) {
 
 // buildRefs returns the boards refs name, children of parents, on up to
 // workers workers, each written once, in its place.
-func buildRefs(ctx context.Context, workers int, parents []rbc.Board, refs *refList) ([]rbc.Board, error) {
-	boards := make([]rbc.Board, refs.n)
+func buildRefs(ctx context.Context, workers int, parents []chess.Board, refs *refList) ([]chess.Board, error) {
+	boards := make([]chess.Board, refs.n)
 	err := sampler.ParallelFor(ctx, workers, len(refs.chunks), func(_, p int) error {
 		out := boards[p*refChunk:]
 		for i, r := range refs.chunks[p] {
@@ -641,13 +641,13 @@ func buildRefs(ctx context.Context, workers int, parents []rbc.Board, refs *refL
 // answered so), or, on the fast path, left for judge. Children the cut
 // already rules out, or whose key the worker's seen filter has, are never
 // built.
-func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
-	var buf [256]rbc.Move
+func (t *opponentTurn) expandRun(w int, run []chess.Board, o *runOut) {
+	var buf [256]chess.Move
 	var keyBuf [256]uint64
 	f, anyAsked, anyYes := &t.f, t.anyAsked, t.anyYes
 	// Only a typed capture heard needs more of moveFilter.before than the
 	// capture's square.
-	typed := f.fast && f.rules.TypedCaptures && f.heard.Capture != rbc.NoSquare
+	typed := f.fast && f.rules.TypedCaptures && f.heard.Capture != chess.NoSquare
 	var seen *sampler.SeenFilter
 	if t.tried != nil {
 		if t.tried[w] == nil {
@@ -664,7 +664,7 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 		// On the fast path moveFilter.after judges a child by itself alone
 		// (see maxSeenBits): the seen filter may skip it and judge may
 		// judge it after the dedup, only once per key.
-		later := seen != nil && b.KingSquare(b.Turn().Other()) != rbc.NoSquare
+		later := seen != nil && b.KingSquare(b.Turn().Other()) != chess.NoSquare
 		moves := AppendLegalMoves(b, buf[:0])
 		// Every key at once: nearly every move passes the tests before
 		// its key, and what a board's children share is worked out once.
@@ -678,7 +678,7 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 			if anyAsked && pawnCapture != anyYes {
 				continue
 			}
-			at := rbc.NoSquare
+			at := chess.NoSquare
 			switch {
 			case capture:
 				at = m.To
@@ -733,10 +733,10 @@ func (t *opponentTurn) expandRun(w int, run []rbc.Board, o *runOut) {
 type parentFacts struct {
 	// theirs and pawns are the men of the side not to move and the pawns
 	// of the side to move.
-	theirs, pawns rbc.Bitboard
+	theirs, pawns chess.Bitboard
 	// ep is the en-passant square and epTaken the square of the pawn an
 	// en-passant capture takes.
-	ep, epTaken rbc.Square
+	ep, epTaken chess.Square
 	// clockKept and clockReset are what childSetKeyFrom mixes into a
 	// child's key for the half-move clock: the parent's plus one, or 0
 	// after a pawn move or a capture.
@@ -744,9 +744,9 @@ type parentFacts struct {
 }
 
 // factsOf returns b's parentFacts.
-func factsOf(b *rbc.Board) parentFacts {
+func factsOf(b *chess.Board) parentFacts {
 	us := b.Turn()
-	return parentFacts{theirs: b.Pieces(us.Other()), pawns: b.PiecesOf(us, rbc.Pawn), ep: b.EnPassant(), epTaken: b.EnPassantTaken(),
+	return parentFacts{theirs: b.Pieces(us.Other()), pawns: b.PiecesOf(us, chess.Pawn), ep: b.EnPassant(), epTaken: b.EnPassantTaken(),
 		clockKept: clockMix(uint64(uint16(b.HalfmoveClock()) + 1)), clockReset: clockMix(0)}
 }
 
@@ -813,7 +813,7 @@ func appendFresh(dst []int32, dup []bool) []int32 {
 func (t *opponentTurn) drain(ctx context.Context, o *runOut) error {
 	t.judged += o.judged
 	limit := t.bl.limit
-	var built rbc.Board
+	var built chess.Board
 	for _, i := range o.fresh {
 		c := &o.children[i]
 		if c.board == failed {
@@ -893,6 +893,6 @@ func sameAnswer(got, heard Answer) bool {
 
 // isPawnCapture reports whether the legal move m is a pawn capture, en
 // passant included.
-func isPawnCapture(b *rbc.Board, m rbc.Move) bool {
-	return b.PiecesOf(b.Turn(), rbc.Pawn).Has(m.From) && m.From.File() != m.To.File()
+func isPawnCapture(b *chess.Board, m chess.Move) bool {
+	return b.PiecesOf(b.Turn(), chess.Pawn).Has(m.From) && m.From.File() != m.To.File()
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -41,8 +41,8 @@ func randomRecord(t testing.TB, rules Ruleset, seed uint64, moves int) *Record {
 // calls check after each turn with the true board after it. When an
 // opponent's turn would take the belief past limit and thin is positive,
 // the belief is first cut to thin boards and the true one.
-func followRecord(rec *Record, c rbc.Color, turns, limit, thin int, check func(turn int, bl *Belief, truth *rbc.Board) error) error {
-	start, err := rbc.ParseFEN(rec.StartFEN)
+func followRecord(rec *Record, c chess.Color, turns, limit, thin int, check func(turn int, bl *Belief, truth *chess.Board) error) error {
+	start, err := chess.ParseFEN(rec.StartFEN)
 	if err != nil {
 		return err
 	}
@@ -53,8 +53,8 @@ func followRecord(rec *Record, c rbc.Color, turns, limit, thin int, check func(t
 
 // followBelief is followRecord with the belief given (set up as the test
 // wants it).
-func followBelief(rec *Record, bl *Belief, c rbc.Color, turns, thin int, check func(turn int, bl *Belief, truth *rbc.Board) error) error {
-	prev, err := rbc.ParseFEN(rec.StartFEN)
+func followBelief(rec *Record, bl *Belief, c chess.Color, turns, thin int, check func(turn int, bl *Belief, truth *chess.Board) error) error {
+	prev, err := chess.ParseFEN(rec.StartFEN)
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func followBelief(rec *Record, bl *Belief, c rbc.Color, turns, thin int, check f
 				return fmt.Errorf("turn %d, opponent: %w", i, err)
 			}
 		}
-		truth, err := rbc.ParseFEN(turn.FENAfter)
+		truth, err := chess.ParseFEN(turn.FENAfter)
 		if err != nil {
 			return err
 		}
@@ -98,8 +98,8 @@ func followBelief(rec *Record, bl *Belief, c rbc.Color, turns, thin int, check f
 var thinnings int
 
 // thinned returns n boards of bs, the one equal to truth among them when it is there.
-func thinned(bs []rbc.Board, truth *rbc.Board, n int) []rbc.Board {
-	out := make([]rbc.Board, 0, n+1)
+func thinned(bs []chess.Board, truth *chess.Board, n int) []chess.Board {
+	out := make([]chess.Board, 0, n+1)
 	for i := range bs {
 		if sameBoard(&bs[i], truth) {
 			out = append(out, bs[i])
@@ -134,9 +134,9 @@ func TestBeliefKeepsTheTrueBoard(t *testing.T) {
 	for _, rules := range []Ruleset{Wild16(), Berkeley(), BerkeleyAny()} {
 		for seed := range uint64(games) {
 			rec := randomRecord(t, rules, seed, 80)
-			for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+			for _, c := range []chess.Color{chess.White, chess.Black} {
 				largest := 0
-				err := followRecord(rec, c, -1, limit, thin, func(_ int, bl *Belief, truth *rbc.Board) error {
+				err := followRecord(rec, c, -1, limit, thin, func(_ int, bl *Belief, truth *chess.Board) error {
 					largest = max(largest, bl.Len())
 					checked++
 					if !bl.Contains(truth) {
@@ -174,7 +174,7 @@ func TestBeliefKeepsTheTrueBoardOfRecords(t *testing.T) {
 			t.Skipf("records missing: %v", err)
 		}
 	}
-	o := FollowOptions{Views: []string{"exact"}, Colors: []rbc.Color{rbc.White, rbc.Black}, Size: 1, Limit: limit,
+	o := FollowOptions{Views: []string{"exact"}, Colors: []chess.Color{chess.White, chess.Black}, Size: 1, Limit: limit,
 		Cut: true, Workers: 2, Memory: 1000 * sampler.BoardBytes, SpillDir: t.TempDir()}
 	followed, turns, exact, cut, cutHeld := 0, 0, 0, 0, 0
 	for f, err := range FollowRecords(context.Background(), paths, o) {
@@ -204,11 +204,11 @@ func TestBeliefKeepsTheTrueBoardOfRecords(t *testing.T) {
 // any sequence of legal opponent moves whose answers, asked of a fresh
 // referee together with the player's own recorded questions, equal the
 // record's: the exact belief computed the slow way, with the referee alone.
-func bruteForce(t *testing.T, rec *Record, c rbc.Color, turns int) map[[2]uint64]bool {
+func bruteForce(t *testing.T, rec *Record, c chess.Color, turns int) map[[2]uint64]bool {
 	t.Helper()
 	out := map[[2]uint64]bool{}
-	var walk func(path []rbc.Move)
-	walk = func(path []rbc.Move) {
+	var walk func(path []chess.Move)
+	walk = func(path []chess.Move) {
 		g, err := NewGameFromFEN(rec.Ruleset, rec.StartFEN)
 		if err != nil {
 			t.Fatal(err)
@@ -239,7 +239,7 @@ func bruteForce(t *testing.T, rec *Record, c rbc.Color, turns int) map[[2]uint64
 			if used == len(path) {
 				// Branch on every legal move of the opponent here.
 				b := g.Board()
-				var buf [256]rbc.Move
+				var buf [256]chess.Move
 				for _, m := range AppendLegalMoves(&b, buf[:0]) {
 					walk(append(path[:len(path):len(path)], m))
 				}
@@ -270,10 +270,10 @@ func TestBeliefEqualsBruteForce(t *testing.T) {
 			if len(rec.Turns) < turns || rec.Turns[turns-1].Move.IsNull() {
 				continue
 			}
-			for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+			for _, c := range []chess.Color{chess.White, chess.Black} {
 				want := bruteForce(t, rec, c, turns)
 				var got *Belief
-				err := followRecord(rec, c, turns, DefaultBeliefLimit, 0, func(_ int, bl *Belief, _ *rbc.Board) error { got = bl; return nil })
+				err := followRecord(rec, c, turns, DefaultBeliefLimit, 0, func(_ int, bl *Belief, _ *chess.Board) error { got = bl; return nil })
 				if err != nil {
 					t.Fatalf("%s seed %d as %s: %v", rules.Name, seed, c, err)
 				}
@@ -305,9 +305,9 @@ func TestBeliefEqualsBruteForce(t *testing.T) {
 	}
 }
 
-func mustMove(t *testing.T, s string) rbc.Move {
+func mustMove(t *testing.T, s string) chess.Move {
 	t.Helper()
-	m, err := rbc.ParseMove(s)
+	m, err := chess.ParseMove(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,9 +319,9 @@ func mustMove(t *testing.T, s string) rbc.Move {
 func TestBeliefFiltersOnOwnIllegalTry(t *testing.T) {
 	// 1. e4 e5: White hears a quiet move and no pawn try, which leaves 18
 	// of Black's 20 replies; then e4-e5 is illegal only after e7-e5.
-	start, _ := rbc.ParseFEN(rbc.StartFEN)
+	start, _ := chess.ParseFEN(chess.StartFEN)
 	g := NewGame(Wild16())
-	bl := NewBelief(rbc.White, Wild16(), start, g.PawnTries())
+	bl := NewBelief(chess.White, Wild16(), start, g.PawnTries())
 	a, _ := g.Ask(TryMove(mustMove(t, "e2e4")))
 	if err := bl.Own(context.Background(), TryMove(mustMove(t, "e2e4")), a); err != nil {
 		t.Fatal(err)
@@ -354,7 +354,7 @@ func BenchmarkBeliefFollow(b *testing.B) {
 	kept := 0
 	for b.Loop() {
 		kept = 0
-		err := followRecord(rec, rbc.Black, 10, DefaultBeliefLimit, 0, func(_ int, bl *Belief, _ *rbc.Board) error {
+		err := followRecord(rec, chess.Black, 10, DefaultBeliefLimit, 0, func(_ int, bl *Belief, _ *chess.Board) error {
 			kept += bl.Len()
 			return nil
 		})
@@ -374,7 +374,7 @@ func TestBeliefStopsWithItsContext(t *testing.T) {
 	var rec *Record
 	for seed := uint64(1); seed < 40 && (own == nil || opp == nil); seed++ {
 		rec = randomRecord(t, Wild16(), seed, 14)
-		err := followRecord(rec, rbc.White, -1, 200_000, 0, func(turn int, bl *Belief, _ *rbc.Board) error {
+		err := followRecord(rec, chess.White, -1, 200_000, 0, func(turn int, bl *Belief, _ *chess.Board) error {
 			if turn+1 >= len(rec.Turns) || rec.Turns[turn+1].Move.IsNull() {
 				return nil
 			}
@@ -383,9 +383,9 @@ func TestBeliefStopsWithItsContext(t *testing.T) {
 			cp.boards = slices.Clone(bl.boards)
 			cp.refused = slices.Clone(bl.refused)
 			switch {
-			case own == nil && next.Color == rbc.White && bl.Len() > 3*ctxCheckEvery:
+			case own == nil && next.Color == chess.White && bl.Len() > 3*ctxCheckEvery:
 				own, ownTurn = &cp, next
-			case opp == nil && next.Color == rbc.Black && bl.Len() > ctxCheckEvery:
+			case opp == nil && next.Color == chess.Black && bl.Len() > ctxCheckEvery:
 				opp, oppTurn = &cp, next
 			}
 			return nil
@@ -436,7 +436,7 @@ func TestBeliefStopsWithItsContext(t *testing.T) {
 // error of its own kind, naming the record.
 func TestFollowRecordsRefusesRBC(t *testing.T) {
 	const rbcRecord = "../testdata/histories/trout_bot-attacker_bot-8-000.json"
-	o := FollowOptions{Views: []string{"exact"}, Colors: []rbc.Color{rbc.White}, Size: 10, Limit: 100}
+	o := FollowOptions{Views: []string{"exact"}, Colors: []chess.Color{chess.White}, Size: 10, Limit: 100}
 	n := 0
 	for _, err := range FollowRecords(context.Background(), []string{rbcRecord}, o) {
 		n++

@@ -10,7 +10,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -47,7 +47,7 @@ func newBoardSet(like *boardSet) *boardSet {
 }
 
 // setOf returns a set holding boards.
-func setOf(boards []rbc.Board) *boardSet {
+func setOf(boards []chess.Board) *boardSet {
 	s := &boardSet{}
 	for i := range boards {
 		s.addMem(&boards[i])
@@ -56,7 +56,7 @@ func setOf(boards []rbc.Board) *boardSet {
 }
 
 // addMem appends a copy of b to the last segment, which must be in memory.
-func (s *boardSet) addMem(b *rbc.Board) {
+func (s *boardSet) addMem(b *chess.Board) {
 	if len(s.segs) == 0 || s.segs[len(s.segs)-1].disk != nil {
 		s.segs = append(s.segs, setSegment{mem: sampler.NewBoards()})
 	}
@@ -66,7 +66,7 @@ func (s *boardSet) addMem(b *rbc.Board) {
 
 // add appends a copy of b, sending the newest segment to disk once it passes
 // the memory budget.
-func (s *boardSet) add(ctx context.Context, b *rbc.Board) error {
+func (s *boardSet) add(ctx context.Context, b *chess.Board) error {
 	s.addMem(b)
 	if s.budget <= 0 {
 		return nil
@@ -132,8 +132,8 @@ func (s *boardSet) pieces(fn func(*sampler.Boards) error) error {
 }
 
 // flat returns the boards in one slice (read back from disk if need be).
-func (s *boardSet) flat() ([]rbc.Board, error) {
-	out := make([]rbc.Board, 0, s.n)
+func (s *boardSet) flat() ([]chess.Board, error) {
+	out := make([]chess.Board, 0, s.n)
 	err := s.pieces(func(st *sampler.Boards) error {
 		for _, c := range st.Chunks() {
 			out = append(out, c...)
@@ -145,7 +145,7 @@ func (s *boardSet) flat() ([]rbc.Board, error) {
 
 // keep returns the boards of s for which ok is true, in a new set with the
 // same spill settings, and frees s.
-func (s *boardSet) keep(ctx context.Context, ok func(b *rbc.Board) bool) (*boardSet, error) {
+func (s *boardSet) keep(ctx context.Context, ok func(b *chess.Board) bool) (*boardSet, error) {
 	out := newBoardSet(s)
 	out.spilled = s.spilled
 	err := s.pieces(func(st *sampler.Boards) error {
@@ -171,7 +171,7 @@ func (s *boardSet) keep(ctx context.Context, ok func(b *rbc.Board) bool) (*board
 // setKey identifies a board as the referee tells boards apart (boardKey) in
 // 64 bits, for the key set: the position's key and the half-move clock
 // spread over all the bits.
-func setKey(b *rbc.Board) uint64 {
+func setKey(b *chess.Board) uint64 {
 	return b.Key() ^ clockMix(uint64(b.HalfmoveClock()))
 }
 
@@ -180,15 +180,15 @@ func clockMix(halfmove uint64) uint64 { return (halfmove + 1) * 0x9E3779B97F4A7C
 
 // childSetKey returns setKey of the board that copying b and applying the
 // legal move m gives, without building it (see rbc.Board.KeyAfter).
-func childSetKey(b *rbc.Board, m rbc.Move) uint64 {
+func childSetKey(b *chess.Board, m chess.Move) uint64 {
 	return childSetKeyFrom(b, m, b.KeyAfter(m))
 }
 
 // childSetKeyFrom is childSetKey given key, b.KeyAfter(m) (which
 // rbc.Board.AppendKeysAfter gives for all of a board's moves at once).
-func childSetKeyFrom(b *rbc.Board, m rbc.Move, key uint64) uint64 {
+func childSetKeyFrom(b *chess.Board, m chess.Move, key uint64) uint64 {
 	halfmove := uint16(b.HalfmoveClock()) + 1
-	if !m.IsNull() && (b.PiecesOf(b.Turn(), rbc.Pawn).Has(m.From) || b.Pieces(b.Turn().Other()).Has(m.To)) {
+	if !m.IsNull() && (b.PiecesOf(b.Turn(), chess.Pawn).Has(m.From) || b.Pieces(b.Turn().Other()).Has(m.To)) {
 		halfmove = 0 // a pawn move or a capture
 	}
 	return key ^ clockMix(uint64(halfmove))

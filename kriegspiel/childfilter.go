@@ -1,6 +1,8 @@
 package kriegspiel
 
-import "github.com/blindfish-rbc/blindfish/rbc"
+import (
+	"github.com/blindfish-rbc/blindfish/chess"
+)
 
 // moveFilter tells which of a board's legal moves announce what was heard of
 // the opponent's move. It gives the referee's verdict (sameAnswer of
@@ -21,13 +23,13 @@ func newMoveFilter(rules Ruleset, heard Answer) moveFilter {
 
 // before reports whether the legal move m on b can announce what was heard,
 // by what b alone says: the capture's square and kind.
-func (f *moveFilter) before(b *rbc.Board, m rbc.Move) bool {
+func (f *moveFilter) before(b *chess.Board, m chess.Move) bool {
 	if b.CaptureSquare(m) != f.heard.Capture {
 		return false
 	}
-	if f.fast && f.rules.TypedCaptures && f.heard.Capture != rbc.NoSquare {
+	if f.fast && f.rules.TypedCaptures && f.heard.Capture != chess.NoSquare {
 		kind := CapturedPiece
-		if p := b.PieceAt(m.To); p == rbc.NoPiece || p.Type() == rbc.Pawn {
+		if p := b.PieceAt(m.To); p == chess.NoPiece || p.Type() == chess.Pawn {
 			kind = CapturedPawn
 		}
 		return kind == f.heard.Captured
@@ -37,9 +39,9 @@ func (f *moveFilter) before(b *rbc.Board, m rbc.Move) bool {
 
 // after reports whether child, the board after the legal move m on parent
 // (which passed before), announces what was heard.
-func (f *moveFilter) after(parent *rbc.Board, m rbc.Move, child *rbc.Board) bool {
+func (f *moveFilter) after(parent *chess.Board, m chess.Move, child *chess.Board) bool {
 	k := child.KingSquare(child.Turn())
-	if !f.fast || k == rbc.NoSquare {
+	if !f.fast || k == chess.NoSquare {
 		// The referee's own way: what it announces depends on nothing but
 		// the rules, the board and the move (no repetition: a board has no
 		// history).
@@ -73,32 +75,32 @@ func (f *moveFilter) after(parent *rbc.Board, m rbc.Move, child *rbc.Board) bool
 // The pawns on no line from the king (most of them) shield nothing, and
 // their captures are counted together, a direction at a time. In check (or
 // without a king) it falls back to the full count.
-func countPawnCapturesFast(b *rbc.Board, inCheck bool) int {
+func countPawnCapturesFast(b *chess.Board, inCheck bool) int {
 	us := b.Turn()
 	k := b.KingSquare(us)
-	if inCheck || k == rbc.NoSquare {
+	if inCheck || k == chess.NoSquare {
 		return countPawnCaptures(b)
 	}
 	them := us.Other()
 	// A king is never taken: such a capture is no legal move.
-	targets := b.Pieces(them) &^ b.PiecesOf(them, rbc.King)
-	pawns := b.PiecesOf(us, rbc.Pawn)
-	lines := rbc.QueenAttacks(k, 0)
+	targets := b.Pieces(them) &^ b.PiecesOf(them, chess.King)
+	pawns := b.PiecesOf(us, chess.Pawn)
+	lines := chess.QueenAttacks(k, 0)
 	west, east := pawnCaptureSets(us, pawns&^lines)
 	n := (west & targets).Count() + (east & targets).Count()
 	if shields := pawns & lines; shields != 0 {
 		occ := b.Occupied()
-		queens := b.PiecesOf(them, rbc.Queen)
-		straight := b.PiecesOf(them, rbc.Rook) | queens
-		diagonal := b.PiecesOf(them, rbc.Bishop) | queens
+		queens := b.PiecesOf(them, chess.Queen)
+		straight := b.PiecesOf(them, chess.Rook) | queens
+		diagonal := b.PiecesOf(them, chess.Bishop) | queens
 		for shields != 0 {
 			from := shields.PopFirst()
-			caps := rbc.PawnAttacks(us, from) & targets
+			caps := chess.PawnAttacks(us, from) & targets
 			if caps == 0 {
 				continue
 			}
 			left := occ &^ from.Bit()
-			seen := rbc.RookAttacks(k, left)&straight | rbc.BishopAttacks(k, left)&diagonal
+			seen := chess.RookAttacks(k, left)&straight | chess.BishopAttacks(k, left)&diagonal
 			for caps != 0 {
 				if seen&^caps.PopFirst().Bit() == 0 {
 					n++
@@ -106,12 +108,12 @@ func countPawnCapturesFast(b *rbc.Board, inCheck bool) int {
 			}
 		}
 	}
-	if ep := b.EnPassant(); ep != rbc.NoSquare && !b.Pieces(them).Has(ep) {
-		for takers := rbc.PawnAttacks(them, ep) & pawns; takers != 0; {
+	if ep := b.EnPassant(); ep != chess.NoSquare && !b.Pieces(them).Has(ep) {
+		for takers := chess.PawnAttacks(them, ep) & pawns; takers != 0; {
 			// En passant takes a man off another square: played on a copy.
-			m := rbc.Move{From: takers.PopFirst(), To: ep}
+			m := chess.Move{From: takers.PopFirst(), To: ep}
 			if ep.Rank() == 0 || ep.Rank() == 7 {
-				m.Promotion = rbc.Queen
+				m.Promotion = chess.Queen
 			}
 			c := *b
 			c.Apply(m)
@@ -126,15 +128,15 @@ func countPawnCapturesFast(b *rbc.Board, inCheck bool) int {
 // Files A and H, which a pawn capture towards the west (lower files) or the
 // east may not leave from.
 const (
-	fileA rbc.Bitboard = 0x0101010101010101
-	fileH rbc.Bitboard = fileA << 7
+	fileA chess.Bitboard = 0x0101010101010101
+	fileH chess.Bitboard = fileA << 7
 )
 
 // pawnCaptureSets returns the squares colour us's pawns attack towards the
 // west and towards the east: the union of rbc.PawnAttacks over pawns, one
 // direction at a time, so that no square is counted once for two pawns.
-func pawnCaptureSets(us rbc.Color, pawns rbc.Bitboard) (west, east rbc.Bitboard) {
-	if us == rbc.White {
+func pawnCaptureSets(us chess.Color, pawns chess.Bitboard) (west, east chess.Bitboard) {
+	if us == chess.White {
 		return (pawns &^ fileA) << 7, (pawns &^ fileH) << 9
 	}
 	return (pawns &^ fileA) >> 9, (pawns &^ fileH) >> 7
@@ -146,7 +148,7 @@ func pawnCaptureSets(us rbc.Color, pawns rbc.Bitboard) (west, east rbc.Bitboard)
 // otherwise (or in check) every legal move is generated. A man on no line
 // from its king opens none when it leaves, which spares most of them the
 // sliders' look-ups.
-func hasLegalMoveFast(b *rbc.Board, inCheck bool) bool {
+func hasLegalMoveFast(b *chess.Board, inCheck bool) bool {
 	if inCheck {
 		return HasLegalMove(b)
 	}
@@ -155,36 +157,36 @@ func hasLegalMoveFast(b *rbc.Board, inCheck bool) bool {
 	ours := b.Pieces(us)
 	occ := b.Occupied()
 	k := b.KingSquare(us)
-	lines := rbc.QueenAttacks(k, 0)
-	queens := b.PiecesOf(them, rbc.Queen)
-	straight := b.PiecesOf(them, rbc.Rook) | queens
-	diagonal := b.PiecesOf(them, rbc.Bishop) | queens
+	lines := chess.QueenAttacks(k, 0)
+	queens := b.PiecesOf(them, chess.Queen)
+	straight := b.PiecesOf(them, chess.Rook) | queens
+	diagonal := b.PiecesOf(them, chess.Bishop) | queens
 	// Out of check only a slider can see the king once sq is left, and
 	// only along a line through sq.
-	free := func(sq rbc.Square) bool {
+	free := func(sq chess.Square) bool {
 		if !lines.Has(sq) {
 			return true
 		}
 		left := occ &^ sq.Bit()
-		return rbc.RookAttacks(k, left)&straight|rbc.BishopAttacks(k, left)&diagonal == 0
+		return chess.RookAttacks(k, left)&straight|chess.BishopAttacks(k, left)&diagonal == 0
 	}
-	for ns := b.PiecesOf(us, rbc.Knight); ns != 0; {
+	for ns := b.PiecesOf(us, chess.Knight); ns != 0; {
 		sq := ns.PopFirst()
-		if rbc.KnightAttacks(sq)&^ours != 0 && free(sq) {
+		if chess.KnightAttacks(sq)&^ours != 0 && free(sq) {
 			return true
 		}
 	}
-	for ps := b.PiecesOf(us, rbc.Pawn); ps != 0; {
+	for ps := b.PiecesOf(us, chess.Pawn); ps != 0; {
 		sq := ps.PopFirst()
 		to := sq + 8
-		if us == rbc.Black {
+		if us == chess.Black {
 			to = sq - 8
 		}
 		if to.Valid() && !occ.Has(to) && free(sq) {
 			return true
 		}
 	}
-	for ts := rbc.KingAttacks(k) &^ ours; ts != 0; {
+	for ts := chess.KingAttacks(k) &^ ours; ts != 0; {
 		to := ts.PopFirst()
 		if attackersWith(b, to, them, occ&^k.Bit()) == 0 {
 			return true

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/testfs"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // randomLegalBoards returns legal chess boards (both kings on the board, the
@@ -14,26 +14,26 @@ import (
 // testdata/histories, and those of random games from the perft positions,
 // which reach pins, en passant, promotions and checks by two men that no
 // hand-made list covers.
-func randomLegalBoards(t *testing.T, games int) []rbc.Board {
+func randomLegalBoards(t *testing.T, games int) []chess.Board {
 	t.Helper()
-	var boards []rbc.Board
-	legal := func(b *rbc.Board) bool {
+	var boards []chess.Board
+	legal := func(b *chess.Board) bool {
 		us, them := b.Turn(), b.Turn().Other()
-		if b.KingSquare(us) == rbc.NoSquare || b.KingSquare(them) == rbc.NoSquare {
+		if b.KingSquare(us) == chess.NoSquare || b.KingSquare(them) == chess.NoSquare {
 			return false
 		}
 		return Attackers(b, b.KingSquare(them), us) == 0
 	}
 	for _, fen := range testfs.RecordedFENs(t, filepath.Join("..", "testdata", "histories", "*.json")) {
-		b, err := rbc.ParseFEN(fen)
+		b, err := chess.ParseFEN(fen)
 		if err == nil && legal(&b) {
 			boards = append(boards, b)
 		}
 	}
 	rng := rand.New(rand.NewPCG(8, 8))
-	var buf [256]rbc.Move
+	var buf [256]chess.Move
 	for g := range games {
-		b := rbc.MustParseFEN(perftSuite[g%len(perftSuite)].fen)
+		b := chess.MustParseFEN(perftSuite[g%len(perftSuite)].fen)
 		for range 300 {
 			if !legal(&b) {
 				break
@@ -60,7 +60,7 @@ func randomLegalBoards(t *testing.T, games int) []rbc.Board {
 // move, and, where the last move may have been a pawn's double step, that
 // en-passant square: boards full of pins, checks by two men and pawn
 // captures onto the last rank. ok is false when the FEN reader refuses it.
-func scatteredBoard(rng *rand.Rand) (b rbc.Board, ok bool) {
+func scatteredBoard(rng *rand.Rand) (b chess.Board, ok bool) {
 	var grid [64]byte
 	place := func(man byte) int {
 		for {
@@ -113,7 +113,7 @@ func scatteredBoard(rng *rand.Rand) (b rbc.Board, ok bool) {
 			fen = append(fen, '/')
 		}
 	}
-	b, err := rbc.ParseFEN(string(fen) + " " + turn + " - " + ep + " 0 1")
+	b, err := chess.ParseFEN(string(fen) + " " + turn + " - " + ep + " 0 1")
 	return b, err == nil
 }
 
@@ -127,7 +127,7 @@ func TestFastPathsEqualFullOnRandomBoards(t *testing.T) {
 		games = 60
 	}
 	boards := randomLegalBoards(t, games)
-	var buf [256]rbc.Move
+	var buf [256]chess.Move
 	var keyBuf [256]uint64
 	tries, stuck, checked, ep := 0, 0, 0, 0
 	for i := range boards {
@@ -136,7 +136,7 @@ func TestFastPathsEqualFullOnRandomBoards(t *testing.T) {
 		if inCheck {
 			checked++
 		}
-		if b.EnPassant() != rbc.NoSquare {
+		if b.EnPassant() != chess.NoSquare {
 			ep++
 		}
 		if got, want := countPawnCapturesFast(b, inCheck), countPawnCaptures(b); got != want {

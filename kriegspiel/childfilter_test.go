@@ -3,7 +3,7 @@ package kriegspiel
 import (
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // TestCountPawnCapturesFastEqualsFull: the pawn tries counted without
@@ -12,7 +12,7 @@ import (
 // takes is pinned (along a file, a rank or a diagonal, by the man it takes
 // or another), where en passant uncovers the king, and in check.
 func TestCountPawnCapturesFastEqualsFull(t *testing.T) {
-	var boards []rbc.Board
+	var boards []chess.Board
 	for _, fen := range []string{
 		"4k3/8/8/8/4r3/3n1n2/4P3/4K3 w - - 0 1", // e2 pinned along the file: no try
 		"4k3/8/8/8/8/2q1n3/3P4/4K3 w - - 0 1",   // d2 pinned by c3's queen, which it may take
@@ -26,9 +26,9 @@ func TestCountPawnCapturesFastEqualsFull(t *testing.T) {
 		"r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1",      // bxa8: a promotion counts once
 		"4k3/8/8/8/8/8/3p4/2R2K2 b - - 0 1",     // Black's dxc1, a try
 	} {
-		boards = append(boards, rbc.MustParseFEN(fen))
+		boards = append(boards, chess.MustParseFEN(fen))
 	}
-	walkPerft(2, func(b *rbc.Board, _ int) { boards = append(boards, *b) })
+	walkPerft(2, func(b *chess.Board, _ int) { boards = append(boards, *b) })
 	tries := 0
 	for i := range boards {
 		b := &boards[i]
@@ -47,7 +47,7 @@ func TestCountPawnCapturesFastEqualsFull(t *testing.T) {
 // only knight or pawn that could move is pinned (along a line through the
 // king, or beside it off every line), and on stalemates.
 func TestHasLegalMoveFastEqualsFull(t *testing.T) {
-	var boards []rbc.Board
+	var boards []chess.Board
 	for _, fen := range []string{
 		"4k3/8/8/8/4r3/8/4N3/4K3 w - - 0 1",  // e2's knight pinned along the file
 		"4k3/8/8/8/8/2b5/3N4/4K3 w - - 0 1",  // d2's knight pinned along the diagonal
@@ -64,13 +64,13 @@ func TestHasLegalMoveFastEqualsFull(t *testing.T) {
 		"r7/8/8/8/8/8/N1k5/K7 w - - 0 1",     // stalemate: a2's knight pinned along the file
 		"7b/8/8/8/1n6/8/1P1n4/K6k w - - 0 1", // stalemate: b2's pawn pinned along the diagonal
 	} {
-		boards = append(boards, rbc.MustParseFEN(fen))
+		boards = append(boards, chess.MustParseFEN(fen))
 	}
-	walkPerft(2, func(b *rbc.Board, _ int) { boards = append(boards, *b) })
+	walkPerft(2, func(b *chess.Board, _ int) { boards = append(boards, *b) })
 	none := 0
 	for i := range boards {
 		b := &boards[i]
-		if b.KingSquare(b.Turn()) == rbc.NoSquare {
+		if b.KingSquare(b.Turn()) == chess.NoSquare {
 			continue
 		}
 		want := HasLegalMove(b)

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // The cross-check with the reference referee. testdata/kriegspiel/ holds
@@ -61,7 +61,7 @@ func parseReferenceEvent(s string) (referenceEvent, error) {
 		return e, err
 	}
 	if f[2] != "-" {
-		if e.answer.Capture, err = rbc.ParseSquare(f[2]); err != nil {
+		if e.answer.Capture, err = chess.ParseSquare(f[2]); err != nil {
 			return e, err
 		}
 	}

@@ -3,14 +3,14 @@ package kriegspiel
 import (
 	"strings"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // The draw rules that look at the position: insufficient material and the
 // identity of positions for repetition.
 
 // lightSquares are the light squares (a1 is dark).
-const lightSquares rbc.Bitboard = 0x55AA55AA55AA55AA
+const lightSquares chess.Bitboard = 0x55AA55AA55AA55AA
 
 // InsufficientMaterial reports whether neither side has the material to mate,
 // by the reference referee's definition (python-chess's): a side cannot win
@@ -19,26 +19,26 @@ const lightSquares rbc.Bitboard = 0x55AA55AA55AA55AA
 // could help a mate along), or bishops all on one colour while nobody has a
 // pawn or knight or a bishop of the other colour. The game is drawn when
 // both sides cannot win.
-func InsufficientMaterial(b *rbc.Board) bool {
-	return cannotWin(b, rbc.White) && cannotWin(b, rbc.Black)
+func InsufficientMaterial(b *chess.Board) bool {
+	return cannotWin(b, chess.White) && cannotWin(b, chess.Black)
 }
 
 // cannotWin reports whether colour c has too little material to mate (see
 // InsufficientMaterial).
-func cannotWin(b *rbc.Board, c rbc.Color) bool {
+func cannotWin(b *chess.Board, c chess.Color) bool {
 	ours, theirs := b.Pieces(c), b.Pieces(c.Other())
-	if ours&(b.PiecesOf(c, rbc.Pawn)|b.PiecesOf(c, rbc.Rook)|b.PiecesOf(c, rbc.Queen)) != 0 {
+	if ours&(b.PiecesOf(c, chess.Pawn)|b.PiecesOf(c, chess.Rook)|b.PiecesOf(c, chess.Queen)) != 0 {
 		return false
 	}
-	if b.PiecesOf(c, rbc.Knight) != 0 {
-		others := theirs &^ b.PiecesOf(c.Other(), rbc.King) &^ b.PiecesOf(c.Other(), rbc.Queen)
+	if b.PiecesOf(c, chess.Knight) != 0 {
+		others := theirs &^ b.PiecesOf(c.Other(), chess.King) &^ b.PiecesOf(c.Other(), chess.Queen)
 		return ours.Count() <= 2 && others == 0
 	}
-	if b.PiecesOf(c, rbc.Bishop) != 0 {
-		bishops := b.PiecesOf(rbc.White, rbc.Bishop) | b.PiecesOf(rbc.Black, rbc.Bishop)
+	if b.PiecesOf(c, chess.Bishop) != 0 {
+		bishops := b.PiecesOf(chess.White, chess.Bishop) | b.PiecesOf(chess.Black, chess.Bishop)
 		oneColour := bishops&lightSquares == 0 || bishops&^lightSquares == 0
-		pawnsOrKnights := b.PiecesOf(rbc.White, rbc.Pawn) | b.PiecesOf(rbc.Black, rbc.Pawn) |
-			b.PiecesOf(rbc.White, rbc.Knight) | b.PiecesOf(rbc.Black, rbc.Knight)
+		pawnsOrKnights := b.PiecesOf(chess.White, chess.Pawn) | b.PiecesOf(chess.Black, chess.Pawn) |
+			b.PiecesOf(chess.White, chess.Knight) | b.PiecesOf(chess.Black, chess.Knight)
 		return oneColour && pawnsOrKnights == 0
 	}
 	return true
@@ -49,18 +49,18 @@ func cannotWin(b *rbc.Board, c rbc.Color) bool {
 // the en-passant square. rbc's key already has all but the last nuance: it
 // counts an en-passant square some pawn attacks even when the capture is
 // illegal (the pawn is pinned), so such boards are keyed without it.
-func positionKey(b *rbc.Board) uint64 {
+func positionKey(b *chess.Board) uint64 {
 	ep := b.EnPassant()
-	if ep == rbc.NoSquare || rbc.PawnAttacks(b.Turn().Other(), ep)&b.PiecesOf(b.Turn(), rbc.Pawn) == 0 {
+	if ep == chess.NoSquare || chess.PawnAttacks(b.Turn().Other(), ep)&b.PiecesOf(b.Turn(), chess.Pawn) == 0 {
 		return b.Key()
 	}
-	var buf [8]rbc.Move
+	var buf [8]chess.Move
 	if len(appendEnPassant(b, buf[:0], b.KingSquare(b.Turn()))) > 0 {
 		return b.Key()
 	}
 	fields := strings.Fields(b.FEN())
 	fields[3] = "-"
-	c, err := rbc.ParseFEN(strings.Join(fields, " "))
+	c, err := chess.ParseFEN(strings.Join(fields, " "))
 	if err != nil {
 		return b.Key() // cannot happen: the FEN is the board's own
 	}

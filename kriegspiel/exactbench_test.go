@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // processCPU returns the CPU time the process has used, so that a rate can
@@ -32,15 +32,15 @@ func BenchmarkExpandBelief(b *testing.B) {
 	var heard []Heard
 	for seed := uint64(1); seed <= 20 && parents == nil; seed++ {
 		rec := randomRecord(b, Wild16(), seed, 16)
-		start, err := rbc.ParseFEN(rec.StartFEN)
+		start, err := chess.ParseFEN(rec.StartFEN)
 		if err != nil {
 			b.Fatal(err)
 		}
-		bl := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+		bl := NewBelief(chess.Black, rec.Ruleset, start, rec.PawnTries)
 		bl.SetLimit(1 << 20)
 		bl.SetWorkers(2)
-		_ = followBelief(rec, bl, rbc.Black, -1, 0, func(turn int, bl *Belief, _ *rbc.Board) error {
-			if bl.Len() < 50_000 || turn+1 >= len(rec.Turns) || rec.Turns[turn+1].Color == rbc.Black {
+		_ = followBelief(rec, bl, chess.Black, -1, 0, func(turn int, bl *Belief, _ *chess.Board) error {
+			if bl.Len() < 50_000 || turn+1 >= len(rec.Turns) || rec.Turns[turn+1].Color == chess.Black {
 				return nil
 			}
 			cp := *bl
@@ -54,7 +54,7 @@ func BenchmarkExpandBelief(b *testing.B) {
 		b.Skip("the game's belief never passed 50,000 boards")
 	}
 	var children int64
-	var buf [256]rbc.Move
+	var buf [256]chess.Move
 	for _, p := range parents.Boards() {
 		children += int64(len(AppendLegalMoves(&p, buf[:0])))
 	}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // TestMoveFilterEqualsReferee: on the boards of random games (long ones, so
@@ -38,9 +38,9 @@ func TestMoveFilterEqualsReferee(t *testing.T) {
 	}
 	compared, accepted := 0, 0
 	for _, rules := range []Ruleset{Wild16(), Berkeley(), BerkeleyAny(), chessDraws} {
-		var boards []rbc.Board
+		var boards []chess.Board
 		for _, fen := range endings {
-			b, err := rbc.ParseFEN(fen)
+			b, err := chess.ParseFEN(fen)
 			if err != nil {
 				t.Fatal(fen, err)
 			}
@@ -49,7 +49,7 @@ func TestMoveFilterEqualsReferee(t *testing.T) {
 		for seed := range uint64(games) {
 			rec := randomRecord(t, rules, 500+seed, 300)
 			for _, turn := range rec.Turns {
-				b, err := rbc.ParseFEN(turn.FENAfter)
+				b, err := chess.ParseFEN(turn.FENAfter)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -65,7 +65,7 @@ func TestMoveFilterEqualsReferee(t *testing.T) {
 					answers[i] = g.play(m)
 				}
 				heard := slices.Clone(answers)
-				heard = append(heard, Answer{Verdict: Moved, Capture: rbc.NoSquare, End: DrawRepetition, PawnTries: -1})
+				heard = append(heard, Answer{Verdict: Moved, Capture: chess.NoSquare, End: DrawRepetition, PawnTries: -1})
 				for _, h := range heard {
 					f := newMoveFilter(rules, h)
 					for i, m := range moves {
@@ -93,10 +93,10 @@ func TestMoveFilterEqualsReferee(t *testing.T) {
 
 // beliefTrace follows rec from c's side with bl and returns its boards after
 // each turn (nil after the belief stopped), and the error that stopped it.
-func beliefTrace(t *testing.T, rec *Record, bl *Belief, c rbc.Color, turns int) ([][]rbc.Board, error) {
+func beliefTrace(t *testing.T, rec *Record, bl *Belief, c chess.Color, turns int) ([][]chess.Board, error) {
 	t.Helper()
-	var trace [][]rbc.Board
-	err := followBelief(rec, bl, c, turns, 0, func(_ int, bl *Belief, _ *rbc.Board) error {
+	var trace [][]chess.Board
+	err := followBelief(rec, bl, c, turns, 0, func(_ int, bl *Belief, _ *chess.Board) error {
 		trace = append(trace, slices.Clone(bl.Boards()))
 		return nil
 	})
@@ -113,17 +113,17 @@ func TestBeliefSameWithWorkersAndSpill(t *testing.T) {
 	}
 	// A game whose exact set grows past a few thousand boards.
 	var rec *Record
-	var start rbc.Board
-	var want [][]rbc.Board
+	var start chess.Board
+	var want [][]chess.Board
 	for seed := uint64(1); seed < 30; seed++ {
 		rec = randomRecord(t, Wild16(), seed, turns)
 		var err error
-		if start, err = rbc.ParseFEN(rec.StartFEN); err != nil {
+		if start, err = chess.ParseFEN(rec.StartFEN); err != nil {
 			t.Fatal(err)
 		}
-		base := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+		base := NewBelief(chess.Black, rec.Ruleset, start, rec.PawnTries)
 		base.SetLimit(200_000)
-		want, err = beliefTrace(t, rec, base, rbc.Black, turns)
+		want, err = beliefTrace(t, rec, base, chess.Black, turns)
 		if err == nil && len(want[len(want)-1]) >= 5_000 {
 			break
 		}
@@ -134,11 +134,11 @@ func TestBeliefSameWithWorkersAndSpill(t *testing.T) {
 	}
 	for _, workers := range []int{2, 3} {
 		for _, budget := range []int64{0, 1000 * 80} {
-			bl := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+			bl := NewBelief(chess.Black, rec.Ruleset, start, rec.PawnTries)
 			bl.SetWorkers(workers)
 			bl.SetMemory(budget, t.TempDir())
 			spilled := false
-			err := followBelief(rec, bl, rbc.Black, turns, 0, func(turn int, bl *Belief, truth *rbc.Board) error {
+			err := followBelief(rec, bl, chess.Black, turns, 0, func(turn int, bl *Belief, truth *chess.Board) error {
 				spilled = spilled || bl.big != nil
 				if got := bl.Boards(); !slices.Equal(got, want[turn]) {
 					return fmt.Errorf("%d boards, want the %d of one worker in memory", len(got), len(want[turn]))
@@ -162,14 +162,14 @@ func TestBeliefSameWithWorkersAndSpill(t *testing.T) {
 // cutGame returns a random wild16 game of turns turns, its start and the
 // exact belief's boards of Black at each turn of it (beliefTrace): the
 // game the cut tests cut.
-func cutGame(t *testing.T, turns int) (*Record, rbc.Board, [][]rbc.Board) {
+func cutGame(t *testing.T, turns int) (*Record, chess.Board, [][]chess.Board) {
 	t.Helper()
 	rec := randomRecord(t, Wild16(), 3, turns)
-	start, err := rbc.ParseFEN(rec.StartFEN)
+	start, err := chess.ParseFEN(rec.StartFEN)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exact, err := beliefTrace(t, rec, NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries), rbc.Black, turns)
+	exact, err := beliefTrace(t, rec, NewBelief(chess.Black, rec.Ruleset, start, rec.PawnTries), chess.Black, turns)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,17 +183,17 @@ func cutGame(t *testing.T, turns int) (*Record, rbc.Board, [][]rbc.Board) {
 func TestBeliefCut(t *testing.T) {
 	const turns, limit = 10, 2_000
 	rec, start, exact := cutGame(t, turns)
-	bl := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+	bl := NewBelief(chess.Black, rec.Ruleset, start, rec.PawnTries)
 	bl.SetLimit(limit)
-	if _, err := beliefTrace(t, rec, bl, rbc.Black, turns); !errors.Is(err, ErrBeliefTooLarge) {
+	if _, err := beliefTrace(t, rec, bl, chess.Black, turns); !errors.Is(err, ErrBeliefTooLarge) {
 		t.Fatalf("past the limit without a cut: %v, want ErrBeliefTooLarge", err)
 	}
-	bl = NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+	bl = NewBelief(chess.Black, rec.Ruleset, start, rec.PawnTries)
 	bl.SetLimit(limit)
 	bl.SetCut(true)
 	bl.SetWorkers(2)
 	cutAt := -1
-	err := followBelief(rec, bl, rbc.Black, turns, 0, func(turn int, bl *Belief, _ *rbc.Board) error {
+	err := followBelief(rec, bl, chess.Black, turns, 0, func(turn int, bl *Belief, _ *chess.Board) error {
 		if bl.Len() > limit {
 			return fmt.Errorf("%d boards, over the limit", bl.Len())
 		}
@@ -239,7 +239,7 @@ func TestBeliefRefsEqualBoards(t *testing.T) {
 	const turns = 10
 	rec, start, _ := cutGame(t, turns)
 	follow := func(limit int, cut, weighted bool, workers int, budget int64) refsTrace {
-		bl := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+		bl := NewBelief(chess.Black, rec.Ruleset, start, rec.PawnTries)
 		bl.SetLimit(limit)
 		bl.SetCut(cut)
 		bl.SetWeightedCut(weighted)
@@ -247,7 +247,7 @@ func TestBeliefRefsEqualBoards(t *testing.T) {
 		bl.SetMemory(budget, t.TempDir())
 		defer bl.Close()
 		var r refsTrace
-		r.err = followBelief(rec, bl, rbc.Black, turns, 0, func(_ int, bl *Belief, _ *rbc.Board) error {
+		r.err = followBelief(rec, bl, chess.Black, turns, 0, func(_ int, bl *Belief, _ *chess.Board) error {
 			r.boards = append(r.boards, slices.Clone(bl.Boards()))
 			r.weight = append(r.weight, bl.Weight())
 			r.spilled = r.spilled || bl.big != nil
@@ -275,7 +275,7 @@ func TestBeliefRefsEqualBoards(t *testing.T) {
 // over a game: its boards and weight after each turn, its cuts, and the
 // error that stopped it.
 type refsTrace struct {
-	boards  [][]rbc.Board
+	boards  [][]chess.Board
 	weight  []float64
 	cuts    int
 	err     error
@@ -311,13 +311,13 @@ func (r refsTrace) same(want refsTrace, cut bool) error {
 // error of the update, and the belief is left as it was.
 func TestBeliefSpillFailsCleanly(t *testing.T) {
 	rec := randomRecord(t, Wild16(), 3, 8)
-	start, err := rbc.ParseFEN(rec.StartFEN)
+	start, err := chess.ParseFEN(rec.StartFEN)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bl := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+	bl := NewBelief(chess.Black, rec.Ruleset, start, rec.PawnTries)
 	bl.SetMemory(100*80, t.TempDir()+"/missing")
-	err = followBelief(rec, bl, rbc.Black, 8, 0, func(int, *Belief, *rbc.Board) error { return nil })
+	err = followBelief(rec, bl, chess.Black, 8, 0, func(int, *Belief, *chess.Board) error { return nil })
 	if err == nil {
 		t.Fatal("a spill into a missing folder succeeded")
 	}
@@ -340,14 +340,14 @@ func TestBeliefSeenFilterChangesNothing(t *testing.T) {
 	for name, rules := range rulesets {
 		for seed := uint64(1); seed <= 2; seed++ {
 			rec := randomRecord(t, rules, seed, turns)
-			start, err := rbc.ParseFEN(rec.StartFEN)
+			start, err := chess.ParseFEN(rec.StartFEN)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+			for _, c := range []chess.Color{chess.White, chess.Black} {
 				for _, workers := range []int{1, 3} {
 					for _, limit := range []int{200_000, 2_000} {
-						trace := func(filter bool) ([][]rbc.Board, error) {
+						trace := func(filter bool) ([][]chess.Board, error) {
 							bl := NewBelief(c, rec.Ruleset, start, rec.PawnTries)
 							bl.SetWorkers(workers)
 							bl.SetLimit(limit)
@@ -382,16 +382,16 @@ func TestOpponentJudgesEachChildOnce(t *testing.T) {
 	for _, rules := range []Ruleset{Wild16(), BerkeleyAny()} {
 		for seed := uint64(1); seed <= 2; seed++ {
 			rec := randomRecord(t, rules, seed, 8)
-			start, err := rbc.ParseFEN(rec.StartFEN)
+			start, err := chess.ParseFEN(rec.StartFEN)
 			if err != nil {
 				t.Fatal(err)
 			}
-			bl := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+			bl := NewBelief(chess.Black, rec.Ruleset, start, rec.PawnTries)
 			before := slices.Clone(bl.Boards())
 			judged := 0
-			err = followBelief(rec, bl, rbc.Black, 8, 0, func(turn int, bl *Belief, _ *rbc.Board) error {
+			err = followBelief(rec, bl, chess.Black, 8, 0, func(turn int, bl *Belief, _ *chess.Board) error {
 				defer func() { before = slices.Clone(bl.Boards()) }()
-				if rec.Turns[turn].Color == rbc.Black {
+				if rec.Turns[turn].Color == chess.Black {
 					return nil
 				}
 				want, fast := distinctChildren(rec, turn, before)
@@ -419,7 +419,7 @@ func TestOpponentJudgesEachChildOnce(t *testing.T) {
 // parents that the opponent's move of the record's turn can have made by
 // what was heard before the child is judged (any?, the capture), and
 // whether the move's answer puts Opponent on its fast path.
-func distinctChildren(rec *Record, turn int, parents []rbc.Board) (int, bool) {
+func distinctChildren(rec *Record, turn int, parents []chess.Board) (int, bool) {
 	heard := rec.Turns[turn].Overheard()
 	move, anyAsked, anyYes, err := opponentMove(heard)
 	if err != nil || move == nil {
@@ -429,7 +429,7 @@ func distinctChildren(rec *Record, turn int, parents []rbc.Board) (int, bool) {
 	keys := map[uint64]bool{}
 	for i := range parents {
 		b := &parents[i]
-		if b.KingSquare(b.Turn().Other()) == rbc.NoSquare {
+		if b.KingSquare(b.Turn().Other()) == chess.NoSquare {
 			return 0, false
 		}
 		if anyAsked && (countPawnCaptures(b) > 0) != anyYes {
@@ -449,15 +449,15 @@ func distinctChildren(rec *Record, turn int, parents []rbc.Board) (int, bool) {
 // boards with castling, en passant and promotions and on every board of
 // random games' beliefs.
 func TestChildSetKeyMatchesApply(t *testing.T) {
-	var boards []rbc.Board
+	var boards []chess.Board
 	for _, fen := range []string{
-		rbc.StartFEN,
+		chess.StartFEN,
 		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 7 1",
 		"r3k2r/pPp1pppp/8/8/8/8/PpP1PPPP/R3K2R b Kq - 3 1",
 		"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
 		"4k3/8/8/8/1p1p4/8/2P5/4K3 w - - 12 40",
 	} {
-		b, err := rbc.ParseFEN(fen)
+		b, err := chess.ParseFEN(fen)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -465,11 +465,11 @@ func TestChildSetKeyMatchesApply(t *testing.T) {
 	}
 	for _, rules := range []Ruleset{Wild16(), Berkeley()} {
 		rec := randomRecord(t, rules, 2, 8)
-		start, err := rbc.ParseFEN(rec.StartFEN)
+		start, err := chess.ParseFEN(rec.StartFEN)
 		if err != nil {
 			t.Fatal(err)
 		}
-		trace, err := beliefTrace(t, rec, NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries), rbc.Black, 8)
+		trace, err := beliefTrace(t, rec, NewBelief(chess.Black, rec.Ruleset, start, rec.PawnTries), chess.Black, 8)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -36,9 +37,9 @@ type FollowStats struct {
 // player would have heard it, and checks after each turn whether the true
 // board is among its boards. A belief error stops it (FollowStats.Stopped);
 // the error is for a record that cannot be read, or a done ctx.
-func Follow(ctx context.Context, rec *Record, c rbc.Color, v View) (FollowStats, error) {
+func Follow(ctx context.Context, rec *Record, c chess.Color, v View) (FollowStats, error) {
 	var st FollowStats
-	run, err := FollowTurns(ctx, rec, c, v, func(_ int, truth *rbc.Board) error {
+	run, err := FollowTurns(ctx, rec, c, v, func(_ int, truth *chess.Board) error {
 		st.Turns++
 		if bl, ok := v.(*Belief); ok {
 			// Asked of the belief itself: a spilled one is read a piece
@@ -79,7 +80,7 @@ func Follow(ctx context.Context, rec *Record, c rbc.Color, v View) (FollowStats,
 // (the game viewer draws it). A belief error stops it as it stops Follow
 // (FollowStats.Stopped; only Took, Stopped and StoppedAt are set); the
 // error is for a record that cannot be read, a done ctx, or after's own.
-func FollowTurns(ctx context.Context, rec *Record, c rbc.Color, v View, after func(turn int, truth *rbc.Board) error) (FollowStats, error) {
+func FollowTurns(ctx context.Context, rec *Record, c chess.Color, v View, after func(turn int, truth *chess.Board) error) (FollowStats, error) {
 	var st FollowStats
 	err := follow(ctx, rec, c, -1, v, after, &st)
 	return st, err
@@ -89,7 +90,7 @@ func FollowTurns(ctx context.Context, rec *Record, c rbc.Color, v View, after fu
 // calls check with the true board after each turn. With st, the belief's
 // errors end it quietly into st and its time is counted there; without, they
 // are returned.
-func follow(ctx context.Context, rec *Record, c rbc.Color, turns int, v View, check func(turn int, truth *rbc.Board) error, st *FollowStats) error {
+func follow(ctx context.Context, rec *Record, c chess.Color, turns int, v View, check func(turn int, truth *chess.Board) error, st *FollowStats) error {
 	for i, turn := range rec.Turns {
 		if i == turns || turn.Move.IsNull() {
 			break
@@ -121,7 +122,7 @@ func follow(ctx context.Context, rec *Record, c rbc.Color, turns int, v View, ch
 		if err != nil {
 			return err
 		}
-		truth, err := rbc.ParseFEN(turn.FENAfter)
+		truth, err := chess.ParseFEN(turn.FENAfter)
 		if err != nil {
 			return fmt.Errorf("turn %d: the record's board: %w", i, err)
 		}
@@ -137,8 +138,8 @@ var ErrNotKriegspiel = errors.New("not a Kriegspiel record")
 
 // FollowOptions say which beliefs FollowRecords follows records with.
 type FollowOptions struct {
-	Views  []string    // belief names (ViewNames)
-	Colors []rbc.Color // the sides to follow
+	Views  []string      // belief names (ViewNames)
+	Colors []chess.Color // the sides to follow
 	// Size is the sampling beliefs' size; Limit the exact belief's most
 	// boards (a turn past it stops that game).
 	Size, Limit int
@@ -159,7 +160,7 @@ type FollowOptions struct {
 // Followed is one record followed from one side by one belief.
 type Followed struct {
 	Record *rbc.Record // where the record came from
-	Color  rbc.Color
+	Color  chess.Color
 	View   string
 	Stats  FollowStats
 }
@@ -196,7 +197,7 @@ func followOne(ctx context.Context, rec *rbc.Record, o FollowOptions, yield func
 		yield(Followed{}, fmt.Errorf("%s: %w", rec.Name(), err))
 		return false
 	}
-	start, err := rbc.ParseFEN(kr.StartFEN)
+	start, err := chess.ParseFEN(kr.StartFEN)
 	if err != nil {
 		yield(Followed{}, fmt.Errorf("%s: %w", rec.Name(), err))
 		return false

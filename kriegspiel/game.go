@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // ErrGameOver is returned by Game.Ask once the game has ended.
@@ -14,7 +14,7 @@ var ErrGameOver = errors.New("kriegspiel: the game is over")
 // Event is one question asked and its answer, as the referee logs it.
 type Event struct {
 	// Mover is the player who asked.
-	Mover    rbc.Color
+	Mover    chess.Color
 	Question Question
 	Answer   Answer
 }
@@ -24,7 +24,7 @@ type Event struct {
 // question and answer. It is not safe for concurrent use.
 type Game struct {
 	rules Ruleset
-	board rbc.Board
+	board chess.Board
 	start string // the starting FEN
 	end   Ending
 	// tries is the number of legal pawn captures of the player to move.
@@ -32,17 +32,17 @@ type Game struct {
 	// The state of the current turn: the moves refused as illegal, whether
 	// "any?" was asked, and whether its answer was "yes" (pawn captures
 	// must be tried) or "no" (pawn captures may not be tried).
-	refused  []rbc.Move
+	refused  []chess.Move
 	anyAsked bool
 	anyYes   bool
 	seen     map[uint64]int // positions seen, for the repetition rule
 	log      []Event
-	moves    []rbc.Move
+	moves    []chess.Move
 }
 
 // NewGame starts a game from the standard position.
 func NewGame(rules Ruleset) *Game {
-	g, err := NewGameFromFEN(rules, rbc.StartFEN)
+	g, err := NewGameFromFEN(rules, chess.StartFEN)
 	if err != nil {
 		panic("kriegspiel: the start position is refused: " + err.Error())
 	}
@@ -54,12 +54,12 @@ func NewGame(rules Ruleset) *Game {
 // in check. A position that is already mate, stalemate or a dead draw
 // starts over (see Ending).
 func NewGameFromFEN(rules Ruleset, fen string) (*Game, error) {
-	b, err := rbc.ParseFEN(fen)
+	b, err := chess.ParseFEN(fen)
 	if err != nil {
 		return nil, fmt.Errorf("kriegspiel: %w", err)
 	}
-	for c := rbc.White; c <= rbc.Black; c++ {
-		if n := b.PiecesOf(c, rbc.King).Count(); n != 1 {
+	for c := chess.White; c <= chess.Black; c++ {
+		if n := b.PiecesOf(c, chess.King).Count(); n != 1 {
 			return nil, fmt.Errorf("kriegspiel: position %q: %s has %d kings, want 1", fen, c, n)
 		}
 	}
@@ -78,7 +78,7 @@ func NewGameFromFEN(rules Ruleset, fen string) (*Game, error) {
 		g.end = DrawInsufficient
 	case IsCheckmate(&b):
 		g.end = CheckmateWhiteWins
-		if b.Turn() == rbc.White {
+		if b.Turn() == chess.White {
 			g.end = CheckmateBlackWins
 		}
 	}
@@ -90,13 +90,13 @@ func NewGameFromFEN(rules Ruleset, fen string) (*Game, error) {
 func (g *Game) Rules() Ruleset { return g.rules }
 
 // Board returns the true board. Only the referee may look at it.
-func (g *Game) Board() rbc.Board { return g.board }
+func (g *Game) Board() chess.Board { return g.board }
 
 // StartFEN returns the position the game started from.
 func (g *Game) StartFEN() string { return g.start }
 
 // Turn returns the player to move.
-func (g *Game) Turn() rbc.Color { return g.board.Turn() }
+func (g *Game) Turn() chess.Color { return g.board.Turn() }
 
 // Over reports whether the game has ended.
 func (g *Game) Over() bool { return g.end != NotOver }
@@ -105,7 +105,7 @@ func (g *Game) Over() bool { return g.end != NotOver }
 func (g *Game) Ending() Ending { return g.end }
 
 // Moves returns the moves made so far, White's first.
-func (g *Game) Moves() []rbc.Move { return slices.Clone(g.moves) }
+func (g *Game) Moves() []chess.Move { return slices.Clone(g.moves) }
 
 // Log returns every question asked so far and its answer, in order.
 func (g *Game) Log() []Event { return slices.Clone(g.log) }
@@ -129,7 +129,7 @@ func (g *Game) Questions(dst []Question) []Question {
 	if g.Over() {
 		return dst
 	}
-	var buf [256]rbc.Move
+	var buf [256]chess.Move
 	for _, m := range g.askableMoves(buf[:0]) {
 		dst = append(dst, TryMove(m))
 	}
@@ -164,7 +164,7 @@ func (g *Game) CanAsk(q Question) bool {
 
 // askable is CanAsk for a move on the board: own reports whether the move
 // is one of ownMoves (a function, as it is the costly part and often not needed).
-func (g *Game) askable(m rbc.Move, own func(rbc.Move) bool) bool {
+func (g *Game) askable(m chess.Move, own func(chess.Move) bool) bool {
 	if slices.Contains(g.refused, m) {
 		return false
 	}
@@ -187,11 +187,11 @@ func (g *Game) askable(m rbc.Move, own func(rbc.Move) bool) bool {
 func (g *Game) pawnCapturesOpen() bool { return !g.rules.PawnTries || g.tries > 0 }
 
 // askableMoves appends the moves CanAsk allows, without duplicates.
-func (g *Game) askableMoves(dst []rbc.Move) []rbc.Move {
+func (g *Game) askableMoves(dst []chess.Move) []chess.Move {
 	n := len(dst)
-	var buf [256]rbc.Move
-	yes := func(rbc.Move) bool { return true }
-	no := func(rbc.Move) bool { return false }
+	var buf [256]chess.Move
+	yes := func(chess.Move) bool { return true }
+	no := func(chess.Move) bool { return false }
 	for _, m := range g.ownMoves(buf[:0]) {
 		if g.askable(m, yes) {
 			dst = append(dst, m)
@@ -199,11 +199,11 @@ func (g *Game) askableMoves(dst []rbc.Move) []rbc.Move {
 	}
 	b := &g.board
 	us := b.Turn()
-	for bb := b.PiecesOf(us, rbc.Pawn); bb != 0; {
+	for bb := b.PiecesOf(us, chess.Pawn); bb != 0; {
 		from := bb.PopFirst()
-		for t := rbc.PawnAttacks(us, from) &^ b.Pieces(us); t != 0; {
+		for t := chess.PawnAttacks(us, from) &^ b.Pieces(us); t != 0; {
 			to := t.PopFirst()
-			var one [4]rbc.Move
+			var one [4]chess.Move
 			for _, m := range appendPawn(one[:0], from, to) {
 				if g.askable(m, no) && !slices.Contains(dst[n:], m) {
 					dst = append(dst, m)
@@ -218,7 +218,7 @@ func (g *Game) askableMoves(dst []rbc.Move) []rbc.Move {
 // holds nothing else: rbc's move actions (computed from our men alone)
 // without the pawn diagonals, plus the en-passant capture onto the square
 // behind a double push, which chess allows on such a board too.
-func (g *Game) ownMoves(dst []rbc.Move) []rbc.Move {
+func (g *Game) ownMoves(dst []chess.Move) []chess.Move {
 	b := &g.board
 	n := len(dst)
 	dst = b.AppendMoveActions(dst)
@@ -229,49 +229,49 @@ func (g *Game) ownMoves(dst []rbc.Move) []rbc.Move {
 		}
 	}
 	us := b.Turn()
-	if ep := b.EnPassant(); ep != rbc.NoSquare && !b.Pieces(us).Has(ep) {
-		for bb := rbc.PawnAttacks(us.Other(), ep) & b.PiecesOf(us, rbc.Pawn); bb != 0; {
-			out = append(out, rbc.Move{From: bb.PopFirst(), To: ep})
+	if ep := b.EnPassant(); ep != chess.NoSquare && !b.Pieces(us).Has(ep) {
+		for bb := chess.PawnAttacks(us.Other(), ep) & b.PiecesOf(us, chess.Pawn); bb != 0; {
+			out = append(out, chess.Move{From: bb.PopFirst(), To: ep})
 		}
 	}
 	return out
 }
 
 // isOwnMove reports whether m is one of ownMoves.
-func (g *Game) isOwnMove(m rbc.Move) bool {
-	var buf [256]rbc.Move
+func (g *Game) isOwnMove(m chess.Move) bool {
+	var buf [256]chess.Move
 	return slices.Contains(g.ownMoves(buf[:0]), m)
 }
 
 // isPawnDiagonal reports whether m moves one of our pawns one step diagonally forward.
-func (g *Game) isPawnDiagonal(m rbc.Move) bool {
+func (g *Game) isPawnDiagonal(m chess.Move) bool {
 	b := &g.board
 	us := b.Turn()
-	return m.From.Valid() && m.To.Valid() && b.PiecesOf(us, rbc.Pawn).Has(m.From) && rbc.PawnAttacks(us, m.From).Has(m.To)
+	return m.From.Valid() && m.To.Valid() && b.PiecesOf(us, chess.Pawn).Has(m.From) && chess.PawnAttacks(us, m.From).Has(m.To)
 }
 
 // isPawnCaptureTry reports whether m is a pawn capture a player may try: a
 // diagonal step onto a square without one of our men, with a promotion
 // piece exactly when it reaches the back rank.
-func (g *Game) isPawnCaptureTry(m rbc.Move) bool {
+func (g *Game) isPawnCaptureTry(m chess.Move) bool {
 	if !g.isPawnDiagonal(m) || g.board.Pieces(g.board.Turn()).Has(m.To) {
 		return false
 	}
 	if backRanks.Has(m.To) {
-		return m.Promotion >= rbc.Knight && m.Promotion <= rbc.Queen
+		return m.Promotion >= chess.Knight && m.Promotion <= chess.Queen
 	}
-	return m.Promotion == rbc.NoPieceType
+	return m.Promotion == chess.NoPieceType
 }
 
 // countPawnCaptures counts the legal pawn captures of the side to move, en
 // passant included, once per pawn and target square.
-func countPawnCaptures(b *rbc.Board) int {
+func countPawnCaptures(b *chess.Board) int {
 	us := b.Turn()
-	pawns, theirs := b.PiecesOf(us, rbc.Pawn), b.Pieces(us.Other())
-	var buf [256]rbc.Move
+	pawns, theirs := b.PiecesOf(us, chess.Pawn), b.Pieces(us.Other())
+	var buf [256]chess.Move
 	n := 0
 	for _, m := range AppendLegalMoves(b, buf[:0]) {
-		if !pawns.Has(m.From) || m.From.File() == m.To.File() || (m.Promotion != rbc.NoPieceType && m.Promotion != rbc.Queen) {
+		if !pawns.Has(m.From) || m.From.File() == m.To.File() || (m.Promotion != chess.NoPieceType && m.Promotion != chess.Queen) {
 			continue
 		}
 		if theirs.Has(m.To) || m.To == b.EnPassant() {
@@ -320,23 +320,23 @@ func (g *Game) answer(q Question) Answer {
 // hear, as far as the board alone decides it (a repetition, which needs
 // the game's history, is not seen). A player uses it to tell its belief's
 // boards apart by the answers they would give.
-func Announce(rules Ruleset, b rbc.Board, m rbc.Move) (Answer, rbc.Board) {
+func Announce(rules Ruleset, b chess.Board, m chess.Move) (Answer, chess.Board) {
 	g := Game{rules: rules, board: b}
 	a := g.play(m)
 	return a, g.board
 }
 
 // play makes the legal move m and returns its announcements.
-func (g *Game) play(m rbc.Move) Answer {
+func (g *Game) play(m chess.Move) Answer {
 	b := &g.board
 	a := answer(Moved)
 	captured := b.PieceAt(m.To)
 	a.Capture = b.Apply(m)
-	if a.Capture != rbc.NoSquare {
+	if a.Capture != chess.NoSquare {
 		a.Verdict = Captured
 		if g.rules.TypedCaptures {
 			a.Captured = CapturedPiece
-			if captured == rbc.NoPiece || captured.Type() == rbc.Pawn { // empty: en passant
+			if captured == chess.NoPiece || captured.Type() == chess.Pawn { // empty: en passant
 				a.Captured = CapturedPawn
 			}
 		}
@@ -360,7 +360,7 @@ func (g *Game) play(m rbc.Move) Answer {
 		g.end = DrawInsufficient
 	case noMoves:
 		g.end = CheckmateWhiteWins
-		if b.Turn() == rbc.White {
+		if b.Turn() == chess.White {
 			g.end = CheckmateBlackWins
 		}
 	case g.rules.HalfmoveLimit > 0 && b.HalfmoveClock() >= g.rules.HalfmoveLimit:
@@ -384,10 +384,10 @@ func (g *Game) play(m rbc.Move) Answer {
 // CheckDirection is the direction the referee announces for a check by the
 // piece on from to the king on k (as Answer.Checks holds it), for a player
 // that predicts the answers its tries would get.
-func CheckDirection(from, k rbc.Square) Check { return checkDirection(from, k) }
+func CheckDirection(from, k chess.Square) Check { return checkDirection(from, k) }
 
 // checkDirection names the line from a checking piece on from to the king on k.
-func checkDirection(from, k rbc.Square) Check {
+func checkDirection(from, k chess.Square) Check {
 	df, dr := from.File()-k.File(), from.Rank()-k.Rank()
 	switch {
 	case df == 0:

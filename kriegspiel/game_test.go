@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // Hand-made positions for every message the referee sends. Each case plays
@@ -44,7 +44,7 @@ func moved(tries int, checks ...Check) Answer {
 	return a
 }
 
-func captured(sq rbc.Square, kind CaptureKind, tries int, checks ...Check) Answer {
+func captured(sq chess.Square, kind CaptureKind, tries int, checks ...Check) Answer {
 	a := moved(tries, checks...)
 	a.Verdict, a.Capture, a.Captured = Captured, sq, kind
 	return a
@@ -87,24 +87,24 @@ func announcementCases() []announcementCase {
 		{"discovered check only", wild16, "4k3/8/8/8/8/8/4B3/K3R3 w - - 0 1", []string{"e2a6"}, moved(0, CheckFile)},
 
 		// Captures: the square, and pawn or piece under wild16.
-		{"capture of a piece", wild16, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", []string{"d1d5"}, captured(rbc.D5, CapturedPiece, 0)},
-		{"capture of a pawn", wild16, "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", []string{"e4d5"}, captured(rbc.D5, CapturedPawn, 0)},
-		{"capture, berkeley: square only", berkeley, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", []string{"d1d5"}, captured(rbc.D5, Unannounced, -1)},
+		{"capture of a piece", wild16, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", []string{"d1d5"}, captured(chess.D5, CapturedPiece, 0)},
+		{"capture of a pawn", wild16, "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", []string{"e4d5"}, captured(chess.D5, CapturedPawn, 0)},
+		{"capture, berkeley: square only", berkeley, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", []string{"d1d5"}, captured(chess.D5, Unannounced, -1)},
 		// A pawn capture that promotes: a piece taken, a check by the new queen.
-		{"promotion with capture and check", wild16, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8q"}, captured(rbc.B8, CapturedPiece, 0, CheckRank)},
-		{"underpromotion with capture", wild16, "1n2k3/P6p/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8n"}, captured(rbc.B8, CapturedPiece, 0)},
-		{"underpromotion to a lone knight", wild16, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8n"}, ended(captured(rbc.B8, CapturedPiece, 0), DrawInsufficient)},
+		{"promotion with capture and check", wild16, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8q"}, captured(chess.B8, CapturedPiece, 0, CheckRank)},
+		{"underpromotion with capture", wild16, "1n2k3/P6p/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8n"}, captured(chess.B8, CapturedPiece, 0)},
+		{"underpromotion to a lone knight", wild16, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8n"}, ended(captured(chess.B8, CapturedPiece, 0), DrawInsufficient)},
 		{"bare promotion is not a move, wild16", wild16, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8"}, answer(Illegal)},
 		{"bare promotion is not a move, berkeley", berkeley, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8"}, answer(Impossible)},
 
 		// Pawn tries, en passant included.
 		{"pawn tries count en passant", wild16, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", []string{"d7d5"}, moved(1)},
-		{"en passant capture announced on the pawn's square", wild16, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", []string{"d7d5", "e5d6"}, captured(rbc.D5, CapturedPawn, 0)},
+		{"en passant capture announced on the pawn's square", wild16, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", []string{"d7d5", "e5d6"}, captured(chess.D5, CapturedPawn, 0)},
 		{"pinned en passant is no try", wild16, "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", []string{"d2d4"}, moved(0)},
 		{"en passant without the pin is a try", wild16, "8/8/8/8/k3p3/8/3P4/3K4 w - - 0 1", []string{"d2d4"}, moved(1)},
 		{"pinned en passant is illegal", berkeley, "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", []string{"d2d4", "e4d3"}, answer(Illegal)},
 		// d2-d4 blocks the bishop's check; taking it en passant uncovers it again.
-		{"en passant uncovers a check", wild16, "8/b7/8/8/2p5/8/3P4/k5K1 w - - 0 1", []string{"d2d4", "c4d3"}, captured(rbc.D4, CapturedPawn, 0, CheckLongDiagonal)},
+		{"en passant uncovers a check", wild16, "8/b7/8/8/2p5/8/3P4/k5K1 w - - 0 1", []string{"d2d4", "c4d3"}, captured(chess.D4, CapturedPawn, 0, CheckLongDiagonal)},
 		{"promotion captures count once", wild16, "4k3/8/8/8/8/8/1p1p4/R1N1K3 w - - 0 1", []string{"e1f2"}, moved(3)},
 
 		// Castling.
@@ -121,40 +121,40 @@ func announcementCases() []announcementCase {
 		// Endings.
 		{"checkmate by white", wild16, "7k/8/6K1/8/8/8/8/R7 w - - 0 1", []string{"a1a8"}, ended(moved(0), CheckmateWhiteWins)},
 		{"checkmate by black", berkeley, "r7/8/8/8/8/6k1/8/7K b - - 0 1", []string{"a8a1"}, ended(moved(0), CheckmateBlackWins)},
-		{"checkmate with a capture", wild16, "4r2k/6pp/8/8/8/8/8/K3R3 w - - 0 1", []string{"e1e8"}, ended(captured(rbc.E8, CapturedPiece, 0), CheckmateWhiteWins)},
+		{"checkmate with a capture", wild16, "4r2k/6pp/8/8/8/8/8/K3R3 w - - 0 1", []string{"e1e8"}, ended(captured(chess.E8, CapturedPiece, 0), CheckmateWhiteWins)},
 		{"stalemate", wild16, "k7/8/1Q6/8/8/8/8/7K w - - 0 1", []string{"h1g1"}, ended(moved(0), DrawStalemate)},
-		{"insufficient: bare kings", wild16, "8/8/8/4k3/8/8/3q4/4K3 w - - 0 1", []string{"e1d2"}, ended(captured(rbc.D2, CapturedPiece, 0), DrawInsufficient)},
-		{"insufficient: king and knight", wild16, "8/8/8/4k3/8/8/3p4/4K1N1 w - - 0 1", []string{"e1d2"}, ended(captured(rbc.D2, CapturedPawn, 0), DrawInsufficient)},
-		{"insufficient: bishops of one colour", wild16, "8/8/4b3/4k3/8/8/3p4/4KB2 w - - 0 1", []string{"e1d2"}, ended(captured(rbc.D2, CapturedPawn, 0), DrawInsufficient)},
-		{"sufficient: bishops of both colours", wild16, "8/8/3b4/4k3/8/8/3p4/4KB2 w - - 0 1", []string{"e1d2"}, captured(rbc.D2, CapturedPawn, 0)},
-		{"sufficient: knight against rook", wild16, "8/8/r7/4k3/8/8/3p4/4K1N1 w - - 0 1", []string{"e1d2"}, captured(rbc.D2, CapturedPawn, 0)},
+		{"insufficient: bare kings", wild16, "8/8/8/4k3/8/8/3q4/4K3 w - - 0 1", []string{"e1d2"}, ended(captured(chess.D2, CapturedPiece, 0), DrawInsufficient)},
+		{"insufficient: king and knight", wild16, "8/8/8/4k3/8/8/3p4/4K1N1 w - - 0 1", []string{"e1d2"}, ended(captured(chess.D2, CapturedPawn, 0), DrawInsufficient)},
+		{"insufficient: bishops of one colour", wild16, "8/8/4b3/4k3/8/8/3p4/4KB2 w - - 0 1", []string{"e1d2"}, ended(captured(chess.D2, CapturedPawn, 0), DrawInsufficient)},
+		{"sufficient: bishops of both colours", wild16, "8/8/3b4/4k3/8/8/3p4/4KB2 w - - 0 1", []string{"e1d2"}, captured(chess.D2, CapturedPawn, 0)},
+		{"sufficient: knight against rook", wild16, "8/8/r7/4k3/8/8/3p4/4K1N1 w - - 0 1", []string{"e1d2"}, captured(chess.D2, CapturedPawn, 0)},
 		{"reference half-move limit", wild16, "4k3/8/8/8/8/8/8/R3K3 w - - 1999 1000", []string{"a1a2"}, ended(moved(0), DrawReversible)},
 		{"fifty-move rule", chessDraws, "4k3/8/8/8/8/8/8/R3K3 w - - 99 60", []string{"a1a2"}, ended(moved(0), DrawReversible)},
 		{"no fifty-move rule in the reference", wild16, "4k3/8/8/8/8/8/8/R3K3 w - - 99 60", []string{"a1a2"}, moved(0)},
 		{"mate beats the fifty-move rule", chessDraws, "7k/8/6K1/8/8/8/8/R7 w - - 99 60", []string{"a1a8"}, ended(moved(0), CheckmateWhiteWins)},
-		{"threefold repetition", chessDraws, rbc.StartFEN,
+		{"threefold repetition", chessDraws, chess.StartFEN,
 			[]string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}, ended(moved(0), DrawRepetition)},
-		{"no repetition rule in the reference", wild16, rbc.StartFEN,
+		{"no repetition rule in the reference", wild16, chess.StartFEN,
 			[]string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}, moved(0)},
 
 		// Refused questions: who hears what is checked in TestHeardByOpponent.
-		{"impossible move, wild16", wild16, rbc.StartFEN, []string{"e2e5"}, answer(Illegal)},
-		{"impossible move, berkeley", berkeley, rbc.StartFEN, []string{"e2e5"}, answer(Impossible)},
+		{"impossible move, wild16", wild16, chess.StartFEN, []string{"e2e5"}, answer(Illegal)},
+		{"impossible move, berkeley", berkeley, chess.StartFEN, []string{"e2e5"}, answer(Impossible)},
 		{"move through a hidden piece", wild16, "4k3/8/8/8/8/8/3n4/2B1K3 w - - 0 1", []string{"c1h6"}, answer(Illegal)},
 		{"refused again, wild16", wild16, "4k3/8/8/8/8/8/3n4/2B1K3 w - - 0 1", []string{"c1h6", "c1h6"}, answer(Illegal)},
 		{"refused again, berkeley", berkeley, "4k3/8/8/8/8/8/3n4/2B1K3 w - - 0 1", []string{"c1h6", "c1h6"}, answer(Impossible)},
-		{"pawn capture without tries, wild16", wild16, rbc.StartFEN, []string{"e2e4", "e7e5", "e4d5"}, answer(Illegal)},
-		{"pawn capture onto nothing, berkeley", berkeley, rbc.StartFEN, []string{"e2e4", "e7e5", "e4d5"}, answer(Illegal)},
-		{"any? in wild16", wild16, rbc.StartFEN, []string{"any"}, answer(Impossible)},
-		{"any? in berkeley", berkeley, rbc.StartFEN, []string{"any"}, answer(Impossible)},
-		{"any? no", berkeleyAny, rbc.StartFEN, []string{"any"}, answer(NoAny)},
-		{"any? twice", berkeleyAny, rbc.StartFEN, []string{"any", "any"}, answer(Impossible)},
-		{"pawn capture after no", berkeleyAny, rbc.StartFEN, []string{"any", "e2d3"}, answer(Impossible)},
-		{"any? yes", berkeleyAny, rbc.StartFEN, []string{"e2e4", "d7d5", "any"}, answer(HasAny)},
-		{"only pawn captures after yes", berkeleyAny, rbc.StartFEN, []string{"e2e4", "d7d5", "any", "b1c3"}, answer(Impossible)},
-		{"a wrong pawn capture after yes", berkeleyAny, rbc.StartFEN, []string{"e2e4", "d7d5", "any", "e4f5"}, answer(Illegal)},
-		{"the right pawn capture after yes", berkeleyAny, rbc.StartFEN, []string{"e2e4", "d7d5", "any", "e4f5", "e4d5"}, captured(rbc.D5, Unannounced, -1)},
-		{"any? again next turn", berkeleyAny, rbc.StartFEN, []string{"any", "e2e4", "any"}, answer(NoAny)},
+		{"pawn capture without tries, wild16", wild16, chess.StartFEN, []string{"e2e4", "e7e5", "e4d5"}, answer(Illegal)},
+		{"pawn capture onto nothing, berkeley", berkeley, chess.StartFEN, []string{"e2e4", "e7e5", "e4d5"}, answer(Illegal)},
+		{"any? in wild16", wild16, chess.StartFEN, []string{"any"}, answer(Impossible)},
+		{"any? in berkeley", berkeley, chess.StartFEN, []string{"any"}, answer(Impossible)},
+		{"any? no", berkeleyAny, chess.StartFEN, []string{"any"}, answer(NoAny)},
+		{"any? twice", berkeleyAny, chess.StartFEN, []string{"any", "any"}, answer(Impossible)},
+		{"pawn capture after no", berkeleyAny, chess.StartFEN, []string{"any", "e2d3"}, answer(Impossible)},
+		{"any? yes", berkeleyAny, chess.StartFEN, []string{"e2e4", "d7d5", "any"}, answer(HasAny)},
+		{"only pawn captures after yes", berkeleyAny, chess.StartFEN, []string{"e2e4", "d7d5", "any", "b1c3"}, answer(Impossible)},
+		{"a wrong pawn capture after yes", berkeleyAny, chess.StartFEN, []string{"e2e4", "d7d5", "any", "e4f5"}, answer(Illegal)},
+		{"the right pawn capture after yes", berkeleyAny, chess.StartFEN, []string{"e2e4", "d7d5", "any", "e4f5", "e4d5"}, captured(chess.D5, Unannounced, -1)},
+		{"any? again next turn", berkeleyAny, chess.StartFEN, []string{"any", "e2e4", "any"}, answer(NoAny)},
 	}
 }
 
@@ -218,8 +218,8 @@ func TestPawnTriesAtStart(t *testing.T) {
 		fen   string
 		want  int
 	}{
-		{Wild16(), rbc.StartFEN, 0},
-		{Berkeley(), rbc.StartFEN, -1},
+		{Wild16(), chess.StartFEN, 0},
+		{Berkeley(), chess.StartFEN, -1},
 		{Wild16(), "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", 1},
 		{Wild16(), "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", 1},
 		// In check from a1: taking the bishop does not help, so it is no try.
@@ -240,12 +240,12 @@ func TestQuestions(t *testing.T) {
 		asks  []string
 		want  int
 	}{
-		{Wild16(), rbc.StartFEN, nil, 20},
-		{Berkeley(), rbc.StartFEN, nil, 20 + 14},
-		{BerkeleyAny(), rbc.StartFEN, nil, 20 + 14 + 1},
-		{BerkeleyAny(), rbc.StartFEN, []string{"any"}, 20},
-		{BerkeleyAny(), rbc.StartFEN, []string{"e2e4", "d7d5", "any"}, 14},
-		{BerkeleyAny(), rbc.StartFEN, []string{"e2e4", "d7d5", "any", "e4f5"}, 13},
+		{Wild16(), chess.StartFEN, nil, 20},
+		{Berkeley(), chess.StartFEN, nil, 20 + 14},
+		{BerkeleyAny(), chess.StartFEN, nil, 20 + 14 + 1},
+		{BerkeleyAny(), chess.StartFEN, []string{"any"}, 20},
+		{BerkeleyAny(), chess.StartFEN, []string{"e2e4", "d7d5", "any"}, 14},
+		{BerkeleyAny(), chess.StartFEN, []string{"e2e4", "d7d5", "any", "e4f5"}, 13},
 		// King a1 (3 steps), a7 pawn: a8 and b8 with four promotions each, "any?".
 		{BerkeleyAny(), "8/P7/8/8/8/8/8/K6k w - - 0 1", nil, 12},
 		{Wild16(), "8/P7/8/8/8/8/8/K6k w - - 0 1", nil, 7},
@@ -290,7 +290,7 @@ func TestHeardByOpponent(t *testing.T) {
 func TestGameOverRefusesQuestions(t *testing.T) {
 	g := mustGame(t, Wild16(), "7k/8/6K1/8/8/8/8/R7 w - - 0 1")
 	mustAsk(t, g, "a1a8")
-	if _, err := g.Ask(TryMove(rbc.Move{From: rbc.H8, To: rbc.G8})); !errors.Is(err, ErrGameOver) {
+	if _, err := g.Ask(TryMove(chess.Move{From: chess.H8, To: chess.G8})); !errors.Is(err, ErrGameOver) {
 		t.Errorf("Ask after mate: %v, want ErrGameOver", err)
 	}
 	if len(g.Questions(nil)) != 0 || g.PawnTries() != -1 {
@@ -331,7 +331,7 @@ func TestNewGameFromFEN(t *testing.T) {
 // repetition only when the capture is legal.
 func TestPositionKeyEnPassant(t *testing.T) {
 	key := func(fen string) uint64 {
-		b := rbc.MustParseFEN(fen)
+		b := chess.MustParseFEN(fen)
 		return positionKey(&b)
 	}
 	if key("8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1") != key("8/8/8/8/k2Pp2Q/8/8/3K4 b - - 0 1") {

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // Player is a Kriegspiel bot as the referee sees it, in the manner of rbc's
@@ -17,7 +17,7 @@ type Player interface {
 	// colour, the rules, the starting position (both players know it), the
 	// pawn tries announced before the first move (-1 if none) and the
 	// opponent's name.
-	HandleGameStart(ctx context.Context, color rbc.Color, rules Ruleset, start rbc.Board, pawnTries int, opponent string) error
+	HandleGameStart(ctx context.Context, color chess.Color, rules Ruleset, start chess.Board, pawnTries int, opponent string) error
 	// HandleOpponentTurn starts each of our turns (White's first one too,
 	// with nothing heard): the answers we heard to the opponent's questions
 	// since our last turn, in order. The last is its move's, with what it
@@ -45,7 +45,7 @@ func NewRandomPlayer(seed uint64) *RandomPlayer {
 }
 
 // HandleGameStart does nothing: the random player needs no set-up.
-func (p *RandomPlayer) HandleGameStart(context.Context, rbc.Color, Ruleset, rbc.Board, int, string) error {
+func (p *RandomPlayer) HandleGameStart(context.Context, chess.Color, Ruleset, chess.Board, int, string) error {
 	return nil
 }
 

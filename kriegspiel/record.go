@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // Record is the whole record of a game: the true moves, every question each
@@ -28,10 +28,10 @@ type Record struct {
 // Turn is one player's turn: its questions in order and, unless the game
 // ended in the middle of the turn, the move made (the last question).
 type Turn struct {
-	Color rbc.Color
+	Color chess.Color
 	Tries []Try
 	// Move is the move made; the null move when the turn ended without one.
-	Move rbc.Move
+	Move chess.Move
 	// FENAfter is the true board after the move, or "" when unrecorded.
 	FENAfter string
 	// ClockLeft is the player's clock after the turn, or -1 when unrecorded.
@@ -72,7 +72,7 @@ type Result struct {
 	// End is the ending when Reason is ByRules.
 	End Ending
 	// Winner is the winner when HasWinner (never for a draw).
-	Winner    rbc.Color
+	Winner    chess.Color
 	HasWinner bool
 	// Detail explains a resignation or a loss on time.
 	Detail string
@@ -128,7 +128,7 @@ func NewRecord(g *Game) *Record {
 	r.PawnTries = start.PawnTries()
 	replay := start
 	for _, e := range g.Log() {
-		if len(r.Turns) == 0 || r.Turns[len(r.Turns)-1].Move != (rbc.Move{}) {
+		if len(r.Turns) == 0 || r.Turns[len(r.Turns)-1].Move != (chess.Move{}) {
 			r.Turns = append(r.Turns, Turn{Color: e.Mover, ClockLeft: -1})
 		}
 		t := &r.Turns[len(r.Turns)-1]
@@ -180,7 +180,7 @@ func (t *Turn) Overheard() []Heard {
 
 // Heard returns, in order, every answer player c heard: the answers to its
 // own questions and the public answers to its opponent's.
-func (r *Record) Heard(c rbc.Color) []Heard {
+func (r *Record) Heard(c chess.Color) []Heard {
 	var out []Heard
 	for i := range r.Turns {
 		t := &r.Turns[i]
@@ -196,8 +196,8 @@ func (r *Record) Heard(c rbc.Color) []Heard {
 }
 
 // Moves returns the true moves of the record in order.
-func (r *Record) Moves() []rbc.Move {
-	var out []rbc.Move
+func (r *Record) Moves() []chess.Move {
+	var out []chess.Move
 	for _, t := range r.Turns {
 		if !t.Move.IsNull() {
 			out = append(out, t.Move)

@@ -8,8 +8,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/atomicfile"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // The JSON form of a Record (docs/kriegspiel.md shows an example). Names of
@@ -119,7 +119,7 @@ func (r *Record) MarshalJSON() ([]byte, error) {
 
 func wireAnswerOf(a Answer) wireAnswer {
 	w := wireAnswer{Verdict: a.Verdict.String(), Captured: a.Captured.String()}
-	if a.Capture != rbc.NoSquare {
+	if a.Capture != chess.NoSquare {
 		w.Capture = a.Capture.String()
 	}
 	for _, c := range a.Checks {
@@ -243,7 +243,7 @@ func (w *wireRecord) record() (*Record, error) {
 		}
 		r.PawnTries = *w.PawnTries
 	}
-	if _, err := rbc.ParseFEN(w.FinalFEN); err != nil {
+	if _, err := chess.ParseFEN(w.FinalFEN); err != nil {
 		return wrap("final_fen", err)
 	}
 	turn := start.Turn()
@@ -251,7 +251,7 @@ func (w *wireRecord) record() (*Record, error) {
 	for i, wt := range w.Turns {
 		field := fmt.Sprintf("turns[%d]", i)
 		t := Turn{ClockLeft: -1}
-		if t.Color, err = rbc.ParseColor(wt.Color); err != nil || (wt.Color != "white" && wt.Color != "black") {
+		if t.Color, err = chess.ParseColor(wt.Color); err != nil || (wt.Color != "white" && wt.Color != "black") {
 			return fail(field+".color", "want white or black, got %q", wt.Color)
 		}
 		if t.Color != turn {
@@ -278,7 +278,7 @@ func (w *wireRecord) record() (*Record, error) {
 			return fail(field+".tries", "no move ends the turn, but the game goes on")
 		}
 		if wt.Move != "" {
-			if t.Move, err = rbc.ParseMove(wt.Move); err != nil {
+			if t.Move, err = chess.ParseMove(wt.Move); err != nil {
 				return wrap(field+".move", err)
 			}
 		}
@@ -292,7 +292,7 @@ func (w *wireRecord) record() (*Record, error) {
 			if !done {
 				return fail(field+".fen_after", "a position after no move")
 			}
-			if _, err := rbc.ParseFEN(wt.FENAfter); err != nil {
+			if _, err := chess.ParseFEN(wt.FENAfter); err != nil {
 				return wrap(field+".fen_after", err)
 			}
 		}
@@ -336,7 +336,7 @@ func (w *wireTry) try(field string) (Try, error) {
 		if v != Captured {
 			return fail(".a.capture", "a capture square with %s", v)
 		}
-		if a.Capture, err = rbc.ParseSquare(w.A.Capture); err != nil {
+		if a.Capture, err = chess.ParseSquare(w.A.Capture); err != nil {
 			return wrap(".a.capture", err)
 		}
 	} else if v == Captured {
@@ -394,7 +394,7 @@ func (w *wireResult) result() (Result, error) {
 		if w.Winner != "white" && w.Winner != "black" {
 			return fail("winner", "want white, black or nothing, got %q", w.Winner)
 		}
-		r.Winner, _ = rbc.ParseColor(w.Winner)
+		r.Winner, _ = chess.ParseColor(w.Winner)
 		r.HasWinner = true
 	}
 	found := false

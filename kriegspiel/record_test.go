@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // foolsMate is a short berkeley_any game with every kind of answer but a
@@ -46,15 +46,15 @@ func recordJSON(t testing.TB, r *Record) []byte {
 
 func TestRecordOfAGame(t *testing.T) {
 	r := foolsMate(t)
-	if len(r.Turns) != 4 || len(r.Turns[2].Tries) != 3 || r.Result.End != CheckmateBlackWins || !r.Result.HasWinner || r.Result.Winner != rbc.Black {
+	if len(r.Turns) != 4 || len(r.Turns[2].Tries) != 3 || r.Result.End != CheckmateBlackWins || !r.Result.HasWinner || r.Result.Winner != chess.Black {
 		t.Fatalf("record %+v", r)
 	}
-	if got := r.Moves(); len(got) != 4 || got[3] != (rbc.Move{From: rbc.D8, To: rbc.H4}) {
+	if got := r.Moves(); len(got) != 4 || got[3] != (chess.Move{From: chess.D8, To: chess.H4}) {
 		t.Errorf("moves %v", got)
 	}
 	// Black heard every answer to White's questions (berkeley: illegal tries
 	// are public), but not the moves themselves.
-	heard := r.Heard(rbc.Black)
+	heard := r.Heard(chess.Black)
 	if len(heard) != 6 {
 		t.Fatalf("black heard %v", heard)
 	}
@@ -90,11 +90,11 @@ func TestRecordReplayFindsTampering(t *testing.T) {
 		{"turns[0].tries[0].a", func(r *Record) { r.Turns[0].Tries[0].Answer.Checks[0] = CheckFile }},
 		{"turns[1].tries[0].public", func(r *Record) { r.Turns[1].Tries[0].Public = false }},
 		{"turns[2].tries[0].a", func(r *Record) { r.Turns[2].Tries[0].Answer = answer(Impossible) }},
-		{"turns[2].fen_after", func(r *Record) { r.Turns[2].FENAfter = rbc.StartFEN }},
-		{"turns[1].color", func(r *Record) { r.Turns[1].Color = rbc.White }},
-		{"turns[4]", func(r *Record) { r.Turns = append(r.Turns, Turn{Color: rbc.White}) }},
-		{"final_fen", func(r *Record) { r.FinalFEN = rbc.StartFEN }},
-		{"result", func(r *Record) { r.Result = Result{Reason: Timeout, Winner: rbc.White, HasWinner: true} }},
+		{"turns[2].fen_after", func(r *Record) { r.Turns[2].FENAfter = chess.StartFEN }},
+		{"turns[1].color", func(r *Record) { r.Turns[1].Color = chess.White }},
+		{"turns[4]", func(r *Record) { r.Turns = append(r.Turns, Turn{Color: chess.White}) }},
+		{"final_fen", func(r *Record) { r.FinalFEN = chess.StartFEN }},
+		{"result", func(r *Record) { r.Result = Result{Reason: Timeout, Winner: chess.White, HasWinner: true} }},
 		{"result", func(r *Record) { r.Result = Result{} }},
 	} {
 		r := foolsMate(t)
@@ -109,9 +109,9 @@ func TestRecordReplayFindsTampering(t *testing.T) {
 	r := foolsMate(t)
 	r.Turns = r.Turns[:3]
 	r.Turns[2].Tries = r.Turns[2].Tries[:2]
-	r.Turns[2].Move, r.Turns[2].FENAfter = rbc.Move{}, ""
+	r.Turns[2].Move, r.Turns[2].FENAfter = chess.Move{}, ""
 	r.FinalFEN = "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq e6 0 2"
-	r.Result = Result{Reason: Timeout, Winner: rbc.Black, HasWinner: true}
+	r.Result = Result{Reason: Timeout, Winner: chess.Black, HasWinner: true}
 	if _, err := r.Replay(); err != nil {
 		t.Errorf("a loss on time mid-turn: %v", err)
 	}
@@ -217,12 +217,12 @@ func TestReadRecordErrors(t *testing.T) {
 func FuzzReadRecord(f *testing.F) {
 	base := recordJSON(f, foolsMate(f))
 	f.Add(base)
-	f.Add([]byte(`{"format":"blindfish-kriegspiel","version":1,"ruleset":"wild16","start_fen":"` + rbc.StartFEN +
-		`","pawn_tries":0,"turns":[],"result":{"reason":"UNFINISHED"},"final_fen":"` + rbc.StartFEN + `"}`))
-	f.Add([]byte(`{"format":"blindfish-kriegspiel","version":1,"ruleset":"wild16","start_fen":"` + rbc.StartFEN +
+	f.Add([]byte(`{"format":"blindfish-kriegspiel","version":1,"ruleset":"wild16","start_fen":"` + chess.StartFEN +
+		`","pawn_tries":0,"turns":[],"result":{"reason":"UNFINISHED"},"final_fen":"` + chess.StartFEN + `"}`))
+	f.Add([]byte(`{"format":"blindfish-kriegspiel","version":1,"ruleset":"wild16","start_fen":"` + chess.StartFEN +
 		`","turns":[{"color":"white","tries":[{"q":"e2e4","a":{"verdict":"REGULAR_MOVE","pawn_tries":0},"public":true}],"move":"e2e4"},` +
 		`{"color":"black","tries":[{"q":"any","a":{"verdict":"IMPOSSIBLE_TO_ASK"},"public":false}]}],` +
-		`"result":{"reason":"RESIGN","winner":"white","detail":"gave up"},"final_fen":"` + rbc.StartFEN + `"}`))
+		`"result":{"reason":"RESIGN","winner":"white","detail":"gave up"},"final_fen":"` + chess.StartFEN + `"}`))
 	f.Add([]byte(`{"turns":[{"tries":[{"a":{"checks":["CHECK_KNIGHT","CHECK_FILE"],"capture":"e4"}}]}]}`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -279,25 +279,25 @@ func TestSaveRecordFile(t *testing.T) {
 // TestOverheard: the opponent hears a turn's public tries only, and of each
 // question only whether it was "any?", never the move tried.
 func TestOverheard(t *testing.T) {
-	e2e4, _ := rbc.ParseMove("e2e4")
-	d2d4, _ := rbc.ParseMove("d2d4")
-	turn := Turn{Color: rbc.White, Tries: []Try{
+	e2e4, _ := chess.ParseMove("e2e4")
+	d2d4, _ := chess.ParseMove("d2d4")
+	turn := Turn{Color: chess.White, Tries: []Try{
 		{Question: TryMove(d2d4), Answer: answer(Illegal), Public: false},
 		{Question: Any(), Answer: answer(NoAny), Public: true},
-		{Question: TryMove(e2e4), Answer: Answer{Verdict: Captured, Capture: rbc.E5, PawnTries: 1}, Public: true},
+		{Question: TryMove(e2e4), Answer: Answer{Verdict: Captured, Capture: chess.E5, PawnTries: 1}, Public: true},
 	}}
 	want := []Heard{
 		{Question: Any(), Answer: answer(NoAny)},
-		{Answer: Answer{Verdict: Captured, Capture: rbc.E5, PawnTries: 1}},
+		{Answer: Answer{Verdict: Captured, Capture: chess.E5, PawnTries: 1}},
 	}
 	if got := turn.Overheard(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Overheard = %+v, want %+v", got, want)
 	}
 	rec := Record{Turns: []Turn{turn}}
-	if got := rec.Heard(rbc.Black); !reflect.DeepEqual(got, want) {
+	if got := rec.Heard(chess.Black); !reflect.DeepEqual(got, want) {
 		t.Errorf("Heard(Black) = %+v, want what White's turn lets Black overhear, %+v", got, want)
 	}
-	if got := rec.Heard(rbc.White); len(got) != 3 || !got[0].Own || got[0].Question.Move != d2d4 {
+	if got := rec.Heard(chess.White); len(got) != 3 || !got[0].Own || got[0].Question.Move != d2d4 {
 		t.Errorf("Heard(White) = %+v, want White's own three tries", got)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/chessclock"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -88,7 +89,7 @@ func PlayGame(ctx context.Context, white, black Player, opts Options) (*GameResu
 	}
 	fen := opts.StartFEN
 	if fen == "" {
-		fen = rbc.StartFEN
+		fen = chess.StartFEN
 	}
 	g, err := NewGameFromFEN(opts.Rules, fen)
 	if err != nil {
@@ -97,7 +98,7 @@ func PlayGame(ctx context.Context, white, black Player, opts Options) (*GameResu
 	r := &referee{opts: opts, game: g, players: [2]Player{white, black},
 		table: chessclock.New(chessclock.Config{Game: "kriegspiel", Initial: opts.InitialTime, Increment: opts.Increment,
 			Clock: opts.Clock, Logger: opts.Logger, GameEndTimeout: opts.GameEndTimeout, Aborted: ErrAborted},
-			func(l chessclock.Loss[rbc.Color]) Result {
+			func(l chessclock.Loss[chess.Color]) Result {
 				return Result{Reason: chessclock.Reason(l, Timeout, Resign), Winner: l.Loser.Other(), HasWinner: true, Detail: l.Detail}
 			})}
 	if r.opts.QuestionLimit == 0 {
@@ -111,7 +112,7 @@ func PlayGame(ctx context.Context, white, black Player, opts Options) (*GameResu
 	r.rec.Result = r.table.Result()
 	b := r.game.Board()
 	r.rec.FinalFEN = b.FEN()
-	r.table.EndGame(ctx, "HandleGameEnd", func(c rbc.Color) func(context.Context) error {
+	r.table.EndGame(ctx, "HandleGameEnd", func(c chess.Color) func(context.Context) error {
 		rec, result := r.rec.clone(), r.rec.Result
 		return func(ctx context.Context) error { return r.players[c].HandleGameEnd(ctx, result, rec) }
 	})
@@ -122,7 +123,7 @@ func PlayGame(ctx context.Context, white, black Player, opts Options) (*GameResu
 // the players' callbacks under them.
 type referee struct {
 	opts    Options
-	table   *chessclock.Table[rbc.Color, Result]
+	table   *chessclock.Table[chess.Color, Result]
 	players [2]Player
 	game    *Game
 	rec     *Record
@@ -133,7 +134,7 @@ type referee struct {
 func (r *referee) play(ctx context.Context) error {
 	names := [2]string{r.opts.WhiteName, r.opts.BlackName}
 	start := r.game.Board()
-	for c := rbc.White; c <= rbc.Black; c++ {
+	for c := chess.White; c <= chess.Black; c++ {
 		p := r.players[c]
 		// Game start is not charged, but it may not outlast the clock either.
 		if ok, err := r.table.Start(ctx, c, "HandleGameStart", func(ctx context.Context) error {

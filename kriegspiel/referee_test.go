@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -26,14 +27,14 @@ func quietOptions(rules Ruleset) Options {
 // listener is a random player that keeps what it is told.
 type listener struct {
 	*RandomPlayer
-	color     rbc.Color
+	color     chess.Color
 	pawnTries int
 	heard     []Heard // everything heard, own answers included
 	result    Result
 	rec       *Record
 }
 
-func (l *listener) HandleGameStart(_ context.Context, c rbc.Color, _ Ruleset, _ rbc.Board, pawnTries int, _ string) error {
+func (l *listener) HandleGameStart(_ context.Context, c chess.Color, _ Ruleset, _ chess.Board, pawnTries int, _ string) error {
 	l.color, l.pawnTries = c, pawnTries
 	return nil
 }
@@ -136,24 +137,24 @@ func TestRefereeEndings(t *testing.T) {
 	}{
 		{"error resigns", &scripted{choose: func(context.Context, []Question) (Question, error) {
 			return Question{}, errors.New("no idea")
-		}}, nil, Result{Reason: Resign, Winner: rbc.White, HasWinner: true,
+		}}, nil, Result{Reason: Resign, Winner: chess.White, HasWinner: true,
 			Detail: "black's ChooseQuestion failed: no idea"}},
 		{"panic resigns", &scripted{choose: func(context.Context, []Question) (Question, error) {
 			panic("boom")
-		}}, nil, Result{Reason: Resign, Winner: rbc.White, HasWinner: true,
+		}}, nil, Result{Reason: Resign, Winner: chess.White, HasWinner: true,
 			Detail: "black's ChooseQuestion failed: panic: boom"}},
 		{"too many questions", &scripted{choose: func(context.Context, []Question) (Question, error) {
-			return TryMove(rbc.Move{From: rbc.A1, To: rbc.H8}), nil // not even our piece
-		}}, func(o *Options) { o.QuestionLimit = 50 }, Result{Reason: Resign, Winner: rbc.White, HasWinner: true,
+			return TryMove(chess.Move{From: chess.A1, To: chess.H8}), nil // not even our piece
+		}}, func(o *Options) { o.QuestionLimit = 50 }, Result{Reason: Resign, Winner: chess.White, HasWinner: true,
 			Detail: "black asked 50 questions in one turn without making a move"}},
 		{"time", &scripted{choose: func(ctx context.Context, qs []Question) (Question, error) {
 			clock.Advance(time.Hour)
 			<-ctx.Done()
 			return qs[0], nil
-		}}, func(o *Options) { o.Clock = clock }, Result{Reason: Timeout, Winner: rbc.White, HasWinner: true}},
+		}}, func(o *Options) { o.Clock = clock }, Result{Reason: Timeout, Winner: chess.White, HasWinner: true}},
 		{"turn limit", random(7), func(o *Options) { o.TurnLimit = 5 }, Result{Reason: TurnLimit}},
 		{"mate from the start", random(7), func(o *Options) { o.StartFEN = "R6k/8/6K1/8/8/8/8/8 b - - 0 1" },
-			Result{Reason: ByRules, End: CheckmateWhiteWins, Winner: rbc.White, HasWinner: true}},
+			Result{Reason: ByRules, End: CheckmateWhiteWins, Winner: chess.White, HasWinner: true}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			opts := quietOptions(Wild16())
@@ -226,7 +227,7 @@ func TestRecordJSONRoundTrip(t *testing.T) {
 			t.Errorf("%s: %v", rules.Name, err)
 		}
 	}
-	rec := &Record{Ruleset: Wild16(), StartFEN: rbc.StartFEN, FinalFEN: rbc.StartFEN, PawnTries: 0}
+	rec := &Record{Ruleset: Wild16(), StartFEN: chess.StartFEN, FinalFEN: chess.StartFEN, PawnTries: 0}
 	rec.Ruleset.PublicIllegal = true
 	if err := WriteRecord(io.Discard, rec); err == nil {
 		t.Error("a changed ruleset was written under its old name")

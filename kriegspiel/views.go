@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -35,7 +35,7 @@ type View interface {
 	Opponent(ctx context.Context, heard []Heard) error
 	// Boards returns the boards the player thinks possible (a sample for
 	// the sampling beliefs); the caller must not modify them.
-	Boards() []rbc.Board
+	Boards() []chess.Board
 	// Name is the belief's name as NewView reads it.
 	Name() string
 }
@@ -46,7 +46,7 @@ func ViewNames() []string { return []string{"exact", "aosp", "los", "hybrid"} }
 // NewView returns the named belief of the player of color, from the start
 // of a game: "exact" (at most size boards; an opponent's turn past that is
 // ErrBeliefTooLarge), or a sampling belief of size boards drawn with rng.
-func NewView(name string, color rbc.Color, rules Ruleset, start rbc.Board, pawnTries, size int, rng *rand.Rand) (View, error) {
+func NewView(name string, color chess.Color, rules Ruleset, start chess.Board, pawnTries, size int, rng *rand.Rand) (View, error) {
 	if size < 1 {
 		return nil, fmt.Errorf("kriegspiel: belief size %d, want at least 1", size)
 	}
@@ -77,9 +77,9 @@ type observation struct {
 // Belief cut to size), every observation, and what LOS draws from (lastObs).
 type sampled struct {
 	name      string
-	color     rbc.Color
+	color     chess.Color
 	rules     Ruleset
-	start     rbc.Board
+	start     chess.Board
 	pawnTries int
 	size      int
 	rng       *rand.Rand
@@ -94,19 +94,19 @@ type sampled struct {
 	Regenerations, Draws int
 }
 
-func newSampled(name string, color rbc.Color, rules Ruleset, start rbc.Board, pawnTries, size int, rng *rand.Rand) *sampled {
+func newSampled(name string, color chess.Color, rules Ruleset, start chess.Board, pawnTries, size int, rng *rand.Rand) *sampled {
 	s := &sampled{name: name, color: color, rules: rules, start: start, pawnTries: pawnTries, size: size, rng: rng}
 	s.pool = NewBelief(color, rules, start, pawnTries)
 	s.pool.SetLimit(max(256*size, 10_000)) // a pool of size boards always expands within it
 	s.lastObs = lastObs{color: color, mine: start}
 	for bb := start.Pieces(color.Other()); bb != 0; {
-		s.lastObs.mine.SetPiece(bb.PopFirst(), rbc.NoPiece)
+		s.lastObs.mine.SetPiece(bb.PopFirst(), chess.NoPiece)
 	}
 	return s
 }
 
-func (s *sampled) Name() string        { return s.name }
-func (s *sampled) Boards() []rbc.Board { return s.pool.Boards() }
+func (s *sampled) Name() string          { return s.name }
+func (s *sampled) Boards() []chess.Board { return s.pool.Boards() }
 
 func (s *sampled) Own(ctx context.Context, q Question, a Answer) error {
 	if a.Verdict == Impossible {
@@ -187,7 +187,7 @@ func (s *sampled) refill(ctx context.Context) error {
 func searchBudget(size int) int { return max(100*size, 20_000) }
 
 // replaced returns a pool holding boards, in the state of the turn now.
-func (s *sampled) replaced(boards []rbc.Board) *Belief {
+func (s *sampled) replaced(boards []chess.Board) *Belief {
 	p := *s.pool
 	p.boards = boards
 	p.refused = slices.Clone(s.pool.refused)
@@ -199,7 +199,7 @@ func (s *sampled) replaced(boards []rbc.Board) *Belief {
 // at most budget boards: AOSP's regeneration. The belief it returns holds
 // them, in the state of the turn now.
 func (s *sampled) search(ctx context.Context, n, budget int) *Belief {
-	var out []rbc.Board
+	var out []chess.Board
 	var state *Belief
 	seen := sampler.NewKeySet(n)
 	var walk func(bl *Belief, at int)
@@ -242,7 +242,7 @@ func (s *sampled) search(ctx context.Context, n, budget int) *Belief {
 				return
 			}
 			one := *bl
-			one.boards = []rbc.Board{c}
+			one.boards = []chess.Board{c}
 			one.refused = nil
 			walk(&one, at+1)
 		}
@@ -261,7 +261,7 @@ func (s *sampled) search(ctx context.Context, n, budget int) *Belief {
 // topUp adds LOS boards to the pool until it holds size boards.
 func (s *sampled) topUp(ctx context.Context) {
 	fresh := s.los(ctx, s.size-len(s.pool.boards)).boards
-	boards := sampler.TopUp(slices.Clone(s.pool.boards), fresh, func(b rbc.Board) rbc.Board { return b }, setKey)
+	boards := sampler.TopUp(slices.Clone(s.pool.boards), fresh, func(b chess.Board) chess.Board { return b }, setKey)
 	s.pool = s.replaced(boards)
 }
 
@@ -286,7 +286,7 @@ func (s *sampled) los(ctx context.Context, n int) *Belief {
 	base := NewBelief(s.color, s.rules, s.start, s.pawnTries)
 	base.SetLimit(s.pool.limit)
 	if s.lastObs.last == nil {
-		base.boards = []rbc.Board{s.start}
+		base.boards = []chess.Board{s.start}
 	} else {
 		base.tries = s.lastObs.last.PawnTries
 		base.boards = sampler.DrawLOS(ctx, &s.lastObs, s.rng, 200*n, 2*n)
@@ -308,11 +308,11 @@ func (s *sampled) los(ctx context.Context, n int) *Belief {
 // opponent's last move's announcements (its checks, our pawn tries) hold
 // on it.
 type lastObs struct {
-	color rbc.Color
+	color chess.Color
 	// mine is our men at the start of our turn (a board whose opponent
 	// men are meaningless), last the opponent's last move's answer (nil
 	// before its first move).
-	mine rbc.Board
+	mine chess.Board
 	last *Answer
 	// captured counts the opponent's men we took: pawns, pieces, and
 	// captures of unknown kind (rules that name only the square).
@@ -352,11 +352,11 @@ func (o *lastObs) opponentMoved(since []observation, heard []Heard) bool {
 		}
 	}
 	if o.mine.Turn() != o.color.Other() {
-		o.mine.Apply(rbc.Move{}) // Black's first turn: White moved from the start
+		o.mine.Apply(chess.Move{}) // Black's first turn: White moved from the start
 	}
-	o.mine.Apply(rbc.Move{}) // the opponent's move, unseen
-	if move.Capture != rbc.NoSquare {
-		o.mine.SetPiece(move.Capture, rbc.NoPiece)
+	o.mine.Apply(chess.Move{}) // the opponent's move, unseen
+	if move.Capture != chess.NoSquare {
+		o.mine.SetPiece(move.Capture, chess.NoPiece)
 	}
 	a := *move
 	o.last = &a
@@ -365,15 +365,15 @@ func (o *lastObs) opponentMoved(since []observation, heard []Heard) bool {
 
 // Key tells boards apart as the referee does (setKey: the position and the
 // half-move clock).
-func (o *lastObs) Key(b *rbc.Board) uint64 { return setKey(b) }
+func (o *lastObs) Key(b *chess.Board) uint64 { return setKey(b) }
 
 // Propose puts the opponent's men we have not taken at random on the empty
 // squares around ours: pawns off the back ranks, the king not beside ours
 // and not attacked (it is our turn), a man on the square of the opponent's
 // last capture. Castling rights stay only where king and rook are at home.
-func (o *lastObs) Propose(rng *rand.Rand) (rbc.Board, bool) {
+func (o *lastObs) Propose(rng *rand.Rand) (chess.Board, bool) {
 	them := o.color.Other()
-	men := []rbc.PieceType{rbc.Knight, rbc.Knight, rbc.Bishop, rbc.Bishop, rbc.Rook, rbc.Rook, rbc.Queen}
+	men := []chess.PieceType{chess.Knight, chess.Knight, chess.Bishop, chess.Bishop, chess.Rook, chess.Rook, chess.Queen}
 	rng.Shuffle(len(men), func(i, j int) { men[i], men[j] = men[j], men[i] })
 	pawns := 8 - o.captured[0]
 	men = men[:max(len(men)-o.captured[1], 0)]
@@ -385,20 +385,20 @@ func (o *lastObs) Propose(rng *rand.Rand) (rbc.Board, bool) {
 		}
 	}
 	for range max(pawns, 0) {
-		men = append(men, rbc.Pawn)
+		men = append(men, chess.Pawn)
 	}
 	b := o.mine
-	backRanks := rbc.Bitboard(0xFF000000000000FF)
-	var ours rbc.Bitboard = b.Pieces(o.color)
+	backRanks := chess.Bitboard(0xFF000000000000FF)
+	var ours chess.Bitboard = b.Pieces(o.color)
 	free := ^ours
-	put := func(sq rbc.Square, t rbc.PieceType) {
-		b.SetPiece(sq, rbc.MakePiece(them, t))
+	put := func(sq chess.Square, t chess.PieceType) {
+		b.SetPiece(sq, chess.MakePiece(them, t))
 		free &^= sq.Bit()
 	}
-	pick := func(from rbc.Bitboard) (rbc.Square, bool) {
+	pick := func(from chess.Bitboard) (chess.Square, bool) {
 		n := from.Count()
 		if n == 0 {
-			return rbc.NoSquare, false
+			return chess.NoSquare, false
 		}
 		i := rng.IntN(n)
 		for ; i > 0; i-- {
@@ -406,27 +406,27 @@ func (o *lastObs) Propose(rng *rand.Rand) (rbc.Board, bool) {
 		}
 		return from.First(), true
 	}
-	if c := o.last.Capture; c != rbc.NoSquare && free.Has(c) && len(men) > 0 {
+	if c := o.last.Capture; c != chess.NoSquare && free.Has(c) && len(men) > 0 {
 		i := rng.IntN(len(men))
-		if men[i] == rbc.Pawn && backRanks.Has(c) {
-			men[i] = rbc.Queen // a pawn that captured onto the back rank promoted
+		if men[i] == chess.Pawn && backRanks.Has(c) {
+			men[i] = chess.Queen // a pawn that captured onto the back rank promoted
 		}
 		put(c, men[i])
 		men = slices.Delete(men, i, i+1)
 	}
 	ourKing := b.KingSquare(o.color)
-	kingZone := rbc.Bitboard(0)
-	if ourKing != rbc.NoSquare {
-		kingZone = rbc.KingAttacks(ourKing) | ourKing.Bit()
+	kingZone := chess.Bitboard(0)
+	if ourKing != chess.NoSquare {
+		kingZone = chess.KingAttacks(ourKing) | ourKing.Bit()
 	}
 	k, ok := pick(free &^ kingZone)
 	if !ok {
 		return b, false
 	}
-	put(k, rbc.King)
+	put(k, chess.King)
 	for _, t := range men {
 		where := free
-		if t == rbc.Pawn {
+		if t == chess.Pawn {
 			where &^= backRanks
 		}
 		sq, ok := pick(where)
@@ -444,7 +444,7 @@ func (o *lastObs) Propose(rng *rand.Rand) (rbc.Board, bool) {
 
 // Fits reports whether the opponent's last move's announcements hold on b:
 // the checks on our king and our pawn tries.
-func (o *lastObs) Fits(b *rbc.Board) bool {
+func (o *lastObs) Fits(b *chess.Board) bool {
 	a := o.last
 	if a.End != NotOver {
 		return false // the game is over; nothing to draw
@@ -463,13 +463,13 @@ func (o *lastObs) Fits(b *rbc.Board) bool {
 
 // fixCastling returns b with the castling rights whose king and rook are
 // not both on their home squares removed, through its FEN.
-func fixCastling(b *rbc.Board) (rbc.Board, error) {
+func fixCastling(b *chess.Board) (chess.Board, error) {
 	fen := b.FEN()
 	f := strings.Fields(fen)
 	if len(f) < 3 {
 		return *b, fmt.Errorf("kriegspiel: FEN %q", fen)
 	}
-	home := map[byte][2]rbc.Square{'K': {4, 7}, 'Q': {4, 0}, 'k': {60, 63}, 'q': {60, 56}}
+	home := map[byte][2]chess.Square{'K': {4, 7}, 'Q': {4, 0}, 'k': {60, 63}, 'q': {60, 56}}
 	rights := ""
 	for i := 0; i < len(f[2]); i++ {
 		r := f[2][i]
@@ -477,11 +477,11 @@ func fixCastling(b *rbc.Board) (rbc.Board, error) {
 		if !ok {
 			continue
 		}
-		color := rbc.White
+		color := chess.White
 		if r >= 'a' {
-			color = rbc.Black
+			color = chess.Black
 		}
-		if b.PieceAt(sq[0]) == rbc.MakePiece(color, rbc.King) && b.PieceAt(sq[1]) == rbc.MakePiece(color, rbc.Rook) {
+		if b.PieceAt(sq[0]) == chess.MakePiece(color, chess.King) && b.PieceAt(sq[1]) == chess.MakePiece(color, chess.Rook) {
 			rights += string(r)
 		}
 	}
@@ -490,5 +490,5 @@ func fixCastling(b *rbc.Board) (rbc.Board, error) {
 	}
 	f[2] = rights
 	f[3] = "-"
-	return rbc.ParseFEN(strings.Join(f, " "))
+	return chess.ParseFEN(strings.Join(f, " "))
 }

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // TestSampledViewsPinned pins the boards each sampling belief holds, turn
@@ -49,16 +49,16 @@ func TestSampledViewsPinned(t *testing.T) {
 	for _, rules := range []Ruleset{Wild16(), Berkeley()} {
 		for _, seed := range []uint64{31, 32} {
 			rec := randomRecord(t, rules, seed, 20)
-			start, _ := rbc.ParseFEN(rec.StartFEN)
+			start, _ := chess.ParseFEN(rec.StartFEN)
 			for _, name := range []string{"aosp", "los", "hybrid"} {
-				for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+				for _, c := range []chess.Color{chess.White, chess.Black} {
 					v, err := NewView(name, c, rules, start, rec.PawnTries, 6, rand.New(rand.NewPCG(5, uint64(c))))
 					if err != nil {
 						t.Fatal(err)
 					}
 					h := fnv.New64a()
 					var st FollowStats
-					err = follow(context.Background(), rec, c, 20, v, func(turn int, _ *rbc.Board) error {
+					err = follow(context.Background(), rec, c, 20, v, func(turn int, _ *chess.Board) error {
 						fmt.Fprintf(h, "turn %d:", turn)
 						for _, b := range v.Boards() {
 							fmt.Fprintf(h, "%s;", b.FEN())

@@ -7,11 +7,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // followView feeds a record to a view of player c (follow without stats).
-func followView(rec *Record, v View, c rbc.Color, turns int, check func(turn int, truth *rbc.Board) error) error {
+func followView(rec *Record, v View, c chess.Color, turns int, check func(turn int, truth *chess.Board) error) error {
 	return follow(context.Background(), rec, c, turns, v, check, nil)
 }
 
@@ -32,8 +32,8 @@ func TestSampledViewsAgreeWithTheExactSet(t *testing.T) {
 	for _, rules := range []Ruleset{Wild16(), Berkeley()} {
 		for seed := range seeds {
 			rec := randomRecord(t, rules, 200+seed, turns)
-			start, _ := rbc.ParseFEN(rec.StartFEN)
-			for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+			start, _ := chess.ParseFEN(rec.StartFEN)
+			for _, c := range []chess.Color{chess.White, chess.Black} {
 				exact := NewBelief(c, rules, start, rec.PawnTries)
 				exact.SetLimit(300_000)
 				views := map[string]View{}
@@ -51,7 +51,7 @@ func TestSampledViewsAgreeWithTheExactSet(t *testing.T) {
 					}
 					return m
 				}
-				err := followView(rec, exact, c, turns, func(i int, truth *rbc.Board) error {
+				err := followView(rec, exact, c, turns, func(i int, truth *chess.Board) error {
 					if !exact.Contains(truth) {
 						return errors.New("the exact belief lost the true board")
 					}
@@ -67,7 +67,7 @@ func TestSampledViewsAgreeWithTheExactSet(t *testing.T) {
 				all := inExact()
 				for name, v := range views {
 					hits, n := 0, 0
-					err := followView(rec, v, c, turns, func(i int, truth *rbc.Board) error {
+					err := followView(rec, v, c, turns, func(i int, truth *chess.Board) error {
 						n++
 						for _, b := range v.Boards() {
 							if b.Pieces(c) != truth.Pieces(c) || b.Turn() != truth.Turn() {
@@ -111,14 +111,14 @@ func TestSampledViewsAgreeWithTheExactSet(t *testing.T) {
 }
 
 func TestNewViewNames(t *testing.T) {
-	start, _ := rbc.ParseFEN(rbc.StartFEN)
+	start, _ := chess.ParseFEN(chess.StartFEN)
 	for _, name := range ViewNames() {
-		v, err := NewView(name, rbc.White, Wild16(), start, 0, 10, rand.New(rand.NewPCG(1, 2)))
+		v, err := NewView(name, chess.White, Wild16(), start, 0, 10, rand.New(rand.NewPCG(1, 2)))
 		if err != nil || v.Name() != name || len(v.Boards()) != 1 {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := NewView("oracle", rbc.White, Wild16(), start, 0, 10, nil); err == nil {
+	if _, err := NewView("oracle", chess.White, Wild16(), start, 0, 10, nil); err == nil {
 		t.Error("an unknown belief was made")
 	}
 }
@@ -128,9 +128,9 @@ func TestNewViewNames(t *testing.T) {
 // following with ErrBeliefTooLarge at the turn that outgrew it.
 func TestFollowCounts(t *testing.T) {
 	rec := randomRecord(t, Wild16(), 7, 40)
-	start, _ := rbc.ParseFEN(rec.StartFEN)
-	v, _ := NewView("exact", rbc.White, Wild16(), start, rec.PawnTries, 2_000, nil)
-	st, err := Follow(context.Background(), rec, rbc.White, v)
+	start, _ := chess.ParseFEN(rec.StartFEN)
+	v, _ := NewView("exact", chess.White, Wild16(), start, rec.PawnTries, 2_000, nil)
+	st, err := Follow(context.Background(), rec, chess.White, v)
 	if err != nil {
 		t.Fatal(err)
 	}

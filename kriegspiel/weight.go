@@ -10,8 +10,8 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/oppmodel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -84,7 +84,7 @@ func (c *turnCut) skipKey(k uint64) bool {
 }
 
 // weight returns the weight of the board b in a weighted cut.
-func (c *turnCut) weight(b *rbc.Board) float64 {
+func (c *turnCut) weight(b *chess.Board) float64 {
 	if !c.weighted {
 		return 1
 	}
@@ -92,7 +92,7 @@ func (c *turnCut) weight(b *rbc.Board) float64 {
 }
 
 // priority returns the priority of board b of key k.
-func (c *turnCut) priority(k uint64, b *rbc.Board) float64 {
+func (c *turnCut) priority(k uint64, b *chess.Board) float64 {
 	return oppmodel.Priority(k^c.salt, c.weight(b))
 }
 
@@ -119,7 +119,7 @@ func (c *turnCut) weighAll(out *boardSet) error {
 // median priority of the boards kept, as often as it takes to keep fewer
 // than limit, and out is filtered (the set returned replaces it): with cut
 // off (SetCut(false)), that is ErrBeliefTooLarge instead.
-func (c *turnCut) add(ctx context.Context, out *boardSet, b *rbc.Board, k uint64, p float64, limit int) (*boardSet, error) {
+func (c *turnCut) add(ctx context.Context, out *boardSet, b *chess.Board, k uint64, p float64, limit int) (*boardSet, error) {
 	if !c.weighted {
 		return c.addUniform(ctx, out, b, k, limit)
 	}
@@ -148,7 +148,7 @@ func (c *turnCut) add(ctx context.Context, out *boardSet, b *rbc.Board, k uint64
 		tau = next
 		c.tau.Store(math.Float64bits(tau))
 		i, j := 0, 0
-		kept, err := out.keep(ctx, func(*rbc.Board) bool {
+		kept, err := out.keep(ctx, func(*chess.Board) bool {
 			ok := c.pri[i] >= tau
 			if ok {
 				c.pri[j], c.w[j] = c.pri[i], c.w[i]
@@ -186,7 +186,7 @@ func (c *turnCut) add(ctx context.Context, out *boardSet, b *rbc.Board, k uint64
 
 // addUniform is add for the uniform cut: the bound halves until fewer than
 // limit boards are kept.
-func (c *turnCut) addUniform(ctx context.Context, out *boardSet, b *rbc.Board, k uint64, limit int) (*boardSet, error) {
+func (c *turnCut) addUniform(ctx context.Context, out *boardSet, b *chess.Board, k uint64, limit int) (*boardSet, error) {
 	below := c.below.Load()
 	if below != math.MaxUint64 && mixKey(k^c.salt) > below {
 		return out, nil
@@ -198,7 +198,7 @@ func (c *turnCut) addUniform(ctx context.Context, out *boardSet, b *rbc.Board, k
 		for out.n >= limit {
 			below /= 2
 			c.below.Store(below)
-			kept, err := out.keep(ctx, func(b *rbc.Board) bool { return mixKey(setKey(b)^c.salt) <= below })
+			kept, err := out.keep(ctx, func(b *chess.Board) bool { return mixKey(setKey(b)^c.salt) <= below })
 			if err != nil {
 				return out, err // out is closed: the caller's close of it does nothing
 			}

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/oppmodel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // TestTurnCutKeepsInProportion: fed 60,000 boards of weights 1 and 4 with a
@@ -20,7 +20,7 @@ func TestTurnCutKeepsInProportion(t *testing.T) {
 	const n, limit = 60_000, 2_000
 	c := &turnCut{on: true, weighted: true, salt: 7}
 	out := newBoardSet(&boardSet{})
-	b := rbc.StartBoard()
+	b := chess.StartBoard()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range n {
 		w := 1.0
@@ -58,10 +58,10 @@ func TestTurnCutKeepsInProportion(t *testing.T) {
 // from the belief's side, more the nearer the opponent's pieces are to our
 // king; the uniform one weighs every board 1.
 func TestTurnCutWeight(t *testing.T) {
-	home := rbc.MustParseFEN("1n2k3/8/8/8/8/8/8/4K3 w - - 0 1")
-	out := rbc.MustParseFEN("4k3/8/5n2/8/8/8/8/4K3 w - - 0 1")
-	near := rbc.MustParseFEN("4k3/8/8/8/8/3n4/8/4K3 w - - 0 1")
-	bl := NewBelief(rbc.White, Wild16(), rbc.StartBoard(), -1)
+	home := chess.MustParseFEN("1n2k3/8/8/8/8/8/8/4K3 w - - 0 1")
+	out := chess.MustParseFEN("4k3/8/5n2/8/8/8/8/4K3 w - - 0 1")
+	near := chess.MustParseFEN("4k3/8/8/8/8/3n4/8/4K3 w - - 0 1")
+	bl := NewBelief(chess.White, Wild16(), chess.StartBoard(), -1)
 	bl.SetWeightedCut(true)
 	c := bl.newTurnCut()
 	if wh, wo, wn := c.weight(&home), c.weight(&out), c.weight(&near); !(wn > wo && wo > wh) {
@@ -69,7 +69,7 @@ func TestTurnCutWeight(t *testing.T) {
 	}
 	bl.SetWeightedCut(false)
 	c = bl.newTurnCut()
-	for _, b := range []*rbc.Board{&home, &out, &near} {
+	for _, b := range []*chess.Board{&home, &out, &near} {
 		if w := c.weight(b); w != 1 {
 			t.Errorf("uniform cut: weight %v of %s, want 1", w, b.FEN())
 		}
@@ -84,10 +84,10 @@ func TestTurnCutWeight(t *testing.T) {
 func TestBeliefCutFavoursTheModel(t *testing.T) {
 	const turns, limit = 10, 2_000
 	rec, start, exact := cutGame(t, turns)
-	prior := oppmodel.Kriegspiel(rbc.Black)
+	prior := oppmodel.Kriegspiel(chess.Black)
 	// mean returns the boards' mean weight, and what the mean of a sample
 	// that keeps each in proportion to its weight would be.
-	mean := func(boards []rbc.Board) (float64, float64) {
+	mean := func(boards []chess.Board) (float64, float64) {
 		sum, sq := 0.0, 0.0
 		for i := range boards {
 			w := prior.Weight(&boards[i])
@@ -97,20 +97,20 @@ func TestBeliefCutFavoursTheModel(t *testing.T) {
 		return sum / float64(len(boards)), sq / sum
 	}
 	for _, uniform := range []bool{false, true} {
-		var base [][]rbc.Board
+		var base [][]chess.Board
 		for _, setup := range []struct {
 			workers int
 			budget  int64
 		}{{1, 0}, {3, 0}, {2, 500 * 80}} {
-			bl := NewBelief(rbc.Black, rec.Ruleset, start, rec.PawnTries)
+			bl := NewBelief(chess.Black, rec.Ruleset, start, rec.PawnTries)
 			bl.SetLimit(limit)
 			bl.SetCut(true)
 			bl.SetWeightedCut(!uniform)
 			bl.SetWorkers(setup.workers)
 			bl.SetMemory(setup.budget, t.TempDir())
-			var trace [][]rbc.Board
+			var trace [][]chess.Board
 			checked := false
-			err := followBelief(rec, bl, rbc.Black, turns, 0, func(turn int, bl *Belief, _ *rbc.Board) error {
+			err := followBelief(rec, bl, chess.Black, turns, 0, func(turn int, bl *Belief, _ *chess.Board) error {
 				if bl.Len() > limit {
 					return fmt.Errorf("%d boards, over the limit", bl.Len())
 				}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -36,10 +37,10 @@ func cutModelGain(t testing.TB) []modelGain {
 	paths := []string{"../results/ks-simple-local-2/games.tar.gz", "../results/ks-simple-local-3/games.tar.gz"}
 	models := []struct {
 		unit  string
-		prior func(us rbc.Color, capture rbc.Square) oppmodel.Static
+		prior func(us chess.Color, capture chess.Square) oppmodel.Static
 	}{
 		{"gain-rbc-prior", oppmodel.Default},
-		{"gain-near", func(us rbc.Color, _ rbc.Square) oppmodel.Static { return oppmodel.Kriegspiel(us) }},
+		{"gain-near", func(us chess.Color, _ chess.Square) oppmodel.Static { return oppmodel.Kriegspiel(us) }},
 	}
 	gain := make([]float64, len(models))
 	turns := 0
@@ -51,8 +52,8 @@ func cutModelGain(t testing.TB) []modelGain {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
-			err := followRecord(rec, c, len(rec.Turns), 50_000, 0, func(i int, bl *Belief, truth *rbc.Board) error {
+		for _, c := range []chess.Color{chess.White, chess.Black} {
+			err := followRecord(rec, c, len(rec.Turns), 50_000, 0, func(i int, bl *Belief, truth *chess.Board) error {
 				if rec.Turns[i].Color == c || bl.Len() < 100 {
 					return nil
 				}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -44,7 +45,7 @@ func CheckRecord(ctx context.Context, r *rbc.Record, quiet bool) (line string, o
 	if quiet {
 		return "", true, nil
 	}
-	turns := len(rec.Turns[rbc.White]) + len(rec.Turns[rbc.Black])
+	turns := len(rec.Turns[chess.White]) + len(rec.Turns[chess.Black])
 	if rp.Unchecked != "" {
 		return fmt.Sprintf("%s: ok, %d turns, %s (note: %s)", path, turns, rec.Outcome, rp.Unchecked), true, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -40,17 +41,17 @@ type watchedPlayer struct {
 	endWatch
 }
 
-func (w *watchedPlayer) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.Board, opponentName string) (err error) {
+func (w *watchedPlayer) HandleGameStart(ctx context.Context, color chess.Color, board chess.Board, opponentName string) (err error) {
 	defer w.note(&err)
 	return w.p.HandleGameStart(ctx, color, board, opponentName)
 }
 
-func (w *watchedPlayer) HandleOpponentMoveResult(ctx context.Context, captured bool, sq rbc.Square) (err error) {
+func (w *watchedPlayer) HandleOpponentMoveResult(ctx context.Context, captured bool, sq chess.Square) (err error) {
 	defer w.note(&err)
 	return w.p.HandleOpponentMoveResult(ctx, captured, sq)
 }
 
-func (w *watchedPlayer) ChooseSense(ctx context.Context, senses []rbc.Square, moves []rbc.Move, left time.Duration) (_ rbc.Square, err error) {
+func (w *watchedPlayer) ChooseSense(ctx context.Context, senses []chess.Square, moves []chess.Move, left time.Duration) (_ chess.Square, err error) {
 	defer w.note(&err)
 	return w.p.ChooseSense(ctx, senses, moves, left)
 }
@@ -60,12 +61,12 @@ func (w *watchedPlayer) HandleSenseResult(ctx context.Context, result []rbc.Squa
 	return w.p.HandleSenseResult(ctx, result)
 }
 
-func (w *watchedPlayer) ChooseMove(ctx context.Context, moves []rbc.Move, left time.Duration) (_ rbc.Move, err error) {
+func (w *watchedPlayer) ChooseMove(ctx context.Context, moves []chess.Move, left time.Duration) (_ chess.Move, err error) {
 	defer w.note(&err)
 	return w.p.ChooseMove(ctx, moves, left)
 }
 
-func (w *watchedPlayer) HandleMoveResult(ctx context.Context, requested, taken rbc.Move, captured bool, sq rbc.Square) (err error) {
+func (w *watchedPlayer) HandleMoveResult(ctx context.Context, requested, taken chess.Move, captured bool, sq chess.Square) (err error) {
 	defer w.note(&err)
 	return w.p.HandleMoveResult(ctx, requested, taken, captured, sq)
 }
@@ -83,7 +84,7 @@ type watchedKriegspiel struct {
 	endWatch
 }
 
-func (w *watchedKriegspiel) HandleGameStart(ctx context.Context, color rbc.Color, rules kriegspiel.Ruleset, start rbc.Board, pawnTries int, opponent string) (err error) {
+func (w *watchedKriegspiel) HandleGameStart(ctx context.Context, color chess.Color, rules kriegspiel.Ruleset, start chess.Board, pawnTries int, opponent string) (err error) {
 	defer w.note(&err)
 	return w.p.HandleGameStart(ctx, color, rules, start, pawnTries, opponent)
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 func kriegspielRandom(_ string, seed int64) (kriegspiel.Player, error) {
@@ -57,7 +57,7 @@ func TestKriegspielMatch(t *testing.T) {
 		for _, tu := range rec.Turns {
 			turns[tu.Color]++
 		}
-		if turns != r.Turns || r.Turns[rbc.White] == 0 {
+		if turns != r.Turns || r.Turns[chess.White] == 0 {
 			t.Errorf("game %d: turns %v, record %v", i, r.Turns, turns)
 		}
 	}

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -10,14 +11,14 @@ import (
 // name, not an enumeration, so that one results log and one table serve
 // every game the runner plays.
 type Outcome struct {
-	Winner    rbc.Color
+	Winner    chess.Color
 	HasWinner bool   // false for a draw
 	Reason    string // "" if the referee gave none
 	Detail    string // the error or illegal request behind a loss, if any
 	// Failed is the side whose failure voided the game (Reason
 	// ReasonError): a bot that cannot start, or whose callback returned an
 	// error or panicked.
-	Failed rbc.Color
+	Failed chess.Color
 }
 
 // The reasons the table counts apart: a loss on time, and a loss by a

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // A rating list: one Elo scale fitted to every game of every pairing.
@@ -161,7 +161,7 @@ func Ratings(results []*Result, opts RatingOptions) (*RatingList, error) {
 		case !r.Outcome.HasWinner:
 			tallies[wi][1]++
 			tallies[bi][1]++
-		case r.Outcome.Winner == rbc.White:
+		case r.Outcome.Winner == chess.White:
 			ptsW = 1
 			tallies[wi][0]++
 			tallies[bi][2]++

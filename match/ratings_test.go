@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // played returns n games of a against b, a playing White in every other
@@ -25,9 +25,9 @@ func played(a, b string, wins, draws, losses int) []*Result {
 	}
 	win := func(aWins bool) func(bool) Outcome {
 		return func(aWhite bool) Outcome {
-			c := rbc.White
+			c := chess.White
 			if aWhite != aWins {
-				c = rbc.Black
+				c = chess.Black
 			}
 			return Outcome{Winner: c, HasWinner: true, Reason: "KING_CAPTURE"}
 		}
@@ -277,7 +277,7 @@ func TestRatingsPerfectScore(t *testing.T) {
 // are rated apart under their variant's name.
 func TestRatingsExcluded(t *testing.T) {
 	games := played("a", "random", 3, 1, 2)
-	games = append(games, &Result{White: "a", Black: "random"}, &Result{White: "random", Black: "random", Outcome: Outcome{Winner: rbc.White, HasWinner: true, Reason: "KING_CAPTURE"}}, nil)
+	games = append(games, &Result{White: "a", Black: "random"}, &Result{White: "random", Black: "random", Outcome: Outcome{Winner: chess.White, HasWinner: true, Reason: "KING_CAPTURE"}}, nil)
 	ks := played("a", "random", 2, 0, 0)
 	for _, r := range ks {
 		r.Variant = "kriegspiel/wild16"

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -94,7 +95,7 @@ type LogLine struct {
 // bot the table is about), whether just played or read back from a folder.
 type Result struct {
 	White, Black string // specs
-	BotColor     rbc.Color
+	BotColor     chess.Color
 	Outcome      Outcome
 	Turns        [2]int           // turns played by White, Black
 	Used         [2]time.Duration // clock time charged to White, Black
@@ -123,7 +124,7 @@ type Result struct {
 
 // Bot returns the spec of the match's bot.
 func (r *Result) Bot() string {
-	if r.BotColor == rbc.White {
+	if r.BotColor == chess.White {
 		return r.White
 	}
 	return r.Black
@@ -131,7 +132,7 @@ func (r *Result) Bot() string {
 
 // Opponent returns the spec of the bot's opponent.
 func (r *Result) Opponent() string {
-	if r.BotColor == rbc.White {
+	if r.BotColor == chess.White {
 		return r.Black
 	}
 	return r.White
@@ -199,7 +200,7 @@ func FromLine(l LogLine) (*Result, error) {
 	}
 	switch {
 	case l.BotColor != "":
-		c, err := rbc.ParseColor(l.BotColor)
+		c, err := chess.ParseColor(l.BotColor)
 		if err != nil {
 			return nil, fmt.Errorf("bot_color: %w", err)
 		}
@@ -208,10 +209,10 @@ func FromLine(l LogLine) (*Result, error) {
 		}
 		r.BotColor = c
 	case l.Bot == l.White:
-		r.BotColor = rbc.White
+		r.BotColor = chess.White
 		r.colorGuessed = l.White == l.Black
 	case l.Bot == l.Black:
-		r.BotColor = rbc.Black
+		r.BotColor = chess.Black
 	default:
 		return nil, fmt.Errorf("bot %q plays neither colour (%q, %q)", l.Bot, l.White, l.Black)
 	}
@@ -240,7 +241,7 @@ func FromLine(l LogLine) (*Result, error) {
 		return nil, fmt.Errorf("degraded: %d entries, want White's and Black's", len(l.Degraded))
 	}
 	if l.Winner != "" {
-		c, err := rbc.ParseColor(l.Winner)
+		c, err := chess.ParseColor(l.Winner)
 		if err != nil {
 			return nil, fmt.Errorf("winner: %w", err)
 		}
@@ -248,7 +249,7 @@ func FromLine(l LogLine) (*Result, error) {
 	}
 	r.Outcome.Reason = l.Reason
 	if r.Outcome.Void() {
-		c, err := rbc.ParseColor(l.Failed)
+		c, err := chess.ParseColor(l.Failed)
 		if err != nil {
 			return nil, fmt.Errorf("failed: %w", err)
 		}
@@ -579,7 +580,7 @@ func recordResult(rec *rbc.Record) (*Result, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", rec.Name(), err)
 		}
-		r := &Result{White: k.White, Black: k.Black, BotColor: rbc.White, Clock: "?", Record: rec.Name(),
+		r := &Result{White: k.White, Black: k.Black, BotColor: chess.White, Clock: "?", Record: rec.Name(),
 			Variant: "kriegspiel/" + k.Ruleset.Name,
 			Outcome: Outcome{Winner: k.Result.Winner, HasWinner: k.Result.HasWinner,
 				Reason: k.Result.ReasonName(), Detail: k.Result.Detail}}
@@ -593,8 +594,8 @@ func recordResult(rec *rbc.Record) (*Result, error) {
 		return nil, err
 	}
 	return &Result{
-		White: h.WhiteName, Black: h.BlackName, BotColor: rbc.White, Outcome: RBCOutcome(h.Outcome),
-		Turns: [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])}, Clock: "?", Record: rec.Name(),
+		White: h.WhiteName, Black: h.BlackName, BotColor: chess.White, Outcome: RBCOutcome(h.Outcome),
+		Turns: [2]int{len(h.Turns[chess.White]), len(h.Turns[chess.Black])}, Clock: "?", Record: rec.Name(),
 	}, nil
 }
 

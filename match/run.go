@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -81,7 +82,7 @@ func Seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), '
 type Game struct {
 	Number               int
 	White, Black         string // specs
-	BotColor             rbc.Color
+	BotColor             chess.Color
 	WhiteSeed, BlackSeed int64
 	Record               string // the history's file name
 }
@@ -91,11 +92,11 @@ type Game struct {
 // the colours swapped), so that a seed replays its games whatever the
 // concurrency and a game is the same whichever process plays it.
 func (c *Config) Game(i int) Game {
-	g := Game{Number: i, White: c.Bot, Black: c.Opponent, BotColor: rbc.White}
+	g := Game{Number: i, White: c.Bot, Black: c.Opponent, BotColor: chess.White}
 	botSeed, oppSeed := DeriveSeed(c.Seed, i, 0), DeriveSeed(c.Seed, i, 1)
 	g.WhiteSeed, g.BlackSeed = botSeed, oppSeed
 	if c.Alternate && i%2 == 1 {
-		g.White, g.Black, g.BotColor = c.Opponent, c.Bot, rbc.Black
+		g.White, g.Black, g.BotColor = c.Opponent, c.Bot, chess.Black
 		g.WhiteSeed, g.BlackSeed = oppSeed, botSeed
 	}
 	g.Record = RecordName(g.White, g.Black, c.Seed, i, c.Games)
@@ -557,7 +558,7 @@ func (rbcReferee) Play(ctx context.Context, cfg *Config, g Game) (Played, error)
 		Outcome: voidIfFailed(RBCOutcome(h.Outcome), [2]bool{w.failed.Load(), b.failed.Load()}),
 		Used:    res.Used, TurnTimes: res.TurnTimes,
 		Degraded: [2]map[string]int{w.degraded(), b.degraded()},
-		Turns:    [2]int{len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])},
+		Turns:    [2]int{len(h.Turns[chess.White]), len(h.Turns[chess.Black])},
 		Save:     func(path string) error { return rbc.SaveHistoryFile(path, h) },
 	}, nil
 }

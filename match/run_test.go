@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -60,7 +61,7 @@ func TestPlaySavesWhatItReports(t *testing.T) {
 			t.Errorf("game %d: record %v %s, result %v %s", i, h.Outcome, h.WhiteName, r.Outcome, r.White)
 		}
 	}
-	if g := cfg.Game(1); g.White != "attacker" || g.BotColor != rbc.Black || g.Record != "attacker-random-5-001.json" {
+	if g := cfg.Game(1); g.White != "attacker" || g.BotColor != chess.Black || g.Record != "attacker-random-5-001.json" {
 		t.Errorf("game 1 does not swap colours: %+v", g)
 	}
 	read, bare, err := ReadFolders([]string{dir})
@@ -81,7 +82,7 @@ func TestPlaySavesWhatItReports(t *testing.T) {
 				break
 			}
 			if len(r.TurnTimes[c]) != r.Turns[c] || len(b.TurnTimes[c]) != r.Turns[c] {
-				t.Errorf("game %d: %v's turn times %v, read back %v, want %d turns", i, rbc.Color(c), r.TurnTimes[c], b.TurnTimes[c], r.Turns[c])
+				t.Errorf("game %d: %v's turn times %v, read back %v, want %d turns", i, chess.Color(c), r.TurnTimes[c], b.TurnTimes[c], r.Turns[c])
 			}
 		}
 	}
@@ -123,7 +124,7 @@ func TestPlayBotFactoryError(t *testing.T) {
 // significant digits, microseconds and seconds alike, and reads back; a
 // line with one list of turn times is an error.
 func TestLogLineTurnTimes(t *testing.T) {
-	r := &Result{White: "a", Black: "b", BotColor: rbc.White, Clock: "1+0", Timed: true, Turns: [2]int{2, 1},
+	r := &Result{White: "a", Black: "b", BotColor: chess.White, Clock: "1+0", Timed: true, Turns: [2]int{2, 1},
 		TurnTimes: [2][]time.Duration{{12345 * time.Nanosecond, 2345678 * time.Microsecond}, {0}}}
 	l := r.Line(time.Now())
 	want := [][]float64{{0.0000123, 2.35}, {0}}

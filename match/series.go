@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // Harness series folders.
@@ -42,7 +42,7 @@ var seriesGameName = regexp.MustCompile(`^g\d+$`)
 
 // seriesGame is what a summary says about one game.
 type seriesGame struct {
-	color   rbc.Color
+	color   chess.Color
 	options string // "" outside an A/B series
 }
 
@@ -67,9 +67,9 @@ func readSeriesSummary(dir string) (map[int]seriesGame, error) {
 		if err != nil {
 			continue
 		}
-		c := rbc.White
+		c := chess.White
 		if m[2] == "black" {
-			c = rbc.Black
+			c = chess.Black
 		}
 		games[n] = seriesGame{color: c, options: m[3]}
 	}
@@ -115,7 +115,7 @@ func nameSeriesSide(r *Result, games map[int]seriesGame) {
 		return
 	}
 	name := &r.White
-	if g.color == rbc.Black {
+	if g.color == chess.Black {
 		name = &r.Black
 	}
 	*name = "blindfish"

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -21,14 +22,16 @@ func TestReadFoldersSeries(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, SeriesSummary), []byte(summary), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	win := func(c rbc.Color) rbc.Outcome { return rbc.Outcome{Winner: c, HasWinner: true, Reason: rbc.KingCapture} }
+	win := func(c chess.Color) rbc.Outcome {
+		return rbc.Outcome{Winner: c, HasWinner: true, Reason: rbc.KingCapture}
+	}
 	games := []struct {
 		white, black string
 		outcome      rbc.Outcome
 	}{
-		{"Blindfish", "SF2", win(rbc.White)},
-		{"SF2", "Blindfish", win(rbc.White)},
-		{"Blindfish", "SF2", win(rbc.White)},
+		{"Blindfish", "SF2", win(chess.White)},
+		{"SF2", "Blindfish", win(chess.White)},
+		{"Blindfish", "SF2", win(chess.White)},
 		{"SF2", "Blindfish", rbc.Outcome{}},
 	}
 	for i, g := range games {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -395,7 +396,7 @@ func TestResumeSelfPlay(t *testing.T) {
 // plays.
 func TestLogLineBotColor(t *testing.T) {
 	l := LogLine{Bot: "random", Opponent: "attacker", White: "attacker", Black: "random", BotColor: "black", Clock: "60+1"}
-	if r, err := FromLine(l); err != nil || r.BotColor != rbc.Black {
+	if r, err := FromLine(l); err != nil || r.BotColor != chess.Black {
 		t.Errorf("FromLine = %+v, %v", r, err)
 	}
 	l.BotColor = "white"

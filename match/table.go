@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/texttable"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // PairingKey identifies a row group of the results table: the bot, its
@@ -87,7 +87,7 @@ func (s *Stats) Add(r *Result) {
 	if s.Reasons == nil {
 		s.Reasons = map[string]int{}
 	}
-	for side, c := range [2]rbc.Color{r.BotColor, r.BotColor.Other()} {
+	for side, c := range [2]chess.Color{r.BotColor, r.BotColor.Other()} {
 		if d := r.Degraded[c]; d != nil {
 			s.Degraded[side] += sum(d)
 			s.DegradedGames[side]++
@@ -125,7 +125,7 @@ func (s *Stats) Add(r *Result) {
 			s.Errors[side]++
 		}
 	}
-	s.Turns += r.Turns[rbc.White] + r.Turns[rbc.Black]
+	s.Turns += r.Turns[chess.White] + r.Turns[chess.Black]
 	if r.Timed {
 		s.BotTurns += r.Turns[r.BotColor]
 		s.OppTurns += r.Turns[r.BotColor.Other()]
@@ -184,13 +184,13 @@ func ResultsTable(pairings []*Pairing, withClock bool) Table {
 				degradedText(s), reasonsText(s))
 			t.Rows = append(t.Rows, cells)
 		}
-		played := func(c rbc.Color) bool { return p.ByColor[c].Games+p.ByColor[c].Void > 0 }
-		for c := rbc.White; c <= rbc.Black; c++ {
+		played := func(c chess.Color) bool { return p.ByColor[c].Games+p.ByColor[c].Void > 0 }
+		for c := chess.White; c <= chess.Black; c++ {
 			if played(c) {
 				row(c.String(), &p.ByColor[c])
 			}
 		}
-		if played(rbc.White) && played(rbc.Black) {
+		if played(chess.White) && played(chess.Black) {
 			row("both", &p.Both)
 		}
 	}

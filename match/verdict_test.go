@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // game returns a numbered game of session (dir, seed 1) from the bot's side:
 // result 0 a win, 1 a draw, 2 a loss.
-func game(dir string, i int, botColor rbc.Color, result int) *Result {
+func game(dir string, i int, botColor chess.Color, result int) *Result {
 	r := &Result{White: "a", Black: "b", BotColor: botColor, Dir: dir, Seed: 1, Game: i, Numbered: true}
-	if botColor == rbc.Black {
+	if botColor == chess.Black {
 		r.White, r.Black = "b", "a"
 	}
 	switch result {
@@ -28,7 +28,7 @@ func game(dir string, i int, botColor rbc.Color, result int) *Result {
 // both colours make a pair; a lone game, a game without its mate, games of a
 // session that did not alternate and bare histories are left out.
 func TestPentaOfPairsGames(t *testing.T) {
-	W, B := rbc.White, rbc.Black
+	W, B := chess.White, chess.Black
 	games := []*Result{
 		game("x", 0, W, 0), game("x", 1, B, 0), // 2–0
 		game("x", 3, B, 1), game("x", 2, W, 2), // ½: a loss and a draw, in any order
@@ -65,7 +65,7 @@ func TestPentaOfPairsGames(t *testing.T) {
 // pair with their mate in another folder (shards written into folders of
 // their own), but a folder's own pairs come first.
 func TestPentaOfPairsAcrossFolders(t *testing.T) {
-	W, B := rbc.White, rbc.Black
+	W, B := chess.White, chess.Black
 	games := []*Result{
 		game("even", 0, W, 0), game("even", 2, W, 1), game("even", 4, W, 2),
 		game("odd", 1, B, 0), game("odd", 3, B, 1),
@@ -81,7 +81,7 @@ func TestPentaOfPairsAcrossFolders(t *testing.T) {
 // TestLLROfIsTheLinesLLR: LLROf gives the LLR that SPRTLine prints, over
 // pairs and, for sessions without a pair, over single games.
 func TestLLROfIsTheLinesLLR(t *testing.T) {
-	W, B := rbc.White, rbc.Black
+	W, B := chess.White, chess.Black
 	s := SPRT{Elo0: 0, Elo1: 50, Alpha: 0.05, Beta: 0.05}
 	paired := []*Result{game("x", 0, W, 0), game("x", 1, B, 0), game("x", 2, W, 1), game("x", 3, B, 2), game("x", 4, W, 0)}
 	single := []*Result{game("z", 0, W, 0), game("z", 1, W, 0), game("z", 2, W, 1)}

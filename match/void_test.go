@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -129,17 +130,17 @@ type flaky struct {
 	moves  int
 }
 
-func (f *flaky) HandleGameStart(ctx context.Context, c rbc.Color, b rbc.Board, opp string) error {
-	f.white = c == rbc.White
+func (f *flaky) HandleGameStart(ctx context.Context, c chess.Color, b chess.Board, opp string) error {
+	f.white = c == chess.White
 	return f.Player.HandleGameStart(ctx, c, b, opp)
 }
 
-func (f *flaky) ChooseMove(ctx context.Context, moves []rbc.Move, left time.Duration) (rbc.Move, error) {
+func (f *flaky) ChooseMove(ctx context.Context, moves []chess.Move, left time.Duration) (chess.Move, error) {
 	if f.moves++; f.white && f.moves == 2 {
 		if f.panics {
 			panic("flaky: out of its mind")
 		}
-		return rbc.Move{}, errors.New("flaky: lost its engine")
+		return chess.Move{}, errors.New("flaky: lost its engine")
 	}
 	return f.Player.ChooseMove(ctx, moves, left)
 }
@@ -165,7 +166,7 @@ func TestFailureMidGameVoidsOnlyThatGame(t *testing.T) {
 			t.Fatalf("panics %v: %v", panics, err)
 		}
 		if rep.Results[0] == nil || rep.Results[1] != nil || len(rep.Void) != 1 ||
-			rep.Void[0].Game != 1 || rep.Void[0].Outcome.Failed != rbc.White || rep.Void[0].Turns[rbc.White] != 2 {
+			rep.Void[0].Game != 1 || rep.Void[0].Outcome.Failed != chess.White || rep.Void[0].Turns[chess.White] != 2 {
 			t.Fatalf("panics %v: results %v, void %v", panics, rep.Results, rep.Void)
 		}
 		if msg := told.all(); !strings.Contains(msg, `"flaky"`) || !strings.Contains(msg, "game 1") {
@@ -181,7 +182,7 @@ func TestFailureMidGameVoidsOnlyThatGame(t *testing.T) {
 // failingKriegspiel is a Kriegspiel player that cannot start.
 type failingKriegspiel struct{ kriegspiel.Player }
 
-func (failingKriegspiel) HandleGameStart(context.Context, rbc.Color, kriegspiel.Ruleset, rbc.Board, int, string) error {
+func (failingKriegspiel) HandleGameStart(context.Context, chess.Color, kriegspiel.Ruleset, chess.Board, int, string) error {
 	return errors.New("no engine")
 }
 
@@ -190,7 +191,7 @@ func (failingKriegspiel) HandleGameStart(context.Context, rbc.Color, kriegspiel.
 type stubborn struct{ kriegspiel.Player }
 
 func (stubborn) ChooseQuestion(context.Context, []kriegspiel.Question, time.Duration) (kriegspiel.Question, error) {
-	return kriegspiel.TryMove(rbc.Move{From: rbc.A1, To: rbc.A8}), nil
+	return kriegspiel.TryMove(chess.Move{From: chess.A1, To: chess.A8}), nil
 }
 
 // TestKriegspielFailureVoids: a Kriegspiel bot that fails voids its games,

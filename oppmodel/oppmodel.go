@@ -15,8 +15,8 @@ package oppmodel
 import (
 	"math"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator/embedded"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Static is the static prior on a board b: each of its factors is a habit of
@@ -36,11 +36,11 @@ import (
 //     the sum over its pieces but pawns and king of their distance (in king
 //     steps) to our king.
 type Static struct {
-	Us            rbc.Color
+	Us            chess.Color
 	Threat, Check float64
-	Hang          float64    // temperature in centipawns; 0: off
-	Capture       rbc.Square // where the opponent just captured, or NoSquare
-	Near          float64    // 0: off
+	Hang          float64      // temperature in centipawns; 0: off
+	Capture       chess.Square // where the opponent just captured, or NoSquare
+	Near          float64      // 0: off
 }
 
 // The strengths of the prior that RBC's player tuned (its threat, check and
@@ -53,7 +53,7 @@ const (
 
 // Default returns the prior of the player us with the default strengths,
 // the opponent having just captured on capture (NoSquare: it did not).
-func Default(us rbc.Color, capture rbc.Square) Static {
+func Default(us chess.Color, capture chess.Square) Static {
 	return Static{Us: us, Threat: DefaultThreat, Check: DefaultCheck, Hang: DefaultHang, Capture: capture}
 }
 
@@ -65,8 +65,8 @@ func Default(us rbc.Color, capture rbc.Square) Static {
 const KriegspielNear = 0.25
 
 // Kriegspiel returns the prior of Kriegspiel's cut for the player us.
-func Kriegspiel(us rbc.Color) Static {
-	return Static{Us: us, Near: KriegspielNear, Capture: rbc.NoSquare}
+func Kriegspiel(us chess.Color) Static {
+	return Static{Us: us, Near: KriegspielNear, Capture: chess.NoSquare}
 }
 
 // HangCap bounds the material a hanging piece counts for: weak opponents do
@@ -78,9 +78,9 @@ func (s Static) Off() bool { return s.Threat <= 0 && s.Hang <= 0 && s.Near <= 0 
 
 // Weight returns the prior weight of b: 1 when the prior is off or our king
 // is not on the board.
-func (s Static) Weight(b *rbc.Board) float64 {
+func (s Static) Weight(b *chess.Board) float64 {
 	k := b.KingSquare(s.Us)
-	if k == rbc.NoSquare {
+	if k == chess.NoSquare {
 		return 1
 	}
 	them := s.Us.Other()
@@ -105,9 +105,9 @@ func (s Static) Weight(b *rbc.Board) float64 {
 
 // PieceDistance is the sum over the pieces of them but pawns and king of
 // their distance in king steps to the square k.
-func PieceDistance(b *rbc.Board, k rbc.Square, them rbc.Color) float64 {
+func PieceDistance(b *chess.Board, k chess.Square, them chess.Color) float64 {
 	d := 0
-	for pieces := b.Pieces(them) &^ b.PiecesOf(them, rbc.Pawn) &^ b.PiecesOf(them, rbc.King); pieces != 0; {
+	for pieces := b.Pieces(them) &^ b.PiecesOf(them, chess.Pawn) &^ b.PiecesOf(them, chess.King); pieces != 0; {
 		s := pieces.PopFirst()
 		d += max(abs(s.File()-k.File()), abs(s.Rank()-k.Rank()))
 	}
@@ -124,8 +124,8 @@ func abs(x int) int {
 // ZoneAttackers counts the pieces of them that attack the zone of our king
 // on k (the king's square and its neighbours), plus check when the king
 // itself is attacked (checked).
-func ZoneAttackers(b *rbc.Board, k rbc.Square, them rbc.Color, checked bool, check float64) float64 {
-	zone := rbc.KingAttacks(k) | k.Bit()
+func ZoneAttackers(b *chess.Board, k chess.Square, them chess.Color, checked bool, check float64) float64 {
+	zone := chess.KingAttacks(k) | k.Bit()
 	occ := b.Occupied()
 	a := 0.0
 	for pieces := b.Pieces(them); pieces != 0; {
@@ -145,7 +145,7 @@ func ZoneAttackers(b *rbc.Board, k rbc.Square, them rbc.Color, checked bool, che
 // or of an attacked piece less its cheapest attacker of ours. An attacked
 // enemy king counts as HangCap. The square skip (the piece that just
 // captured) is left out.
-func HangingValue(b *rbc.Board, us rbc.Color, skip rbc.Square) float64 {
+func HangingValue(b *chess.Board, us chess.Color, skip chess.Square) float64 {
 	them := us.Other()
 	occ := b.Occupied()
 	best := 0
@@ -159,7 +159,7 @@ func HangingValue(b *rbc.Board, us rbc.Color, skip rbc.Square) float64 {
 			continue
 		}
 		t := b.PieceAt(s).Type()
-		if t == rbc.King {
+		if t == chess.King {
 			return HangCap
 		}
 		v := embedded.PieceValue(t)
@@ -173,24 +173,24 @@ func HangingValue(b *rbc.Board, us rbc.Color, skip rbc.Square) float64 {
 
 // CheapestAttacker returns the value of the cheapest piece of c attacking s
 // (0: none; KingAttacker for the king), with occupancy occ.
-func CheapestAttacker(b *rbc.Board, s rbc.Square, c rbc.Color, occ rbc.Bitboard) int {
+func CheapestAttacker(b *chess.Board, s chess.Square, c chess.Color, occ chess.Bitboard) int {
 	switch {
-	case rbc.PawnAttacks(c.Other(), s)&b.PiecesOf(c, rbc.Pawn) != 0:
-		return embedded.PieceValue(rbc.Pawn)
-	case rbc.KnightAttacks(s)&b.PiecesOf(c, rbc.Knight) != 0:
-		return embedded.PieceValue(rbc.Knight)
+	case chess.PawnAttacks(c.Other(), s)&b.PiecesOf(c, chess.Pawn) != 0:
+		return embedded.PieceValue(chess.Pawn)
+	case chess.KnightAttacks(s)&b.PiecesOf(c, chess.Knight) != 0:
+		return embedded.PieceValue(chess.Knight)
 	}
-	diag := rbc.BishopAttacks(s, occ)
-	if diag&b.PiecesOf(c, rbc.Bishop) != 0 {
-		return embedded.PieceValue(rbc.Bishop)
+	diag := chess.BishopAttacks(s, occ)
+	if diag&b.PiecesOf(c, chess.Bishop) != 0 {
+		return embedded.PieceValue(chess.Bishop)
 	}
-	line := rbc.RookAttacks(s, occ)
+	line := chess.RookAttacks(s, occ)
 	switch {
-	case line&b.PiecesOf(c, rbc.Rook) != 0:
-		return embedded.PieceValue(rbc.Rook)
-	case (diag|line)&b.PiecesOf(c, rbc.Queen) != 0:
-		return embedded.PieceValue(rbc.Queen)
-	case rbc.KingAttacks(s)&b.PiecesOf(c, rbc.King) != 0:
+	case line&b.PiecesOf(c, chess.Rook) != 0:
+		return embedded.PieceValue(chess.Rook)
+	case (diag|line)&b.PiecesOf(c, chess.Queen) != 0:
+		return embedded.PieceValue(chess.Queen)
+	case chess.KingAttacks(s)&b.PiecesOf(c, chess.King) != 0:
 		return KingAttacker
 	}
 	return 0
@@ -201,20 +201,20 @@ func CheapestAttacker(b *rbc.Board, s rbc.Square, c rbc.Color, occ rbc.Bitboard)
 const KingAttacker = 10000
 
 // AttacksFrom returns the squares piece p on s attacks with occupancy occ.
-func AttacksFrom(p rbc.Piece, s rbc.Square, occ rbc.Bitboard) rbc.Bitboard {
+func AttacksFrom(p chess.Piece, s chess.Square, occ chess.Bitboard) chess.Bitboard {
 	switch p.Type() {
-	case rbc.Pawn:
-		return rbc.PawnAttacks(p.Color(), s)
-	case rbc.Knight:
-		return rbc.KnightAttacks(s)
-	case rbc.Bishop:
-		return rbc.BishopAttacks(s, occ)
-	case rbc.Rook:
-		return rbc.RookAttacks(s, occ)
-	case rbc.Queen:
-		return rbc.QueenAttacks(s, occ)
-	case rbc.King:
-		return rbc.KingAttacks(s)
+	case chess.Pawn:
+		return chess.PawnAttacks(p.Color(), s)
+	case chess.Knight:
+		return chess.KnightAttacks(s)
+	case chess.Bishop:
+		return chess.BishopAttacks(s, occ)
+	case chess.Rook:
+		return chess.RookAttacks(s, occ)
+	case chess.Queen:
+		return chess.QueenAttacks(s, occ)
+	case chess.King:
+		return chess.KingAttacks(s)
 	}
 	return 0
 }

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // TestHangingValue: an undefended piece we attack counts whole, a defended
@@ -14,22 +14,22 @@ import (
 func TestHangingValue(t *testing.T) {
 	cases := []struct {
 		name, fen string
-		skip      rbc.Square
+		skip      chess.Square
 		want      float64
 	}{
-		{"undefended knight attacked by the queen", "4k3/8/8/4n3/3Q4/8/8/4K3 w - - 0 1", rbc.NoSquare, 320},
-		{"knight defended by a pawn, attacked by the queen", "4k3/8/5p2/4n3/3Q4/8/8/4K3 w - - 0 1", rbc.NoSquare, 0},
-		{"defended rook attacked by a pawn", "4k3/8/2p5/3r4/4P3/8/8/4K3 w - - 0 1", rbc.NoSquare, 400},
-		{"undefended rook attacked by a pawn", "4k3/8/8/3r4/4P3/8/8/4K3 w - - 0 1", rbc.NoSquare, 500},
-		{"nothing attacked", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", rbc.NoSquare, 0},
-		{"the capturing knight is left out", "4k3/8/8/4n3/3Q4/8/8/4K3 w - - 0 1", rbc.E5, 0},
-		{"an undefended piece next to our king", "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1", rbc.NoSquare, 320},
-		{"a defended piece next to our king", "4k3/8/8/8/8/2b5/3n4/4K3 w - - 0 1", rbc.NoSquare, 0},
-		{"the enemy king in reach counts as the cap", "8/8/8/8/8/2k5/1Q6/4K3 w - - 0 1", rbc.NoSquare, HangCap},
+		{"undefended knight attacked by the queen", "4k3/8/8/4n3/3Q4/8/8/4K3 w - - 0 1", chess.NoSquare, 320},
+		{"knight defended by a pawn, attacked by the queen", "4k3/8/5p2/4n3/3Q4/8/8/4K3 w - - 0 1", chess.NoSquare, 0},
+		{"defended rook attacked by a pawn", "4k3/8/2p5/3r4/4P3/8/8/4K3 w - - 0 1", chess.NoSquare, 400},
+		{"undefended rook attacked by a pawn", "4k3/8/8/3r4/4P3/8/8/4K3 w - - 0 1", chess.NoSquare, 500},
+		{"nothing attacked", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", chess.NoSquare, 0},
+		{"the capturing knight is left out", "4k3/8/8/4n3/3Q4/8/8/4K3 w - - 0 1", chess.E5, 0},
+		{"an undefended piece next to our king", "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1", chess.NoSquare, 320},
+		{"a defended piece next to our king", "4k3/8/8/8/8/2b5/3n4/4K3 w - - 0 1", chess.NoSquare, 0},
+		{"the enemy king in reach counts as the cap", "8/8/8/8/8/2k5/1Q6/4K3 w - - 0 1", chess.NoSquare, HangCap},
 	}
 	for _, c := range cases {
-		b := rbc.MustParseFEN(c.fen)
-		if got := HangingValue(&b, rbc.White, c.skip); got != c.want {
+		b := chess.MustParseFEN(c.fen)
+		if got := HangingValue(&b, chess.White, c.skip); got != c.want {
 			t.Errorf("%s: hanging value %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -74,10 +74,10 @@ func TestPriorityKeepsInProportion(t *testing.T) {
 // prise less, and the piece that has just captured is exempt; under the near
 // factor, a piece nearer our king weighs e^Near a king step more.
 func TestStaticWeight(t *testing.T) {
-	s := Default(rbc.White, rbc.NoSquare)
-	quiet := rbc.MustParseFEN("4k3/8/8/3n4/8/8/8/4K3 w - - 0 1")
-	near := rbc.MustParseFEN("4k3/8/8/8/8/3n4/8/4K3 w - - 0 1")   // the knight on d3 attacks f2, in our king's zone
-	hangs := rbc.MustParseFEN("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1") // our rook takes the loose knight
+	s := Default(chess.White, chess.NoSquare)
+	quiet := chess.MustParseFEN("4k3/8/8/3n4/8/8/8/4K3 w - - 0 1")
+	near := chess.MustParseFEN("4k3/8/8/8/8/3n4/8/4K3 w - - 0 1")   // the knight on d3 attacks f2, in our king's zone
+	hangs := chess.MustParseFEN("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1") // our rook takes the loose knight
 	if w := s.Weight(&quiet); w != 1 {
 		t.Errorf("quiet board: weight %v, want 1", w)
 	}
@@ -87,14 +87,14 @@ func TestStaticWeight(t *testing.T) {
 	if w, want := s.Weight(&hangs), math.Exp(-320.0/DefaultHang); math.Abs(w-want) > 1e-12 {
 		t.Errorf("loose knight: weight %v, want %v", w, want)
 	}
-	if w := Default(rbc.White, rbc.D5).Weight(&hangs); w != 1 {
+	if w := Default(chess.White, chess.D5).Weight(&hangs); w != 1 {
 		t.Errorf("the knight that just captured on d5: weight %v, want 1", w)
 	}
-	far := rbc.MustParseFEN("1n2k3/8/8/8/8/8/8/4K3 w - - 0 1") // the knight on b8 is 7 king steps from e1, on d3 2
-	if w, want := Kriegspiel(rbc.White).Weight(&near)/Kriegspiel(rbc.White).Weight(&far), math.Exp(5*KriegspielNear); math.Abs(w-want) > 1e-9 {
+	far := chess.MustParseFEN("1n2k3/8/8/8/8/8/8/4K3 w - - 0 1") // the knight on b8 is 7 king steps from e1, on d3 2
+	if w, want := Kriegspiel(chess.White).Weight(&near)/Kriegspiel(chess.White).Weight(&far), math.Exp(5*KriegspielNear); math.Abs(w-want) > 1e-9 {
 		t.Errorf("near factor: the knight on d3 weighs %v times the one on b8, want %v", w, want)
 	}
-	if (Static{Us: rbc.White}).Weight(&hangs) != 1 || !(Static{Us: rbc.White}).Off() {
+	if (Static{Us: chess.White}).Weight(&hangs) != 1 || !(Static{Us: chess.White}).Off() {
 		t.Error("a prior of zero strengths should weigh every board 1")
 	}
 }

@@ -1,6 +1,7 @@
 package player
 
 import (
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -14,8 +15,8 @@ import (
 // capture attempt tells us where pieces are, whatever else it does.
 func seekValue(m *Matrix, weights []float64, j int) float64 {
 	type result struct {
-		taken   rbc.Move
-		capture rbc.Square
+		taken   chess.Move
+		capture chess.Square
 	}
 	acc := make(map[result]float64, 4)
 	for i, row := range m.Out {
@@ -31,17 +32,17 @@ func seekValue(m *Matrix, weights []float64, j int) float64 {
 // exposure is how much it costs us that the opponent learns where a piece of
 // this type stands (our capture announces the square): a revealed queen or
 // king can be hunted, a revealed pawn hardly matters.
-func exposure(t rbc.PieceType) float64 {
+func exposure(t chess.PieceType) float64 {
 	switch t {
-	case rbc.Pawn:
+	case chess.Pawn:
 		return 0.5
-	case rbc.Knight, rbc.Bishop:
+	case chess.Knight, chess.Bishop:
 		return 0.8
-	case rbc.Rook:
+	case chess.Rook:
 		return 1
-	case rbc.Queen:
+	case chess.Queen:
 		return 1.5
-	case rbc.King:
+	case chess.King:
 		return 2
 	}
 	return 0
@@ -53,10 +54,10 @@ func exposure(t rbc.PieceType) float64 {
 // costs nothing. The engine already counts what a capture wins, so with this
 // cost a capture that gains little is declined and one that gains a lot is
 // still taken.
-func hideCost(m *Matrix, weights []float64, j int, mover rbc.PieceType) float64 {
+func hideCost(m *Matrix, weights []float64, j int, mover chess.PieceType) float64 {
 	p := 0.0
 	for i, row := range m.Out {
-		if o := row[j]; o.Capture != rbc.NoSquare && !o.KingCapture {
+		if o := row[j]; o.Capture != chess.NoSquare && !o.KingCapture {
 			p += weights[i]
 		}
 	}
@@ -67,24 +68,24 @@ func hideCost(m *Matrix, weights []float64, j int, mover rbc.PieceType) float64 
 // on the eight lines from the king up to (not past) c's own pieces, the
 // opponent's pieces ignored because we do not know where they are. Every
 // such square is one from which a hidden queen, rook or bishop gives check.
-func openness(b *rbc.Board, c rbc.Color) int {
+func openness(b *chess.Board, c chess.Color) int {
 	k := b.KingSquare(c)
-	if k == rbc.NoSquare {
+	if k == chess.NoSquare {
 		return 0
 	}
 	own := b.Pieces(c)
-	return (rbc.QueenAttacks(k, own) &^ own).Count()
+	return (chess.QueenAttacks(k, own) &^ own).Count()
 }
 
 // shelterCost is how many lines-of-attack squares request r opens to our
 // king, judged on our own pieces only (the request applied as if nothing
 // stood in its way): moving the pawns in front of the king, or the king into
 // the open, invites checks from pieces we cannot see.
-func shelterCost(ref *rbc.Board, r rbc.Move) float64 {
+func shelterCost(ref *chess.Board, r chess.Move) float64 {
 	us := ref.Turn()
 	own := *ref
 	for pieces := own.Pieces(us.Other()); pieces != 0; {
-		own.SetPiece(pieces.PopFirst(), rbc.NoPiece)
+		own.SetPiece(pieces.PopFirst(), chess.NoPiece)
 	}
 	before := openness(&own, us)
 	if !r.IsNull() && own.IsPseudoLegal(rbc.WithQueenDefault(&own, r)) {
@@ -124,7 +125,7 @@ func resetShare(m *Matrix, weights []float64, j int) float64 {
 	p := 0.0
 	for i, row := range m.Out {
 		o := row[j]
-		if o.Capture != rbc.NoSquare || (!o.Taken.IsNull() && m.Boards[i].PieceAt(o.Taken.From).Type() == rbc.Pawn) {
+		if o.Capture != chess.NoSquare || (!o.Taken.IsNull() && m.Boards[i].PieceAt(o.Taken.From).Type() == chess.Pawn) {
 			p += weights[i]
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // requestScores aggregates each request's values over the boards rows of m
@@ -107,8 +107,8 @@ func plausibilityWeights(m *Matrix, temp float64) []float64 {
 }
 
 // kingAttacked reports whether the side to move's king on b is attacked.
-func kingAttacked(b *rbc.Board) bool {
+func kingAttacked(b *chess.Board) bool {
 	us := b.Turn()
 	k := b.KingSquare(us)
-	return k != rbc.NoSquare && b.Attacked(k, us.Other())
+	return k != chess.NoSquare && b.Attacked(k, us.Other())
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/stall"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
@@ -57,12 +58,12 @@ func (b *loggedBelief) applied() []string {
 	return slices.Clone(b.seen)
 }
 
-func (b *loggedBelief) HandleGameStart(context.Context, rbc.Color, rbc.Board) error {
+func (b *loggedBelief) HandleGameStart(context.Context, chess.Color, chess.Board) error {
 	b.note("start")
 	return nil
 }
 
-func (b *loggedBelief) HandleOpponentMoveResult(ctx context.Context, _ bool, _ rbc.Square) error {
+func (b *loggedBelief) HandleOpponentMoveResult(ctx context.Context, _ bool, _ chess.Square) error {
 	if b.stuck {
 		<-ctx.Done()
 		return ctx.Err()
@@ -79,7 +80,7 @@ func (b *loggedBelief) HandleSenseResult(context.Context, []rbc.SquarePiece) err
 	return nil
 }
 
-func (b *loggedBelief) HandleMoveResult(context.Context, rbc.Move, rbc.Move, bool, rbc.Square) error {
+func (b *loggedBelief) HandleMoveResult(context.Context, chess.Move, chess.Move, bool, chess.Square) error {
 	b.note("move")
 	return nil
 }
@@ -103,17 +104,17 @@ func (f *loggedBeliefs) make(name string, _ sampler.Options) (sampler.Sampler, e
 // Observations for the runner's tests, applied as the player applies them.
 var (
 	obsStart = pendingObservation{"game start", func(ctx context.Context, s sampler.Sampler) error {
-		return s.HandleGameStart(ctx, rbc.White, rbc.StartBoard())
+		return s.HandleGameStart(ctx, chess.White, chess.StartBoard())
 	}}
 	obsNotice = pendingObservation{"capture notice", func(ctx context.Context, s sampler.Sampler) error {
-		return s.HandleOpponentMoveResult(ctx, false, rbc.NoSquare)
+		return s.HandleOpponentMoveResult(ctx, false, chess.NoSquare)
 	}}
 	obsSense = pendingObservation{"sense result", func(ctx context.Context, s sampler.Sampler) error {
 		return s.HandleSenseResult(ctx, nil)
 	}}
 	obsMove = pendingObservation{"move result", func(ctx context.Context, s sampler.Sampler) error {
-		m := rbc.Move{From: rbc.E2, To: rbc.E4}
-		return s.HandleMoveResult(ctx, m, m, false, rbc.NoSquare)
+		m := chess.Move{From: chess.E2, To: chess.E4}
+		return s.HandleMoveResult(ctx, m, m, false, chess.NoSquare)
 	}}
 	obsRejected = pendingObservation{"rejected", func(context.Context, sampler.Sampler) error {
 		return errors.New("an impossible observation")
@@ -403,7 +404,7 @@ func TestBeliefRunnerStandInWhileBehind(t *testing.T) {
 				}
 				return
 			}
-			start := rbc.StartBoard()
+			start := chess.StartBoard()
 			if len(ws) == 0 {
 				t.Fatal("no stand-in boards while the belief is behind")
 			}

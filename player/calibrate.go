@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
@@ -87,12 +88,12 @@ func NewPriorCalibration() *PriorCalibration {
 
 // hangClass returns the class index of b's hanging material for us (the
 // piece on capture, which has just taken one of ours, left out).
-func hangClass(b *rbc.Board, us rbc.Color, capture rbc.Square) int {
+func hangClass(b *chess.Board, us chess.Color, capture chess.Square) int {
 	k := b.KingSquare(us)
-	if k != rbc.NoSquare && b.Attacked(k, us.Other()) {
+	if k != chess.NoSquare && b.Attacked(k, us.Other()) {
 		return 5
 	}
-	if theirs := b.KingSquare(us.Other()); theirs != rbc.NoSquare && b.Attacked(theirs, us) {
+	if theirs := b.KingSquare(us.Other()); theirs != chess.NoSquare && b.Attacked(theirs, us) {
 		return 6
 	}
 	return materialClass(oppmodel.HangingValue(b, us, capture))
@@ -101,12 +102,12 @@ func hangClass(b *rbc.Board, us rbc.Color, capture rbc.Square) int {
 // pressureClass returns the class index of what the opponent could win from
 // us at once on b (our king attacked counts as "none": it is the threat
 // feature's).
-func pressureClass(b *rbc.Board, us rbc.Color) int {
+func pressureClass(b *chess.Board, us chess.Color) int {
 	them := us.Other()
-	if k := b.KingSquare(us); k != rbc.NoSquare && b.Attacked(k, them) {
+	if k := b.KingSquare(us); k != chess.NoSquare && b.Attacked(k, them) {
 		return 0
 	}
-	return materialClass(oppmodel.HangingValue(b, them, rbc.NoSquare))
+	return materialClass(oppmodel.HangingValue(b, them, chess.NoSquare))
 }
 
 // materialClass returns the class index of material h won at once: none,
@@ -128,9 +129,9 @@ func materialClass(h float64) int {
 
 // zoneClass returns the class index of the opponent's pieces bearing on
 // our king's zone on b.
-func zoneClass(b *rbc.Board, us rbc.Color) int {
+func zoneClass(b *chess.Board, us chess.Color) int {
 	k := b.KingSquare(us)
-	if k == rbc.NoSquare {
+	if k == chess.NoSquare {
 		return 0
 	}
 	return min(int(oppmodel.ZoneAttackers(b, k, us.Other(), false, 0)), 4)
@@ -139,7 +140,7 @@ func zoneClass(b *rbc.Board, us rbc.Color) int {
 // Observe adds one turn: belief is ours after the capture notice, truth the
 // true board then (us to move), capture where the opponent just captured
 // (NoSquare if it did not).
-func (c *PriorCalibration) Observe(ctx context.Context, belief sampler.Sampler, truth *rbc.Board, us rbc.Color, capture rbc.Square) error {
+func (c *PriorCalibration) Observe(ctx context.Context, belief sampler.Sampler, truth *chess.Board, us chess.Color, capture chess.Square) error {
 	hang := make([][]float64, belief.Workers())
 	zone := make([][]float64, belief.Workers())
 	pressure := make([][]float64, belief.Workers())
@@ -147,7 +148,7 @@ func (c *PriorCalibration) Observe(ctx context.Context, belief sampler.Sampler, 
 		hang[w], zone[w] = make([]float64, len(c.Hang)), make([]float64, len(c.Zone))
 		pressure[w] = make([]float64, len(c.Pressure))
 	}
-	err := belief.ForEach(ctx, func(w int, boards []rbc.Board, weights []float64) error {
+	err := belief.ForEach(ctx, func(w int, boards []chess.Board, weights []float64) error {
 		for i := range boards {
 			x := 1.0
 			if weights != nil {
@@ -245,13 +246,13 @@ func (c *PriorCalibration) ObserveRecords(ctx context.Context, paths []string, o
 			return games, records, err
 		}
 		records++
-		sides := []rbc.Color{rbc.White, rbc.Black}
+		sides := []chess.Color{chess.White, chess.Black}
 		switch o.Opponent {
 		case "":
 		case h.BlackName:
-			sides = []rbc.Color{rbc.White}
+			sides = []chess.Color{chess.White}
 		case h.WhiteName:
-			sides = []rbc.Color{rbc.Black}
+			sides = []chess.Color{chess.Black}
 		default:
 			continue
 		}
@@ -268,7 +269,7 @@ func (c *PriorCalibration) ObserveRecords(ctx context.Context, paths []string, o
 // ObserveGame replays one game from side us through the exact belief and
 // observes every turn whose belief is exact, holds the true board and more
 // than one board (and at most o.MaxBoards).
-func (c *PriorCalibration) ObserveGame(ctx context.Context, h *rbc.History, us rbc.Color, o CalibrationOptions) error {
+func (c *PriorCalibration) ObserveGame(ctx context.Context, h *rbc.History, us chess.Color, o CalibrationOptions) error {
 	s, err := sampler.New("exact", sampler.Options{Seed: 1, MemoryBudget: o.MemoryBudget})
 	if err != nil {
 		return err

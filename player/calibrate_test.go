@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // TestPriorCalibration: the belief's shares go to Expected, the true board's
@@ -19,12 +19,12 @@ func TestPriorCalibration(t *testing.T) {
 	c := NewPriorCalibration()
 	truth := f.boards[1]
 	for range 3 {
-		if err := c.Observe(context.Background(), f, &truth, rbc.White, rbc.NoSquare); err != nil {
+		if err := c.Observe(context.Background(), f, &truth, chess.White, chess.NoSquare); err != nil {
 			t.Fatal(err)
 		}
 	}
 	truth = f.boards[0]
-	if err := c.Observe(context.Background(), f, &truth, rbc.White, rbc.NoSquare); err != nil {
+	if err := c.Observe(context.Background(), f, &truth, chess.White, chess.NoSquare); err != nil {
 		t.Fatal(err)
 	}
 	none, minor := c.Hang[0], c.Hang[2]
@@ -49,7 +49,7 @@ func TestPriorCalibration(t *testing.T) {
 		"q3k3/8/8/8/8/8/8/R3K3 w - - 0 1": "queen",
 	} {
 		b := newFixed(t, fen).boards[0]
-		if k := hangClass(&b, rbc.White, rbc.NoSquare); hangNames[k] != want {
+		if k := hangClass(&b, chess.White, chess.NoSquare); hangNames[k] != want {
 			t.Errorf("hang class of %s: %q, want %q", fen, hangNames[k], want)
 		}
 	}
@@ -74,7 +74,7 @@ func TestPressureClass(t *testing.T) {
 		{"the same queen, no check", "4k3/8/8/8/3Q4/5n2/8/K7 w - - 0 1", 4},
 	} {
 		b := mustFEN(t, tc.fen)
-		if got := pressureClass(&b, rbc.White); got != tc.want {
+		if got := pressureClass(&b, chess.White); got != tc.want {
 			t.Errorf("%s: class %d, want %d", tc.name, got, tc.want)
 		}
 	}

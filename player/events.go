@@ -1,6 +1,7 @@
 package player
 
 import (
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
@@ -19,7 +20,7 @@ type kingEvents struct {
 }
 
 // kingEventsOf counts the king events of reqs on ws (belief weights).
-func kingEventsOf(ws []sampler.Weighted, reqs []rbc.Move) *kingEvents {
+func kingEventsOf(ws []sampler.Weighted, reqs []chess.Move) *kingEvents {
 	n := len(reqs)
 	ev := &kingEvents{win: make([]float64, n), exposed: make([]float64, n), mated: make([]float64, n),
 		anyExposed: make([]bool, n), anyMated: make([]bool, n)}
@@ -37,7 +38,7 @@ func kingEventsOf(ws []sampler.Weighted, reqs []rbc.Move) *kingEvents {
 		for j, r := range reqs {
 			taken, c := rbc.Resolve(b, rbc.WithQueenDefault(b, r))
 			switch {
-			case c != rbc.NoSquare && b.PiecesOf(b.Turn().Other(), rbc.King).Has(c):
+			case c != chess.NoSquare && b.PiecesOf(b.Turn().Other(), chess.King).Has(c):
 				ev.win[j] += wt
 			case leavesKingCapturable(b, taken):
 				ev.exposed[j] += wt

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
@@ -15,7 +16,7 @@ import (
 // fixedBelief is a hand-built belief: a fixed list of boards with weights.
 // It answers queries only; observations are ignored.
 type fixedBelief struct {
-	boards  []rbc.Board
+	boards  []chess.Board
 	weights []float64
 }
 
@@ -23,7 +24,7 @@ func newFixed(t *testing.T, fens ...string) *fixedBelief {
 	t.Helper()
 	f := &fixedBelief{}
 	for _, fen := range fens {
-		b, err := rbc.ParseFEN(fen)
+		b, err := chess.ParseFEN(fen)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,14 +35,14 @@ func newFixed(t *testing.T, fens ...string) *fixedBelief {
 }
 
 func (f *fixedBelief) Name() string { return "fixed" }
-func (f *fixedBelief) HandleGameStart(context.Context, rbc.Color, rbc.Board) error {
+func (f *fixedBelief) HandleGameStart(context.Context, chess.Color, chess.Board) error {
 	return nil
 }
-func (f *fixedBelief) HandleOpponentMoveResult(context.Context, bool, rbc.Square) error {
+func (f *fixedBelief) HandleOpponentMoveResult(context.Context, bool, chess.Square) error {
 	return nil
 }
 func (f *fixedBelief) HandleSenseResult(context.Context, []rbc.SquarePiece) error { return nil }
-func (f *fixedBelief) HandleMoveResult(context.Context, rbc.Move, rbc.Move, bool, rbc.Square) error {
+func (f *fixedBelief) HandleMoveResult(context.Context, chess.Move, chess.Move, bool, chess.Square) error {
 	return nil
 }
 func (f *fixedBelief) Sample(_ context.Context, n int, _ *rand.Rand) ([]sampler.Weighted, error) {
@@ -54,7 +55,7 @@ func (f *fixedBelief) Sample(_ context.Context, n int, _ *rand.Rand) ([]sampler.
 	}
 	return out, nil
 }
-func (f *fixedBelief) ForEach(ctx context.Context, fn func(int, []rbc.Board, []float64) error) error {
+func (f *fixedBelief) ForEach(ctx context.Context, fn func(int, []chess.Board, []float64) error) error {
 	return fn(0, f.boards, f.weights)
 }
 func (f *fixedBelief) Workers() int { return 1 }
@@ -62,7 +63,7 @@ func (f *fixedBelief) Size() sampler.Size {
 	return sampler.Size{Boards: len(f.boards), Exact: true}
 }
 func (f *fixedBelief) Entropy() float64 { return math.Log2(float64(len(f.boards))) }
-func (f *fixedBelief) Contains(b *rbc.Board) bool {
+func (f *fixedBelief) Contains(b *chess.Board) bool {
 	for i := range f.boards {
 		if f.boards[i].Key() == b.Key() {
 			return true
@@ -89,30 +90,30 @@ func testTurn(t *testing.T, f *fixedBelief, cfg Config) *TurnView {
 		Budget:       Budget{Time: 10e9, Mode: Normal},
 		Config:       &cfg,
 		Log:          slog.New(slog.DiscardHandler),
-		Captured:     rbc.NoSquare,
+		Captured:     chess.NoSquare,
 	}
 }
 
-func allSquares() []rbc.Square {
-	s := make([]rbc.Square, 64)
+func allSquares() []chess.Square {
+	s := make([]chess.Square, 64)
 	for i := range s {
-		s[i] = rbc.Square(i)
+		s[i] = chess.Square(i)
 	}
 	return s
 }
 
-func sq(t *testing.T, name string) rbc.Square {
+func sq(t *testing.T, name string) chess.Square {
 	t.Helper()
-	s, err := rbc.ParseSquare(name)
+	s, err := chess.ParseSquare(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func mv(t *testing.T, uci string) rbc.Move {
+func mv(t *testing.T, uci string) chess.Move {
 	t.Helper()
-	m, err := rbc.ParseMove(uci)
+	m, err := chess.ParseMove(uci)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/player/baseline"
@@ -92,11 +93,11 @@ func (g game) play(t *testing.T) (*rbc.GameResult, PlayerStats) {
 	return res, s
 }
 
-func colorOf(white bool) rbc.Color {
+func colorOf(white bool) chess.Color {
 	if white {
-		return rbc.White
+		return chess.White
 	}
-	return rbc.Black
+	return chess.Black
 }
 
 // cleanly checks what a test game must show however busy the machine:
@@ -106,7 +107,7 @@ func colorOf(white bool) rbc.Color {
 // sign of a starved machine (no decision cut off, no belief replaced, no
 // slowness measured) and the race detector, which slows it many times over,
 // is off; otherwise it is logged.
-func cleanly(t *testing.T, res *rbc.GameResult, s PlayerStats, us rbc.Color) {
+func cleanly(t *testing.T, res *rbc.GameResult, s PlayerStats, us chess.Color) {
 	t.Helper()
 	o := res.History.Outcome
 	switch {
@@ -173,7 +174,7 @@ func TestGameWithStockfish(t *testing.T) {
 	res, s := game{opp: baseline.NewRandom(NewRand(5)), asWhite: true, clock: 5 * time.Second, inc: 100 * time.Millisecond,
 		turnLimit: 80, seed: 5, eval: eval, virtual: true,
 		spec: Params{"samples": "24", "voisamples": "12", "sensesamples": "300", "depth": "4", "engines": "1"}}.play(t)
-	cleanly(t, res, s, rbc.White)
+	cleanly(t, res, s, chess.White)
 	// The game-end line reports the engine's memory beside the belief's
 	// (read from the running engine here: the test owns the pool).
 	if runtime.GOOS == "linux" && s.EnginesPeakMB <= 0 {

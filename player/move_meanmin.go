@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
-	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -29,11 +29,11 @@ func newMeanMin(*Config) MoveStrategy    { return &meanMin{} }
 func newStaticMove(*Config) MoveStrategy { return &meanMin{static: true} }
 
 // ChooseMove returns the request with the best aggregate score.
-func (s *meanMin) ChooseMove(ctx context.Context, t *TurnView) (rbc.Move, error) {
+func (s *meanMin) ChooseMove(ctx context.Context, t *TurnView) (chess.Move, error) {
 	start := time.Now()
 	ws, err := t.sample(ctx, t.Config.Samples)
 	if err != nil {
-		return rbc.Move{}, err
+		return chess.Move{}, err
 	}
 	reqs := Requests(t.MoveActions, &ws[0].Board)
 	if n := t.affordable(ctx, len(reqs), t.Config.Samples); n > len(ws) {
@@ -85,7 +85,7 @@ const maxDeepen = 20
 // played out by search rather than one shallow step at a time (a won game
 // is converted instead of shuffled). It returns the deepest matrix
 // completed over all of ws.
-func (t *TurnView) deepen(ctx context.Context, mat *Matrix, ws []sampler.Weighted, reqs []rbc.Move, start time.Time) *Matrix {
+func (t *TurnView) deepen(ctx context.Context, mat *Matrix, ws []sampler.Weighted, reqs []chess.Move, start time.Time) *Matrix {
 	if t.Budget.Mode != Normal || mat.Len() < len(ws) || !t.covered(len(ws)) {
 		return mat
 	}
@@ -156,7 +156,7 @@ func (t *TurnView) explainEarlyEnd(ctx context.Context, mat *Matrix, start time.
 // chooseRequest returns the index of the best request of m and all scores.
 // ref is a board of the belief (for the moving pieces' types); ev, if not
 // nil, holds the king events of a larger sample than m's boards.
-func chooseRequest(m *Matrix, cfg *Config, ref *rbc.Board, ev *kingEvents) (int, []float64) {
+func chooseRequest(m *Matrix, cfg *Config, ref *chess.Board, ev *kingEvents) (int, []float64) {
 	terms := evaluator.DefaultMoveTerms()
 	w := plausibilityWeights(m, cfg.Plaus)
 	avg, lo := requestStats(m, nil, w)
@@ -189,7 +189,7 @@ func chooseRequest(m *Matrix, cfg *Config, ref *rbc.Board, ev *kingEvents) (int,
 }
 
 // topRequests renders the n best requests and their scores, for logs.
-func topRequests(reqs []rbc.Move, scores []float64, n int) string {
+func topRequests(reqs []chess.Move, scores []float64, n int) string {
 	idx := make([]int, len(reqs))
 	for i := range idx {
 		idx[i] = i

@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
 // chooseOn runs a move strategy on a hand-built belief.
-func chooseOn(t *testing.T, name string, f *fixedBelief, cfg Config) rbc.Move {
+func chooseOn(t *testing.T, name string, f *fixedBelief, cfg Config) chess.Move {
 	t.Helper()
 	s, err := NewMoveStrategy(name, &cfg)
 	if err != nil {
@@ -85,26 +86,26 @@ func TestAvoidsLeavingTheKingCapturable(t *testing.T) {
 // one are one request; bishop and rook promotions are dropped; the pass is
 // always there.
 func TestRequestsDeduplicatePromotions(t *testing.T) {
-	b := rbc.MustParseFEN("8/P7/8/8/8/8/8/K6k w - - 0 1")
+	b := chess.MustParseFEN("8/P7/8/8/8/8/8/K6k w - - 0 1")
 	reqs := Requests(b.MoveActions(), &b)
-	count := map[rbc.Square]int{}
+	count := map[chess.Square]int{}
 	for _, r := range reqs {
 		if r.IsNull() {
-			count[rbc.NoSquare]++
+			count[chess.NoSquare]++
 			continue
 		}
-		if r.Promotion == rbc.Bishop || r.Promotion == rbc.Rook {
+		if r.Promotion == chess.Bishop || r.Promotion == chess.Rook {
 			t.Errorf("request %v should be dropped", r)
 		}
-		if r.From == rbc.A7 {
+		if r.From == chess.A7 {
 			count[r.To]++
 		}
 	}
-	if count[rbc.NoSquare] != 1 {
+	if count[chess.NoSquare] != 1 {
 		t.Error("the pass is missing")
 	}
 	// a7a8: queen (bare or explicit, once) and knight; a7b8: the same.
-	if count[rbc.A8] != 2 || count[rbc.B8] != 2 {
+	if count[chess.A8] != 2 || count[chess.B8] != 2 {
 		t.Errorf("promotion requests: %v", count)
 	}
 	for _, r := range reqs {
@@ -118,17 +119,17 @@ func TestRequestsDeduplicatePromotions(t *testing.T) {
 // worth seeking; a capture announced on most boards costs hiding.
 func TestAdvisors(t *testing.T) {
 	ws := []sampler.Weighted{
-		{Board: rbc.MustParseFEN("4k3/p7/8/8/8/8/8/R3K2Q w - - 0 1"), Weight: 0.5},
-		{Board: rbc.MustParseFEN("4k3/8/8/8/8/8/8/R3K2Q w - - 0 1"), Weight: 0.5},
+		{Board: chess.MustParseFEN("4k3/p7/8/8/8/8/8/R3K2Q w - - 0 1"), Weight: 0.5},
+		{Board: chess.MustParseFEN("4k3/8/8/8/8/8/8/R3K2Q w - - 0 1"), Weight: 0.5},
 	}
-	m := StaticMatrix(ws, []rbc.Move{mv(t, "a1a8"), mv(t, "e1f1")})
+	m := StaticMatrix(ws, []chess.Move{mv(t, "a1a8"), mv(t, "e1f1")})
 	if got := seekValue(m, m.Weights, 0); got != 0.5 {
 		t.Errorf("seek of a1a8 = %v, want 0.5 (it stops on a7 on one board of two)", got)
 	}
 	if got := seekValue(m, m.Weights, 1); got != 0 {
 		t.Errorf("seek of e1f1 = %v, want 0", got)
 	}
-	if got := hideCost(m, m.Weights, 0, rbc.Rook); got != 0.5*exposure(rbc.Rook) {
+	if got := hideCost(m, m.Weights, 0, chess.Rook); got != 0.5*exposure(chess.Rook) {
 		t.Errorf("hide cost of a1a8 = %v", got)
 	}
 }
@@ -136,8 +137,8 @@ func TestAdvisors(t *testing.T) {
 // TestPlausibilityWeights: a board on which we win far more than on the
 // others (the opponent left its queen hanging) loses weight.
 func TestPlausibilityWeights(t *testing.T) {
-	m := &Matrix{Requests: []rbc.Move{{}}, Weights: []float64{1. / 3, 1. / 3, 1. / 3},
-		Boards: make([]rbc.Board, 3),
+	m := &Matrix{Requests: []chess.Move{{}}, Weights: []float64{1. / 3, 1. / 3, 1. / 3},
+		Boards: make([]chess.Board, 3),
 		Out:    [][]Outcome{{{Value: 0}}, {{Value: 10}}, {{Value: 900}}}}
 	w := plausibilityWeights(m, 400)
 	if !(w[2] < w[1] && w[1] <= w[0]) {
@@ -148,7 +149,7 @@ func TestPlausibilityWeights(t *testing.T) {
 	}
 	// The same board with our king attacked (the queen on e2 checks it):
 	// the loose piece does not make it less likely.
-	m.Boards[2] = rbc.MustParseFEN("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1")
+	m.Boards[2] = chess.MustParseFEN("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1")
 	if w := plausibilityWeights(m, 400); w[2] < w[1] {
 		t.Errorf("weights %v: the board with our king attacked lost weight", w)
 	}
@@ -156,7 +157,7 @@ func TestPlausibilityWeights(t *testing.T) {
 
 // TestMeanMinMix: the aggregate is mean·(weighted mean) + (1−mean)·min.
 func TestMeanMinMix(t *testing.T) {
-	m := &Matrix{Requests: []rbc.Move{{}}, Boards: make([]rbc.Board, 2),
+	m := &Matrix{Requests: []chess.Move{{}}, Boards: make([]chess.Board, 2),
 		Out: [][]Outcome{{{Value: 100}}, {{Value: -100}}}}
 	got := requestScores(m, nil, []float64{0.75, 0.25}, 0.7)
 	if want := 0.7*50 + 0.3*-100; math.Abs(got[0]-want) > 1e-9 {
@@ -167,14 +168,14 @@ func TestMeanMinMix(t *testing.T) {
 // TestShelterCost: d7d5 opens the a4–e8 diagonal to Black's king (four
 // squares), a knight move opens nothing.
 func TestShelterCost(t *testing.T) {
-	b := rbc.MustParseFEN("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+	b := chess.MustParseFEN("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
 	if got := shelterCost(&b, mv(t, "d7d5")); got != 4 {
 		t.Errorf("d7d5 opens %v squares, want 4", got)
 	}
 	if got := shelterCost(&b, mv(t, "g8f6")); got != 0 {
 		t.Errorf("g8f6 opens %v squares, want 0", got)
 	}
-	if got := shelterCost(&b, rbc.Move{}); got != 0 {
+	if got := shelterCost(&b, chess.Move{}); got != 0 {
 		t.Errorf("a pass opens %v squares", got)
 	}
 }
@@ -183,8 +184,8 @@ func TestShelterCost(t *testing.T) {
 // move is chosen; with a fresh clock, or when we are the side behind, the
 // press changes no score.
 func TestPressNearTheDrawClock(t *testing.T) {
-	scores := func(fen string, press float64) (rbc.Move, []float64) {
-		b := rbc.MustParseFEN(fen)
+	scores := func(fen string, press float64) (chess.Move, []float64) {
+		b := chess.MustParseFEN(fen)
 		ws := []sampler.Weighted{{Board: b, Weight: 1}}
 		m := StaticMatrix(ws, Requests(b.MoveActions(), &b))
 		cfg := DefaultConfig()
@@ -194,7 +195,7 @@ func TestPressNearTheDrawClock(t *testing.T) {
 	}
 	const ahead = "7k/8/8/8/8/8/P7/KQ6 w - - 70 100"
 	got, _ := scores(ahead, 300)
-	if b := rbc.MustParseFEN(ahead); got.IsNull() || b.PieceAt(got.From).Type() != rbc.Pawn {
+	if b := chess.MustParseFEN(ahead); got.IsNull() || b.PieceAt(got.From).Type() != chess.Pawn {
 		t.Errorf("chose %v, want a pawn move", got)
 	}
 	for _, fen := range []string{
@@ -213,9 +214,9 @@ func TestPressNearTheDrawClock(t *testing.T) {
 // have a fresh draw clock, the one where it did not has the referee's; the
 // press follows the highest, whichever board comes first.
 func TestPressReadsTheHighestClock(t *testing.T) {
-	fresh := rbc.MustParseFEN("7k/7p/8/8/8/8/P7/KQ6 w - - 0 100")
-	old := rbc.MustParseFEN("7k/8/7p/8/8/8/P7/KQ6 w - - 90 100")
-	for _, order := range [][]rbc.Board{{fresh, old}, {old, fresh}} {
+	fresh := chess.MustParseFEN("7k/7p/8/8/8/8/P7/KQ6 w - - 0 100")
+	old := chess.MustParseFEN("7k/8/7p/8/8/8/P7/KQ6 w - - 90 100")
+	for _, order := range [][]chess.Board{{fresh, old}, {old, fresh}} {
 		ws := []sampler.Weighted{{Board: order[0], Weight: 0.5}, {Board: order[1], Weight: 0.5}}
 		m := StaticMatrix(ws, Requests(fresh.MoveActions(), &fresh))
 		if f := pressFactor(m); f != 1 {

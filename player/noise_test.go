@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -118,15 +119,15 @@ func TestRoutineDegradationIsCountedNotWarned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := rbc.StartBoard()
-	if err := p.HandleGameStart(ctx, rbc.White, b, "nobody"); err != nil {
+	b := chess.StartBoard()
+	if err := p.HandleGameStart(ctx, chess.White, b, "nobody"); err != nil {
 		t.Fatal(err)
 	}
 	p.beliefs.ensure(time.Minute)
 	p.beliefs.belief = stuckBelief{p.beliefs.belief}
 	short2, cancel2 := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel2()
-	if err := p.HandleOpponentMoveResult(short2, false, rbc.NoSquare); err != nil {
+	if err := p.HandleOpponentMoveResult(short2, false, chess.NoSquare); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < failoverStreak && p.Stats().Failovers == 0; i++ {
@@ -134,7 +135,7 @@ func TestRoutineDegradationIsCountedNotWarned(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := p.HandleGameEnd(ctx, rbc.Outcome{Winner: rbc.White, HasWinner: true, Reason: rbc.KingCapture}, nil); err != nil {
+	if err := p.HandleGameEnd(ctx, rbc.Outcome{Winner: chess.White, HasWinner: true, Reason: rbc.KingCapture}, nil); err != nil {
 		t.Fatal(err)
 	}
 	st := p.Stats()

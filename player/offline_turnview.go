@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
-	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -45,8 +45,8 @@ func NewSenseBench(cfg Config, eval evaluator.Evaluator, workers int, log *slog.
 
 // TurnView returns the view of one decision in Normal mode with the given
 // budget (the caller bounds the decision's context by it).
-func (b *SenseBench) TurnView(number int, color rbc.Color, belief sampler.Sampler, senseActions []rbc.Square,
-	moveActions []rbc.Move, rng *rand.Rand, budget time.Duration) *TurnView {
+func (b *SenseBench) TurnView(number int, color chess.Color, belief sampler.Sampler, senseActions []chess.Square,
+	moveActions []chess.Move, rng *rand.Rand, budget time.Duration) *TurnView {
 	cfg := b.cfg
 	var sc *Scoring
 	if b.scorer != nil {
@@ -60,6 +60,6 @@ func (b *SenseBench) TurnView(number int, color rbc.Color, belief sampler.Sample
 		Number: number, Color: color, Belief: belief,
 		SenseActions: senseActions, MoveActions: moveActions,
 		Rand: rng, Scoring: sc, Budget: Budget{Time: budget, Mode: Normal}, Config: &cfg,
-		Log: b.log.With("turn", number), Captured: rbc.NoSquare,
+		Log: b.log.With("turn", number), Captured: chess.NoSquare,
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
@@ -67,7 +68,7 @@ type Player struct {
 	// eng is the evaluation machinery the decisions score with.
 	eng scoringState
 
-	color rbc.Color
+	color chess.Color
 	turn  int
 	// notes and reply carry what a turn's callbacks learn to the ones
 	// after them: the player's own, and the reply model's.
@@ -90,7 +91,7 @@ type playerRands struct {
 type turnNotes struct {
 	// captured is where the opponent captured one of our pieces on its
 	// last move (NoSquare if it did not).
-	captured rbc.Square
+	captured chess.Square
 	// carry holds the boards the sense decision scored this turn, filtered
 	// by the sense result, for the move decision.
 	carry []sampler.Weighted
@@ -161,7 +162,7 @@ func NewBlindfish(cfg Config, opts Options) (*Player, error) {
 		clock:   NewClockManager(ClockConfig{Split: cfg.Split, Turns: cfg.Turns, Reserve: cfg.Reserve, Inc: cfg.Inc}, opts.Now),
 		beliefs: newBeliefRunner(cfg.Sampler, cfg.MemoryMB, cfg.Pool, opts.Seed, opts.NewBelief, log),
 		eng:     scoringState{depth: cfg.Depth},
-		notes:   turnNotes{captured: rbc.NoSquare},
+		notes:   turnNotes{captured: chess.NoSquare},
 	}, nil
 }
 
@@ -227,7 +228,7 @@ func (p *Player) recoverTo(name string, fallback func()) {
 }
 
 // HandleGameStart opens the evaluator and queues the start for the belief.
-func (p *Player) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.Board, opponentName string) (err error) {
+func (p *Player) HandleGameStart(ctx context.Context, color chess.Color, board chess.Board, opponentName string) (err error) {
 	defer p.recoverTo("HandleGameStart", func() { err = nil })
 	p.color = color
 	p.log = p.log.With("color", color.String())
@@ -258,7 +259,7 @@ func (p *Player) HandleGameStart(ctx context.Context, color rbc.Color, board rbc
 }
 
 // HandleOpponentMoveResult feeds the capture notice to the belief.
-func (p *Player) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece bool, captureSquare rbc.Square) (err error) {
+func (p *Player) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece bool, captureSquare chess.Square) (err error) {
 	start := p.now()
 	var planned time.Duration
 	defer func() { p.record(start, planned, false) }()
@@ -269,7 +270,7 @@ func (p *Player) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece b
 	p.reply.model = nil
 	sq := captureSquare
 	if !capturedMyPiece {
-		sq = rbc.NoSquare
+		sq = chess.NoSquare
 	}
 	p.notes.captured = sq
 	planned = p.observe(ctx, 4, "capture notice", func(ctx context.Context, s sampler.Sampler) error {
@@ -282,7 +283,7 @@ func (p *Player) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece b
 // clock manager's sense budget. The strategy runs on its own goroutine: if
 // it has not answered by the budget's hard deadline, a random inner window
 // is the answer and the strategy finishes in the background (see decide).
-func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, moveActions []rbc.Move, secondsLeft time.Duration) (sq rbc.Square, err error) {
+func (p *Player) ChooseSense(ctx context.Context, senseActions []chess.Square, moveActions []chess.Move, secondsLeft time.Duration) (sq chess.Square, err error) {
 	start, began := time.Now(), p.now()
 	budget := p.clock.StartSense(secondsLeft)
 	defer func() { p.record(began, budget.Time, true) }()
@@ -296,12 +297,12 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 		return p.fallbackSense(senseActions), nil
 	}
 	if size := p.beliefs.current().Size(); size.Exact && size.Boards == 1 && size.Deferred == 0 {
-		return rbc.NoSquare, nil // the board is known: nothing to learn
+		return chess.NoSquare, nil // the board is known: nothing to learn
 	}
 	t := p.newTurnView(budget, senseActions, moveActions)
 	parents := p.reply.parents
 	p.reply.parents = nil
-	ans, ok := decide(ctx, p, "sense decision", start.Add(budget.Hard), func(keep func([]sampler.Weighted)) (rbc.Square, error) {
+	ans, ok := decide(ctx, p, "sense decision", start.Add(budget.Hard), func(keep func([]sampler.Weighted)) (chess.Square, error) {
 		t.keep = keep
 		t.replies = turnReplies(dctx, t, parents)
 		return p.sense.ChooseSense(dctx, t)
@@ -323,7 +324,7 @@ func (p *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 		p.stats.Fallbacks++
 		return p.fallbackSense(senseActions), nil
 	}
-	if sq != rbc.NoSquare && !slices.Contains(senseActions, sq) {
+	if sq != chess.NoSquare && !slices.Contains(senseActions, sq) {
 		p.log.Error("sense strategy chose a square outside the sense actions", "square", sq)
 		p.stats.Fallbacks++
 		return p.fallbackSense(senseActions), nil
@@ -352,12 +353,12 @@ func (p *Player) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece
 // The strategy runs on its own goroutine: if it has not answered by the
 // budget's hard deadline, the answer is a safe move (see safeMove) and the
 // strategy finishes in the background.
-func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, secondsLeft time.Duration) (mv rbc.Move, err error) {
+func (p *Player) ChooseMove(ctx context.Context, moveActions []chess.Move, secondsLeft time.Duration) (mv chess.Move, err error) {
 	start, began := time.Now(), p.now()
 	budget := p.clock.StartMove(secondsLeft)
 	p.notes.mode = budget.Mode
 	defer func() { p.record(began, budget.Time, true) }()
-	defer p.recoverTo("ChooseMove", func() { mv, err = rbc.Move{}, nil })
+	defer p.recoverTo("ChooseMove", func() { mv, err = chess.Move{}, nil })
 
 	dctx, cancel := context.WithTimeout(ctx, budget.Time)
 	defer cancel()
@@ -372,7 +373,7 @@ func (p *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, seconds
 	t := p.newTurnView(budget, nil, moveActions)
 	t.Prior, p.notes.carry = p.notes.carry, nil
 	t.replies = p.reply.model
-	ans, ok := decide(ctx, p, "move decision", start.Add(budget.Hard), func(func([]sampler.Weighted)) (rbc.Move, error) {
+	ans, ok := decide(ctx, p, "move decision", start.Add(budget.Hard), func(func([]sampler.Weighted)) (chess.Move, error) {
 		return p.move.ChooseMove(dctx, t)
 	})
 	switch {
@@ -415,7 +416,7 @@ func strategyFailureLevel(err error) slog.Level {
 
 // HandleMoveResult feeds our move result to the belief (which then expands
 // in the background while the opponent thinks).
-func (p *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move, capturedOpponentPiece bool, captureSquare rbc.Square) (err error) {
+func (p *Player) HandleMoveResult(ctx context.Context, requested, taken chess.Move, capturedOpponentPiece bool, captureSquare chess.Square) (err error) {
 	start := p.now()
 	var planned time.Duration
 	defer func() {
@@ -425,7 +426,7 @@ func (p *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move
 	defer p.recoverTo("HandleMoveResult", func() { err = nil })
 	sq := captureSquare
 	if !capturedOpponentPiece {
-		sq = rbc.NoSquare
+		sq = chess.NoSquare
 	}
 	p.reply.parents = parentsAfter(p.reply.preMove, requested, taken, sq)
 	p.reply.preMove = nil
@@ -532,12 +533,12 @@ const safeMoveBoards = 16
 // stand-in's boards; a pass only when neither has any. Both are consistent
 // with every observation up to the sense, so the move suits the belief; it
 // costs a millisecond.
-func (p *Player) safeMove(boards []sampler.Weighted, actions []rbc.Move) rbc.Move {
+func (p *Player) safeMove(boards []sampler.Weighted, actions []chess.Move) chess.Move {
 	if len(boards) == 0 {
 		boards = p.beliefs.standInBoards(safeMoveBoards)
 	}
 	if len(boards) == 0 || len(actions) == 0 {
-		return rbc.Move{}
+		return chess.Move{}
 	}
 	boards = boards[:min(len(boards), safeMoveBoards)]
 	reqs := Requests(actions, &boards[0].Board)
@@ -545,7 +546,7 @@ func (p *Player) safeMove(boards []sampler.Weighted, actions []rbc.Move) rbc.Mov
 	if mv := reqs[best]; mv.IsNull() || slices.Contains(actions, mv) {
 		return mv
 	}
-	return rbc.Move{}
+	return chess.Move{}
 }
 
 // HandleGameEnd logs the game's summary and releases the belief and the
@@ -614,7 +615,7 @@ func (p *Player) flush(ctx context.Context, budget time.Duration) bool {
 }
 
 // newTurnView prepares a decision's view with the settings of its mode.
-func (p *Player) newTurnView(b Budget, senseActions []rbc.Square, moveActions []rbc.Move) *TurnView {
+func (p *Player) newTurnView(b Budget, senseActions []chess.Square, moveActions []chess.Move) *TurnView {
 	cfg := p.cfg
 	switch b.Mode {
 	case Fast:
@@ -725,10 +726,10 @@ func consistentWith(ws []sampler.Weighted, result []rbc.SquarePiece) []sampler.W
 // fallbackSense is a random inner window (or a pass): the choice when the
 // belief or a strategy cannot answer. It draws from its own random source:
 // the decisions' one may be in use by a decision still running.
-func (p *Player) fallbackSense(actions []rbc.Square) rbc.Square {
+func (p *Player) fallbackSense(actions []chess.Square) chess.Square {
 	sq := innerSquares(actions)
 	if len(sq) == 0 {
-		return rbc.NoSquare
+		return chess.NoSquare
 	}
 	return sq[p.rngs.fallback.IntN(len(sq))]
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/internal/stall"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -31,8 +32,8 @@ func testPlayer(t *testing.T, belief sampler.Sampler, cfg Config) *Player {
 // panicky is a strategy that panics, as a bug would.
 type panicky struct{}
 
-func (panicky) ChooseSense(context.Context, *TurnView) (rbc.Square, error) { panic("sense bug") }
-func (panicky) ChooseMove(context.Context, *TurnView) (rbc.Move, error)    { panic("move bug") }
+func (panicky) ChooseSense(context.Context, *TurnView) (chess.Square, error) { panic("sense bug") }
+func (panicky) ChooseMove(context.Context, *TurnView) (chess.Move, error)    { panic("move bug") }
 
 // TestPlayerSurvivesPanics: a panicking strategy costs a fallback choice,
 // never the game, and the choice is still a legal action.
@@ -58,8 +59,8 @@ func TestPlayerSurvivesPanics(t *testing.T) {
 // illegal is a move strategy that answers with a move that is not offered.
 type illegal struct{}
 
-func (illegal) ChooseMove(context.Context, *TurnView) (rbc.Move, error) {
-	return rbc.Move{From: rbc.A1, To: rbc.H8}, nil
+func (illegal) ChooseMove(context.Context, *TurnView) (chess.Move, error) {
+	return chess.Move{From: chess.A1, To: chess.H8}, nil
 }
 
 // TestPlayerNeverRequestsAnIllegalMove: a strategy's move outside the move
@@ -80,7 +81,7 @@ func TestPlayerPassesTheSenseWhenTheBoardIsKnown(t *testing.T) {
 	f := newFixed(t, knightBoards[0])
 	p := testPlayer(t, f, DefaultConfig())
 	s, err := p.ChooseSense(context.Background(), allSquares(), f.boards[0].MoveActions(), time.Minute)
-	if err != nil || s != rbc.NoSquare {
+	if err != nil || s != chess.NoSquare {
 		t.Errorf("got %v %v, want a pass", s, err)
 	}
 }
@@ -113,7 +114,7 @@ func TestPlayerRespectsItsBudget(t *testing.T) {
 		}
 		return took, stalled
 	}
-	var s rbc.Square
+	var s chess.Square
 	var err error
 	took, senseStalled := timed("sense", func() {
 		s, err = p.ChooseSense(context.Background(), allSquares(), f.boards[0].MoveActions(), 3*time.Second)
@@ -121,7 +122,7 @@ func TestPlayerRespectsItsBudget(t *testing.T) {
 	if err != nil || !s.Valid() {
 		t.Errorf("sense %v %v", s, err)
 	}
-	var m rbc.Move
+	var m chess.Move
 	fallbacks := p.Stats().Fallbacks
 	_, moveStalled := timed("move", func() {
 		m, err = p.ChooseMove(context.Background(), f.boards[0].MoveActions(), 3*time.Second-took)
@@ -193,15 +194,15 @@ func TestPlayerFullGameCallbacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	b := rbc.StartBoard()
-	if err := p.HandleGameStart(ctx, rbc.White, b, "nobody"); err != nil {
+	b := chess.StartBoard()
+	if err := p.HandleGameStart(ctx, chess.White, b, "nobody"); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.HandleOpponentMoveResult(ctx, false, rbc.NoSquare); err != nil {
+	if err := p.HandleOpponentMoveResult(ctx, false, chess.NoSquare); err != nil {
 		t.Fatal(err)
 	}
 	s, err := p.ChooseSense(ctx, allSquares(), b.MoveActions(), 10*time.Second)
-	if err != nil || s != rbc.NoSquare {
+	if err != nil || s != chess.NoSquare {
 		t.Errorf("first sense %v %v: White's first board is known", s, err)
 	}
 	if err := p.HandleSenseResult(ctx, nil); err != nil {
@@ -212,7 +213,7 @@ func TestPlayerFullGameCallbacks(t *testing.T) {
 		t.Fatalf("first move %v %v", m, err)
 	}
 	taken, capture := rbc.Play(&b, m)
-	if err := p.HandleMoveResult(ctx, m, taken, capture != rbc.NoSquare, capture); err != nil {
+	if err := p.HandleMoveResult(ctx, m, taken, capture != chess.NoSquare, capture); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.HandleGameEnd(ctx, rbc.Outcome{}, nil); err != nil && !errors.Is(err, context.Canceled) {
@@ -241,7 +242,7 @@ func TestConsistentWith(t *testing.T) {
 // exact set grown past the clock behaves.
 type stuckBelief struct{ sampler.Sampler }
 
-func (s stuckBelief) HandleOpponentMoveResult(ctx context.Context, _ bool, _ rbc.Square) error {
+func (s stuckBelief) HandleOpponentMoveResult(ctx context.Context, _ bool, _ chess.Square) error {
 	<-ctx.Done()
 	return ctx.Err()
 }
@@ -258,15 +259,15 @@ func TestPlayerFailsOverToACheaperBelief(t *testing.T) {
 	}
 	defer p.Close()
 	ctx := context.Background()
-	b := rbc.StartBoard()
-	if err := p.HandleGameStart(ctx, rbc.White, b, "nobody"); err != nil {
+	b := chess.StartBoard()
+	if err := p.HandleGameStart(ctx, chess.White, b, "nobody"); err != nil {
 		t.Fatal(err)
 	}
 	p.beliefs.ensure(time.Minute)
 	p.beliefs.belief = stuckBelief{p.beliefs.belief}
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
-	if err := p.HandleOpponentMoveResult(short, false, rbc.NoSquare); err != nil {
+	if err := p.HandleOpponentMoveResult(short, false, chess.NoSquare); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < failoverStreak && p.Stats().Failovers == 0; i++ {

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/oppmodel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -20,7 +20,7 @@ import (
 // (the rare knight raid among a million quiet boards) is drawn at its
 // prior share however large the belief is.
 type population struct {
-	boards []rbc.Board
+	boards []chess.Board
 	cum    []float64 // cum[i] = total weight of boards[0..i]
 	// scanned is the number of belief boards the population stands for.
 	scanned int
@@ -51,7 +51,7 @@ func scanPopulation(ctx context.Context, belief sampler.Sampler, pr prior, k int
 	}
 	heaps := make([]priorityHeap, belief.Workers())
 	counts := make([]int, len(heaps))
-	err := belief.ForEach(ctx, func(worker int, boards []rbc.Board, weights []float64) error {
+	err := belief.ForEach(ctx, func(worker int, boards []chess.Board, weights []float64) error {
 		h := &heaps[worker]
 		for i := range boards {
 			if i&1023 == 1023 && ctx.Err() != nil {
@@ -94,7 +94,7 @@ func scanPopulation(ctx context.Context, belief sampler.Sampler, pr prior, k int
 		tau = all[k].q
 		all = all[:k]
 	}
-	pop := &population{boards: make([]rbc.Board, len(all)), cum: make([]float64, len(all)), scanned: scanned}
+	pop := &population{boards: make([]chess.Board, len(all)), cum: make([]float64, len(all)), scanned: scanned}
 	total := 0.0
 	for i, it := range all {
 		total += max(it.w, tau)
@@ -119,7 +119,7 @@ func scanAllowance(b Budget) time.Duration {
 // prioritized is a board with its weight and priority.
 type prioritized struct {
 	q, w float64
-	b    rbc.Board
+	b    chess.Board
 }
 
 // priorityHeap is a min-heap of prioritized boards by priority.

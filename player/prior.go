@@ -1,8 +1,8 @@
 package player
 
 import (
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/oppmodel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // prior is the player's model of the opponent, as a weight on each board of
@@ -29,11 +29,11 @@ import (
 // opponent's move were few, the engine-scored reply model (replies.go)
 // replaces the hang factor on the boards it scored.
 type prior struct {
-	us      rbc.Color
+	us      chess.Color
 	threat  float64
 	check   float64
-	hang    float64    // temperature in centipawns; 0: off
-	capture rbc.Square // where the opponent just captured, or NoSquare
+	hang    float64      // temperature in centipawns; 0: off
+	capture chess.Square // where the opponent just captured, or NoSquare
 	// replies, if set, is the engine-scored model of the opponent's last
 	// move (replies.go): on the boards it knows, its factor takes the place
 	// of the hang factor, which guesses the same thing statically.
@@ -41,7 +41,7 @@ type prior struct {
 }
 
 // newPrior returns the prior of a decision from the config.
-func newPrior(cfg *Config, us rbc.Color, capture rbc.Square) prior {
+func newPrior(cfg *Config, us chess.Color, capture chess.Square) prior {
 	return prior{us: us, threat: cfg.Threat, check: cfg.Check, hang: cfg.Hang, capture: capture}
 }
 
@@ -59,8 +59,8 @@ func (p prior) off() bool {
 // weight returns the prior weight of b (1 when the prior is off): the
 // shared static prior, whose hang factor the reply model replaces on the
 // boards it scored.
-func (p prior) weight(b *rbc.Board) float64 {
-	if b.KingSquare(p.us) == rbc.NoSquare {
+func (p prior) weight(b *chess.Board) float64 {
+	if b.KingSquare(p.us) == chess.NoSquare {
 		return 1
 	}
 	s := oppmodel.Static{Us: p.us, Threat: p.threat, Check: p.check, Hang: p.hang, Capture: p.capture}
@@ -74,6 +74,6 @@ func (p prior) weight(b *rbc.Board) float64 {
 // threatWeight is the threat part of the prior alone: exp(beta·a), a the
 // opponent's pieces that attack our king's zone (the king's square and its
 // neighbours), plus check if the king itself is attacked.
-func threatWeight(b *rbc.Board, us rbc.Color, beta, check float64) float64 {
-	return prior{us: us, threat: beta, check: check, capture: rbc.NoSquare}.weight(b)
+func threatWeight(b *chess.Board, us chess.Color, beta, check float64) float64 {
+	return prior{us: us, threat: beta, check: check, capture: chess.NoSquare}.weight(b)
 }

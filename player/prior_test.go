@@ -6,14 +6,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
-func mustFEN(t *testing.T, fen string) rbc.Board {
+func mustFEN(t *testing.T, fen string) chess.Board {
 	t.Helper()
-	b, err := rbc.ParseFEN(fen)
+	b, err := chess.ParseFEN(fen)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func mustFEN(t *testing.T, fen string) rbc.Board {
 func TestPriorWeights(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Threat = 0
-	pr := newPrior(&cfg, rbc.White, rbc.NoSquare)
+	pr := newPrior(&cfg, chess.White, chess.NoSquare)
 	hanging := mustFEN(t, "4k3/8/8/4n3/3Q4/8/8/4K3 w - - 0 1")
 	defended := mustFEN(t, "4k3/8/5p2/4n3/3Q4/8/8/4K3 w - - 0 1")
 	if w := pr.weight(&defended); w != 1 {
@@ -42,10 +43,10 @@ func TestPriorWeights(t *testing.T) {
 		t.Errorf("checking knight: weight %v, want 1 (exempt)", w)
 	}
 	cfg.Hang = 0
-	if w := newPrior(&cfg, rbc.White, rbc.NoSquare).weight(&hanging); w != 1 {
+	if w := newPrior(&cfg, chess.White, chess.NoSquare).weight(&hanging); w != 1 {
 		t.Errorf("hang=0: weight %v, want 1", w)
 	}
-	if !newPrior(&cfg, rbc.White, rbc.NoSquare).off() {
+	if !newPrior(&cfg, chess.White, chess.NoSquare).off() {
 		t.Error("threat=0 and hang=0 should turn the prior off")
 	}
 }
@@ -61,10 +62,10 @@ func TestPriorKingEnPrise(t *testing.T) {
 	king := mustFEN(t, "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1")     // the rook on e1 takes the king
 	both := mustFEN(t, "4k3/8/8/8/8/8/8/1K2R3 b - - 0 1")     // with black to move: the side to move changes nothing
 	checked := mustFEN(t, "4k3/8/8/8/8/8/4R3/r4K2 w - - 0 1") // their rook checks us along the first rank, ours attacks their king
-	pr := newPrior(&cfg, rbc.White, rbc.NoSquare)
+	pr := newPrior(&cfg, chess.White, chess.NoSquare)
 	for _, c := range []struct {
 		name string
-		b    rbc.Board
+		b    chess.Board
 		want float64
 	}{
 		{"loose queen", exposed, math.Exp(-600 / cfg.Hang)},
@@ -101,7 +102,7 @@ func TestPopulationPrioritySample(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	cfg.Threat, cfg.Hang = 0, 320
-	pr := newPrior(&cfg, rbc.White, rbc.NoSquare)
+	pr := newPrior(&cfg, chess.White, chess.NoSquare)
 	const k = 256
 	pop := scanPopulation(context.Background(), f, pr, k, 7)
 	if pop == nil || len(pop.boards) != k || pop.scanned != n {
@@ -109,7 +110,7 @@ func TestPopulationPrioritySample(t *testing.T) {
 	}
 	looseMass, total, prev := 0.0, pop.cum[len(pop.cum)-1], 0.0
 	for i := range pop.boards {
-		if oppmodel.HangingValue(&pop.boards[i], rbc.White, rbc.NoSquare) > 0 {
+		if oppmodel.HangingValue(&pop.boards[i], chess.White, chess.NoSquare) > 0 {
 			looseMass += pop.cum[i] - prev
 		}
 		prev = pop.cum[i]
@@ -164,7 +165,7 @@ func BenchmarkScanPopulation(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	start, turns, err := sampler.Observations(h, rbc.White)
+	start, turns, err := sampler.Observations(h, chess.White)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -174,7 +175,7 @@ func BenchmarkScanPopulation(b *testing.B) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	if err := s.HandleGameStart(ctx, rbc.White, start); err != nil {
+	if err := s.HandleGameStart(ctx, chess.White, start); err != nil {
 		b.Fatal(err)
 	}
 	for i := 0; i <= 7; i++ {
@@ -193,7 +194,7 @@ func BenchmarkScanPopulation(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg := DefaultConfig()
-	pr := newPrior(&cfg, rbc.White, rbc.NoSquare)
+	pr := newPrior(&cfg, chess.White, chess.NoSquare)
 	size := s.Size().Boards
 	var boards int64
 	t0 := time.Now()

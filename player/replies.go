@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
@@ -45,7 +46,7 @@ type replyState struct {
 	// preMove is the whole belief at our move when it is small
 	// (snapshotParents), parents the boards the opponent then moved on
 	// (parentsAfter), for the next sense decision to build the model on.
-	preMove, parents []rbc.Board
+	preMove, parents []chess.Board
 	// model is the model of the opponent's last move built at our sense
 	// (nil when none was), for the move decision that follows.
 	model *replyModel
@@ -58,7 +59,7 @@ type replyModel struct {
 }
 
 // weight returns the factor of b and whether the model knows b.
-func (r *replyModel) weight(b *rbc.Board) (float64, bool) {
+func (r *replyModel) weight(b *chess.Board) (float64, bool) {
 	if r == nil {
 		return 1, false
 	}
@@ -70,14 +71,14 @@ func (r *replyModel) weight(b *rbc.Board) (float64, bool) {
 // date and at most replyParents boards (nil otherwise): the boards before our
 // move, from which the parents of the opponent's next move follow once the
 // move's result is known (parentsAfter).
-func snapshotParents(ctx context.Context, belief sampler.Sampler) []rbc.Board {
+func snapshotParents(ctx context.Context, belief sampler.Sampler) []chess.Board {
 	size := belief.Size()
 	if !size.Exact || size.Deferred > 0 || size.Boards == 0 || size.Boards > replyParents {
 		return nil
 	}
 	var mu sync.Mutex
-	var out []rbc.Board
-	err := belief.ForEach(ctx, func(_ int, boards []rbc.Board, _ []float64) error {
+	var out []chess.Board
+	err := belief.ForEach(ctx, func(_ int, boards []chess.Board, _ []float64) error {
 		mu.Lock()
 		defer mu.Unlock()
 		out = append(out, boards...)
@@ -92,9 +93,9 @@ func snapshotParents(ctx context.Context, belief sampler.Sampler) []rbc.Board {
 // parentsAfter returns the boards of before on which our request resolves to
 // taken with the capture we were told, with the move made: the boards the
 // opponent moves on, each once.
-func parentsAfter(before []rbc.Board, requested, taken rbc.Move, capture rbc.Square) []rbc.Board {
+func parentsAfter(before []chess.Board, requested, taken chess.Move, capture chess.Square) []chess.Board {
 	seen := map[uint64]bool{}
-	var out []rbc.Board
+	var out []chess.Board
 	for _, b := range before {
 		t, c := rbc.Resolve(&b, rbc.WithQueenDefault(&b, requested))
 		if t != taken || c != capture {
@@ -114,7 +115,7 @@ func parentsAfter(before []rbc.Board, requested, taken rbc.Move, capture rbc.Squ
 // be scored in time (a model over part of the parents would favour the
 // children of the scored ones). temp is the softmax temperature in
 // centipawns.
-func buildReplies(ctx context.Context, sc *Scoring, parents []rbc.Board, temp float64) *replyModel {
+func buildReplies(ctx context.Context, sc *Scoring, parents []chess.Board, temp float64) *replyModel {
 	if len(parents) == 0 || temp <= 0 || sc == nil || sc.static {
 		return nil
 	}
@@ -181,7 +182,7 @@ func replyAllowance(b Budget) time.Duration {
 // turnReplies builds the reply model of a sense decision from the parents of
 // the opponent's last move, within the decision's reply allowance, and logs
 // the outcome. It returns nil when the model is off or was not built.
-func turnReplies(ctx context.Context, t *TurnView, parents []rbc.Board) *replyModel {
+func turnReplies(ctx context.Context, t *TurnView, parents []chess.Board) *replyModel {
 	allow := replyAllowance(t.Budget)
 	if t.Config.Reply <= 0 || len(parents) == 0 || allow <= 0 {
 		return nil

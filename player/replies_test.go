@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -27,17 +28,17 @@ func TestReplyShares(t *testing.T) {
 func TestParentsAfter(t *testing.T) {
 	blocked := mustFEN(t, "r3k3/8/8/n7/8/8/8/R3K3 w - - 0 1") // a1a8 stops on a5
 	clear := mustFEN(t, "r3k3/8/8/8/8/8/8/R3K3 w - - 0 1")    // a1a8 takes the rook
-	req := rbc.Move{From: rbc.A1, To: rbc.A8}
-	got := parentsAfter([]rbc.Board{blocked, clear, clear}, req, req, rbc.A8)
+	req := chess.Move{From: chess.A1, To: chess.A8}
+	got := parentsAfter([]chess.Board{blocked, clear, clear}, req, req, chess.A8)
 	if len(got) != 1 {
 		t.Fatalf("%d parents, want 1 (the clear file, once)", len(got))
 	}
 	want := clear
 	want.Apply(req)
-	if got[0].Key() != want.Key() || got[0].Turn() != rbc.Black {
+	if got[0].Key() != want.Key() || got[0].Turn() != chess.Black {
 		t.Errorf("parent %s, want %s", got[0].FEN(), want.FEN())
 	}
-	if got := parentsAfter([]rbc.Board{blocked, clear}, req, rbc.Move{From: rbc.A1, To: rbc.A5}, rbc.A5); len(got) != 1 || got[0].PieceAt(rbc.A5).Type() != rbc.Rook {
+	if got := parentsAfter([]chess.Board{blocked, clear}, req, chess.Move{From: chess.A1, To: chess.A5}, chess.A5); len(got) != 1 || got[0].PieceAt(chess.A5).Type() != chess.Rook {
 		t.Errorf("the stopped slide: %d parents", len(got))
 	}
 }
@@ -50,8 +51,8 @@ func TestParentsAfter(t *testing.T) {
 func TestReplyModelSeesTheFreeQueen(t *testing.T) {
 	parent := mustFEN(t, "4k3/8/5n2/3Q4/8/8/8/4K3 b - - 0 1")
 	cfg := DefaultConfig()
-	tv := testTurn(t, &fixedBelief{boards: []rbc.Board{parent}}, cfg)
-	r := buildReplies(context.Background(), tv.Scoring, []rbc.Board{parent}, 100)
+	tv := testTurn(t, &fixedBelief{boards: []chess.Board{parent}}, cfg)
+	r := buildReplies(context.Background(), tv.Scoring, []chess.Board{parent}, 100)
 	if r == nil {
 		t.Fatal("no model")
 	}
@@ -60,8 +61,8 @@ func TestReplyModelSeesTheFreeQueen(t *testing.T) {
 		t.Errorf("%d boards in the model, want %d (one per option)", len(r.factor), n)
 	}
 	took, quiet := parent, parent
-	took.Apply(rbc.Move{From: rbc.F6, To: rbc.D5})
-	quiet.Apply(rbc.Move{From: rbc.E8, To: rbc.F7})
+	took.Apply(chess.Move{From: chess.F6, To: chess.D5})
+	quiet.Apply(chess.Move{From: chess.E8, To: chess.F7})
 	ft, _ := r.weight(&took)
 	fq, _ := r.weight(&quiet)
 	if ft < float64(n)/2 {
@@ -72,12 +73,12 @@ func TestReplyModelSeesTheFreeQueen(t *testing.T) {
 	}
 
 	// The prior: our side is White; the model replaces hang and king.
-	pr := newPrior(&cfg, rbc.White, rbc.NoSquare)
+	pr := newPrior(&cfg, chess.White, chess.NoSquare)
 	with := pr.withReplies(r)
 	if with.off() {
 		t.Error("a prior with a reply model is off")
 	}
-	base := newPrior(&Config{Threat: cfg.Threat, Check: cfg.Check}, rbc.White, rbc.NoSquare)
+	base := newPrior(&Config{Threat: cfg.Threat, Check: cfg.Check}, chess.White, chess.NoSquare)
 	if w, want := with.weight(&took), base.weight(&took)*ft; math.Abs(w-want) > 1e-9*want {
 		t.Errorf("prior weight with the model %v, want threat × factor %v", w, want)
 	}
@@ -91,9 +92,9 @@ func TestReplyModelSeesTheFreeQueen(t *testing.T) {
 // engine, or time to score every parent.
 func TestReplyModelOffOrLate(t *testing.T) {
 	parent := mustFEN(t, "4k3/8/5n2/3Q4/8/8/8/4K3 b - - 0 1")
-	tv := testTurn(t, &fixedBelief{boards: []rbc.Board{parent}}, DefaultConfig())
+	tv := testTurn(t, &fixedBelief{boards: []chess.Board{parent}}, DefaultConfig())
 	ctx := context.Background()
-	if buildReplies(ctx, tv.Scoring, []rbc.Board{parent}, 0) != nil {
+	if buildReplies(ctx, tv.Scoring, []chess.Board{parent}, 0) != nil {
 		t.Error("a model at temperature 0")
 	}
 	if buildReplies(ctx, tv.Scoring, nil, 100) != nil {
@@ -101,12 +102,12 @@ func TestReplyModelOffOrLate(t *testing.T) {
 	}
 	static := *tv.Scoring
 	static.static = true
-	if buildReplies(ctx, &static, []rbc.Board{parent}, 100) != nil {
+	if buildReplies(ctx, &static, []chess.Board{parent}, 100) != nil {
 		t.Error("a model on static scores")
 	}
 	done, cancel := context.WithCancel(ctx)
 	cancel()
-	if buildReplies(done, tv.Scoring, []rbc.Board{parent}, 100) != nil {
+	if buildReplies(done, tv.Scoring, []chess.Board{parent}, 100) != nil {
 		t.Error("a model past its deadline")
 	}
 }
@@ -114,11 +115,11 @@ func TestReplyModelOffOrLate(t *testing.T) {
 // TestSnapshotParents: the belief is kept only when it is exact and small.
 func TestSnapshotParents(t *testing.T) {
 	b := mustFEN(t, "4k3/8/5n2/3Q4/8/8/8/4K3 w - - 0 1")
-	small := &fixedBelief{boards: []rbc.Board{b, b}}
+	small := &fixedBelief{boards: []chess.Board{b, b}}
 	if got := snapshotParents(context.Background(), small); len(got) != 2 {
 		t.Errorf("%d boards of a belief of 2", len(got))
 	}
-	large := &fixedBelief{boards: make([]rbc.Board, replyParents+1)}
+	large := &fixedBelief{boards: make([]chess.Board, replyParents+1)}
 	for i := range large.boards {
 		large.boards[i] = b
 	}
@@ -140,11 +141,11 @@ func TestPlayerBuildsTheReplyModel(t *testing.T) {
 	}
 	defer p.Close()
 	ctx := context.Background()
-	b := rbc.StartBoard()
-	if err := p.HandleGameStart(ctx, rbc.White, b, "nobody"); err != nil {
+	b := chess.StartBoard()
+	if err := p.HandleGameStart(ctx, chess.White, b, "nobody"); err != nil {
 		t.Fatal(err)
 	}
-	_ = p.HandleOpponentMoveResult(ctx, false, rbc.NoSquare)
+	_ = p.HandleOpponentMoveResult(ctx, false, chess.NoSquare)
 	if _, err := p.ChooseSense(ctx, allSquares(), b.MoveActions(), 60*time.Second); err != nil {
 		t.Fatal(err)
 	}
@@ -154,13 +155,13 @@ func TestPlayerBuildsTheReplyModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	taken, capture := rbc.Play(&b, m)
-	_ = p.HandleMoveResult(ctx, m, taken, capture != rbc.NoSquare, capture)
+	_ = p.HandleMoveResult(ctx, m, taken, capture != chess.NoSquare, capture)
 	if len(p.reply.parents) != 1 {
 		t.Fatalf("%d parents after our first move, want 1", len(p.reply.parents))
 	}
-	reply := rbc.Move{From: rbc.E7, To: rbc.E5}
+	reply := chess.Move{From: chess.E7, To: chess.E5}
 	rbc.Play(&b, reply)
-	_ = p.HandleOpponentMoveResult(ctx, false, rbc.NoSquare)
+	_ = p.HandleOpponentMoveResult(ctx, false, chess.NoSquare)
 	if _, err := p.ChooseSense(ctx, allSquares(), b.MoveActions(), 60*time.Second); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/evaluator/embedded"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -95,11 +96,11 @@ func (s *Scoring) Limits() evaluator.Limits { return s.lim }
 // queen does everything they do). Each request is returned as it appears in
 // actions, so it can be sent as it is. ref is any board of the belief (our
 // own pieces are the same on all of them).
-func Requests(actions []rbc.Move, ref *rbc.Board) []rbc.Move {
-	out := []rbc.Move{{}}
-	seen := map[rbc.Move]bool{{}: true}
+func Requests(actions []chess.Move, ref *chess.Board) []chess.Move {
+	out := []chess.Move{{}}
+	seen := map[chess.Move]bool{{}: true}
 	for _, m := range actions {
-		if m.IsNull() || m.Promotion == rbc.Bishop || m.Promotion == rbc.Rook {
+		if m.IsNull() || m.Promotion == chess.Bishop || m.Promotion == chess.Rook {
 			continue
 		}
 		q := rbc.WithQueenDefault(ref, m)
@@ -114,8 +115,8 @@ func Requests(actions []rbc.Move, ref *rbc.Board) []rbc.Move {
 
 // Outcome is what one request becomes on one board.
 type Outcome struct {
-	Taken   rbc.Move
-	Capture rbc.Square
+	Taken   chess.Move
+	Capture chess.Square
 	// Value is the taken move's score for us (MoveTerms scale).
 	Value float64
 	// KingCapture: the request captures the enemy king on this board.
@@ -126,10 +127,10 @@ type Outcome struct {
 
 // Matrix holds the scores of requests on the boards that were fully scored.
 type Matrix struct {
-	Requests []rbc.Move
+	Requests []chess.Move
 	// Boards are the fully scored boards, Weights their belief weights
 	// (renormalised over them).
-	Boards  []rbc.Board
+	Boards  []chess.Board
 	Weights []float64
 	// Out[i][j] is request j on board i.
 	Out [][]Outcome
@@ -153,11 +154,11 @@ const minSearchTime = 3 * time.Millisecond
 
 // boardJob is one board's share of a matrix: its distinct taken moves.
 type boardJob struct {
-	board   rbc.Board
+	board   chess.Board
 	weight  float64
-	takens  []rbc.Move
+	takens  []chess.Move
 	slot    []int // request j → index into takens
-	capture []rbc.Square
+	capture []chess.Square
 	values  []float64
 	done    atomic.Int32
 	failed  atomic.Bool
@@ -167,7 +168,7 @@ type boardJob struct {
 // boards that matter most first). It stops at ctx's end and keeps only the
 // boards whose every taken move was scored, so a deadline costs boards, not
 // correctness. It fails only on errors other than the deadline.
-func (s *Scoring) Score(ctx context.Context, boards []sampler.Weighted, reqs []rbc.Move) (*Matrix, error) {
+func (s *Scoring) Score(ctx context.Context, boards []sampler.Weighted, reqs []chess.Move) (*Matrix, error) {
 	if s.static {
 		return StaticMatrix(boards, reqs), nil
 	}
@@ -232,9 +233,9 @@ submit:
 	return m, nil
 }
 
-func newBoardJob(w sampler.Weighted, reqs []rbc.Move) *boardJob {
+func newBoardJob(w sampler.Weighted, reqs []chess.Move) *boardJob {
 	job := &boardJob{board: w.Board, weight: w.Weight, slot: make([]int, len(reqs))}
-	index := make(map[rbc.Move]int, len(reqs))
+	index := make(map[chess.Move]int, len(reqs))
 	for j, r := range reqs {
 		taken, capture := rbc.Resolve(&w.Board, rbc.WithQueenDefault(&w.Board, r))
 		k, ok := index[taken]
@@ -251,7 +252,7 @@ func newBoardJob(w sampler.Weighted, reqs []rbc.Move) *boardJob {
 }
 
 // add appends a fully scored board.
-func (m *Matrix) add(job *boardJob, reqs []rbc.Move) {
+func (m *Matrix) add(job *boardJob, reqs []chess.Move) {
 	them := job.board.Turn().Other()
 	king := job.board.KingSquare(them)
 	exposed := make([]bool, len(job.takens))
@@ -263,7 +264,7 @@ func (m *Matrix) add(job *boardJob, reqs []rbc.Move) {
 		k := job.slot[j]
 		c := job.capture[k]
 		row[j] = Outcome{Taken: job.takens[k], Capture: c, Value: job.values[k],
-			KingCapture: c != rbc.NoSquare && c == king, Exposed: exposed[k]}
+			KingCapture: c != chess.NoSquare && c == king, Exposed: exposed[k]}
 	}
 	m.Boards = append(m.Boards, job.board)
 	m.Weights = append(m.Weights, job.weight)
@@ -273,7 +274,7 @@ func (m *Matrix) add(job *boardJob, reqs []rbc.Move) {
 // leavesKingCapturable reports whether after the taken move the opponent can
 // capture the mover's king (a move that captures the enemy king ends the
 // game and leaves nothing capturable).
-func leavesKingCapturable(b *rbc.Board, taken rbc.Move) bool {
+func leavesKingCapturable(b *chess.Board, taken chess.Move) bool {
 	after := *b
 	after.Apply(taken)
 	return !after.KingMissing(b.Turn().Other()) && after.KingCapturable()
@@ -299,7 +300,7 @@ func (m *Matrix) normalise() {
 // score after the move, and a penalty for a piece moved onto an attacked
 // square. It is the fallback when the clock is nearly out or the engine
 // produced nothing in time, and it takes microseconds per board.
-func StaticMatrix(boards []sampler.Weighted, reqs []rbc.Move) *Matrix {
+func StaticMatrix(boards []sampler.Weighted, reqs []chess.Move) *Matrix {
 	terms := evaluator.DefaultMoveTerms()
 	m := &Matrix{Requests: reqs, Static: true, Offered: len(boards)}
 	for _, w := range boards {
@@ -315,7 +316,7 @@ func StaticMatrix(boards []sampler.Weighted, reqs []rbc.Move) *Matrix {
 
 // staticValue is the taken move's value for the mover with a static
 // evaluation in place of a search.
-func staticValue(terms evaluator.MoveTerms, b *rbc.Board, taken rbc.Move) int {
+func staticValue(terms evaluator.MoveTerms, b *chess.Board, taken chess.Move) int {
 	after := *b
 	capture := after.Apply(taken)
 	var s evaluator.Score

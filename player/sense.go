@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
@@ -70,7 +71,7 @@ func NewSenseStrategy(name string, cfg *Config) (SenseStrategy, error) {
 // windowGroups returns the weight of each group of boards that the window
 // centred on q shows alike (boards grouped by rbc.Board.SenseKey). acc is
 // scratch space, cleared first.
-func windowGroups(ws []sampler.Weighted, q rbc.Square, acc map[uint64]float64) []float64 {
+func windowGroups(ws []sampler.Weighted, q chess.Square, acc map[uint64]float64) []float64 {
 	clear(acc)
 	for i := range ws {
 		acc[rbc.SenseKey(&ws[i].Board, q)] += ws[i].Weight
@@ -124,7 +125,7 @@ func largestGroupShare(p []float64) float64 {
 // centred on q: the tie-break between equally informative windows, so that
 // a belief that cannot split (all its boards agree) still checks where it
 // thinks the opponent's pieces are.
-func opponentWeight(ws []sampler.Weighted, q rbc.Square, them rbc.Color) float64 {
+func opponentWeight(ws []sampler.Weighted, q chess.Square, them chess.Color) float64 {
 	win := rbc.SenseWindow(q)
 	s := 0.0
 	for i := range ws {
@@ -135,7 +136,7 @@ func opponentWeight(ws []sampler.Weighted, q rbc.Square, them rbc.Color) float64
 
 // scoredSquare is a candidate window and its score.
 type scoredSquare struct {
-	sq    rbc.Square
+	sq    chess.Square
 	score float64
 	tie   float64
 }

@@ -3,7 +3,7 @@ package player
 import (
 	"context"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -18,10 +18,10 @@ type partitionSense struct {
 // ChooseSense samples Config.SenseSamples boards and returns the window whose
 // outcome distribution scores best; ties go to the window expected to show
 // more opponent pieces, then to the first in board order.
-func (s *partitionSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error) {
+func (s *partitionSense) ChooseSense(ctx context.Context, t *TurnView) (chess.Square, error) {
 	ws, err := t.sample(ctx, t.Config.SenseSamples)
 	if err != nil {
-		return rbc.NoSquare, err
+		return chess.NoSquare, err
 	}
 	best, _ := bestPartitionWindow(ws, innerSquares(t.SenseActions), t.Color.Other(), s.score)
 	t.Log.Debug("sense", "strategy", s.name, "boards", len(ws), "square", best.sq.String(), "score", best.score)
@@ -30,14 +30,14 @@ func (s *partitionSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Squa
 
 // bestPartitionWindow scores each window by score(outcome distribution) and
 // returns the best and every score (for voi's reduction term and for tests).
-func bestPartitionWindow(ws []sampler.Weighted, squares []rbc.Square, them rbc.Color, score func([]float64) float64) (scoredSquare, map[rbc.Square]float64) {
-	best := scoredSquare{sq: rbc.NoSquare}
-	all := make(map[rbc.Square]float64, len(squares))
+func bestPartitionWindow(ws []sampler.Weighted, squares []chess.Square, them chess.Color, score func([]float64) float64) (scoredSquare, map[chess.Square]float64) {
+	best := scoredSquare{sq: chess.NoSquare}
+	all := make(map[chess.Square]float64, len(squares))
 	acc := make(map[uint64]float64, len(ws))
 	for _, q := range squares {
 		c := scoredSquare{sq: q, score: score(windowGroups(ws, q, acc)), tie: opponentWeight(ws, q, them)}
 		all[q] = c.score
-		if best.sq == rbc.NoSquare || c.better(best) {
+		if best.sq == chess.NoSquare || c.better(best) {
 			best = c
 		}
 	}

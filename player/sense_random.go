@@ -3,7 +3,7 @@ package player
 import (
 	"context"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // randomSense senses a random inner window: the baseline the other
@@ -14,11 +14,11 @@ type randomSense struct{}
 func newRandomSense(*Config) SenseStrategy { return randomSense{} }
 
 // ChooseSense returns a uniformly random inner window.
-func (randomSense) ChooseSense(_ context.Context, t *TurnView) (rbc.Square, error) {
+func (randomSense) ChooseSense(_ context.Context, t *TurnView) (chess.Square, error) {
 	sq := innerSquares(t.SenseActions)
 	if len(sq) == 0 {
 		if len(t.SenseActions) == 0 {
-			return rbc.NoSquare, nil
+			return chess.NoSquare, nil
 		}
 		return t.SenseActions[t.Rand.IntN(len(t.SenseActions))], nil
 	}

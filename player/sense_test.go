@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -94,7 +95,7 @@ func TestVOIPrefersTheWindowThatChangesTheMove(t *testing.T) {
 	cfg.Threat, cfg.Hang = 0, 0 // keep the boards' weights equal, as the premise needs
 	turn := testTurn(t, f, cfg)
 	ws, _ := turn.sample(context.Background(), 10)
-	_, red := bestPartitionWindow(ws, innerSquares(allSquares()), rbc.Black, setReduction)
+	_, red := bestPartitionWindow(ws, innerSquares(allSquares()), chess.Black, setReduction)
 	if red[sq(t, "b7")] != red[sq(t, "g4")] {
 		t.Fatalf("size should not prefer either: b7 %.3f, g4 %.3f", red[sq(t, "b7")], red[sq(t, "g4")])
 	}
@@ -116,7 +117,7 @@ func TestVOIPassesOnACertainKingCapture(t *testing.T) {
 		"4k3/8/p7/8/8/8/4Q3/4K3 w - - 0 1",
 	)
 	got, err := voiSense{}.ChooseSense(context.Background(), testTurn(t, f, DefaultConfig()))
-	if err != nil || got != rbc.NoSquare {
+	if err != nil || got != chess.NoSquare {
 		t.Errorf("voi sensed %v (%v), want a pass", got, err)
 	}
 }
@@ -129,8 +130,8 @@ func TestRefinesAndDominated(t *testing.T) {
 	if !refines(fine, coarse) || refines(coarse, fine) {
 		t.Error("refines is wrong")
 	}
-	squares := []rbc.Square{rbc.B2, rbc.C3}
-	red := map[rbc.Square]float64{rbc.B2: 0.6, rbc.C3: 0.5}
+	squares := []chess.Square{chess.B2, chess.C3}
+	red := map[chess.Square]float64{chess.B2: 0.6, chess.C3: 0.5}
 	labels := [][]int{fine, coarse}
 	if dominated(labels, 0, red, squares) || !dominated(labels, 1, red, squares) {
 		t.Error("the coarse window should be dominated, the fine one not")
@@ -174,7 +175,7 @@ func TestDangerInfoFindsTheThreat(t *testing.T) {
 		"4k3/8/8/8/8/8/8/n3K3 w - - 0 1",
 	)
 	ws, _ := f.Sample(context.Background(), 10, nil)
-	info, d := dangerInfo(ws, innerSquares(allSquares()), rbc.White)
+	info, d := dangerInfo(ws, innerSquares(allSquares()), chess.White)
 	if d != 0.25 {
 		t.Errorf("danger share %v, want 0.25", d)
 	}
@@ -201,19 +202,19 @@ func TestDangerInfoFindsTheThreat(t *testing.T) {
 // TestThreatWeight: a board where the opponent bears on our king's zone, or
 // attacks the king, weighs more.
 func TestThreatWeight(t *testing.T) {
-	quiet := rbc.MustParseFEN("4k3/8/8/8/8/8/8/n3K3 w - - 0 1")  // knight a1: far
-	near := rbc.MustParseFEN("4k3/8/8/8/8/8/1n6/4K3 w - - 0 1")  // knight b2: hits d1
-	check := rbc.MustParseFEN("4k3/8/8/8/8/3n4/8/4K3 w - - 0 1") // knight d3: hits e1
-	wq, wn, wc := threatWeight(&quiet, rbc.White, 0.7, 2), threatWeight(&near, rbc.White, 0.7, 2), threatWeight(&check, rbc.White, 0.7, 2)
+	quiet := chess.MustParseFEN("4k3/8/8/8/8/8/8/n3K3 w - - 0 1")  // knight a1: far
+	near := chess.MustParseFEN("4k3/8/8/8/8/8/1n6/4K3 w - - 0 1")  // knight b2: hits d1
+	check := chess.MustParseFEN("4k3/8/8/8/8/3n4/8/4K3 w - - 0 1") // knight d3: hits e1
+	wq, wn, wc := threatWeight(&quiet, chess.White, 0.7, 2), threatWeight(&near, chess.White, 0.7, 2), threatWeight(&check, chess.White, 0.7, 2)
 	if wq != 1 || !(wn > wq) || !(wc > wn) {
 		t.Errorf("weights quiet %v, near %v, check %v", wq, wn, wc)
 	}
-	if w := threatWeight(&check, rbc.White, 0, 2); w != 1 {
+	if w := threatWeight(&check, chess.White, 0, 2); w != 1 {
 		t.Errorf("beta 0: %v", w)
 	}
 	// The check term: with check 5 the checked board weighs e^(0.7·3) more
 	// than with check 2.
-	if w5 := threatWeight(&check, rbc.White, 0.7, 5); math.Abs(w5/wc-math.Exp(2.1)) > 1e-9 {
+	if w5 := threatWeight(&check, chess.White, 0.7, 5); math.Abs(w5/wc-math.Exp(2.1)) > 1e-9 {
 		t.Errorf("check 5 weighs %v, want %v", w5, wc*math.Exp(2.1))
 	}
 }
@@ -225,7 +226,7 @@ func TestPriorSamplingFindsRareThreats(t *testing.T) {
 	fens := []string{"4k3/8/8/8/8/3n4/8/4K3 w - - 0 1"} // knight d3 attacks e1
 	for f := 0; f < 8; f++ {
 		for r := 4; r < 7; r++ {
-			fens = append(fens, quietKnight(rbc.MakeSquare(f, r)))
+			fens = append(fens, quietKnight(chess.MakeSquare(f, r)))
 		}
 	}
 	f := newFixed(t, fens...)
@@ -238,7 +239,7 @@ func TestPriorSamplingFindsRareThreats(t *testing.T) {
 	}
 	share := 0.0
 	for _, w := range ws {
-		if w.Board.Attacked(rbc.E1, rbc.Black) {
+		if w.Board.Attacked(chess.E1, chess.Black) {
 			share += w.Weight
 		}
 	}
@@ -249,9 +250,9 @@ func TestPriorSamplingFindsRareThreats(t *testing.T) {
 }
 
 // quietKnight is a FEN with kings on e8/e1 and a black knight on s.
-func quietKnight(s rbc.Square) string {
-	b := rbc.MustParseFEN("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
-	b.SetPiece(s, rbc.MakePiece(rbc.Black, rbc.Knight))
+func quietKnight(s chess.Square) string {
+	b := chess.MustParseFEN("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+	b.SetPiece(s, chess.MakePiece(chess.Black, chess.Knight))
 	return b.FEN()
 }
 
@@ -267,7 +268,7 @@ func TestTrackInfoLooksNearTheKing(t *testing.T) {
 		"4k3/8/5N2/8/8/P7/8/4K3 b - - 0 1",
 	)
 	ws, _ := f.Sample(context.Background(), 10, nil)
-	info := trackInfo(ws, innerSquares(allSquares()), rbc.Black)
+	info := trackInfo(ws, innerSquares(allSquares()), chess.Black)
 	if near, far := info[sq(t, "f6")], info[sq(t, "b2")]; !(near > far) || far != 0 {
 		t.Errorf("track info near %v, far %v", near, far)
 	}
@@ -276,7 +277,7 @@ func TestTrackInfoLooksNearTheKing(t *testing.T) {
 // TestTopWindows: the log names the window chosen first, then the others
 // by value, at most n in all, whatever order they were scored in.
 func TestTopWindows(t *testing.T) {
-	scored := []scoredSquare{{sq: rbc.B2, score: 10}, {sq: rbc.C4, score: 1595}, {sq: rbc.D2, score: 1260}, {sq: rbc.G7, score: -5}}
+	scored := []scoredSquare{{sq: chess.B2, score: 10}, {sq: chess.C4, score: 1595}, {sq: chess.D2, score: 1260}, {sq: chess.G7, score: -5}}
 	for _, tc := range []struct {
 		chosen int
 		n      int
@@ -293,7 +294,7 @@ func TestTopWindows(t *testing.T) {
 			t.Errorf("topWindows(chosen %v, n=%d) = %q, want %q", scored[tc.chosen].sq, tc.n, got, tc.want)
 		}
 	}
-	if scored[0].sq != rbc.B2 {
+	if scored[0].sq != chess.B2 {
 		t.Error("topWindows reordered the caller's slice")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
@@ -39,14 +40,14 @@ func newVOISense(*Config) SenseStrategy { return voiSense{} }
 const minVOIBoards = 6
 
 // ChooseSense returns the window with the highest value of information.
-func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error) {
+func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (chess.Square, error) {
 	big, err := t.sample(ctx, t.Config.SenseSamples)
 	if err != nil {
-		return rbc.NoSquare, err
+		return chess.NoSquare, err
 	}
 	squares := innerSquares(t.SenseActions)
 	if len(squares) == 0 {
-		return rbc.NoSquare, nil
+		return chess.NoSquare, nil
 	}
 	sizeBest, reduction := bestPartitionWindow(big, squares, t.Color.Other(), setReduction)
 	danger, threat := dangerInfo(big, squares, t.Color)
@@ -64,7 +65,7 @@ func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error
 		}
 	}
 	if _, ok := certainKingCapture(ctx, t, ws, reqs); ok {
-		return rbc.NoSquare, nil // the move is decided whatever we see
+		return chess.NoSquare, nil // the move is decided whatever we see
 	}
 	var mat *Matrix
 	if t.Budget.Mode == Normal && t.Scoring != nil && !t.Scoring.static {
@@ -95,12 +96,12 @@ func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error
 	if mat == nil {
 		mat = StaticMatrix(ws, reqs)
 	}
-	bonus := make(map[rbc.Square]float64, len(squares))
+	bonus := make(map[chess.Square]float64, len(squares))
 	for _, q := range squares {
 		bonus[q] = t.Config.Reduce*reduction[q] + t.Config.Danger*danger[q] + t.Config.Track*track[q]
 	}
 	best, scored, v0 := voiWindow(mat, squares, reduction, bonus, t.Config)
-	if best.sq == rbc.NoSquare {
+	if best.sq == chess.NoSquare {
 		return sizeBest.sq, nil
 	}
 	t.Log.Debug("sense", "strategy", "voi", "square", best.sq.String(), "value", math.Round(best.score),
@@ -116,7 +117,7 @@ func (voiSense) ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error
 // reduction holds each window's set reduction on a larger sample (it breaks
 // ties between equal partitions), bonus the terms added to its decision
 // value (reduction, danger and tracking information, in centipawns).
-func voiWindow(m *Matrix, squares []rbc.Square, reduction, bonus map[rbc.Square]float64, cfg *Config) (best scoredSquare, scored []scoredSquare, v0 float64) {
+func voiWindow(m *Matrix, squares []chess.Square, reduction, bonus map[chess.Square]float64, cfg *Config) (best scoredSquare, scored []scoredSquare, v0 float64) {
 	w := plausibilityWeights(m, cfg.Plaus)
 	all := requestScores(m, nil, w, cfg.Mean)
 	v0 = maxOf(all)
@@ -124,7 +125,7 @@ func voiWindow(m *Matrix, squares []rbc.Square, reduction, bonus map[rbc.Square]
 	for k, q := range squares {
 		labels[k] = windowLabels(m, q)
 	}
-	best = scoredSquare{sq: rbc.NoSquare}
+	best = scoredSquare{sq: chess.NoSquare}
 	for k, q := range squares {
 		if dominated(labels, k, bonus, squares) {
 			continue
@@ -142,7 +143,7 @@ func voiWindow(m *Matrix, squares []rbc.Square, reduction, bonus map[rbc.Square]
 		}
 		c := scoredSquare{sq: q, score: exp + cfg.Worst*worst + bonus[q], tie: reduction[q]}
 		scored = append(scored, c)
-		if best.sq == rbc.NoSquare || c.better(best) {
+		if best.sq == chess.NoSquare || c.better(best) {
 			best = c
 		}
 	}
@@ -177,15 +178,15 @@ func topWindows(chosen scoredSquare, scored []scoredSquare, n int) string {
 // reveal it is found here, and finding it is what saves the king.
 //
 // It also returns the share d of boards on which the king is in danger.
-func dangerInfo(ws []sampler.Weighted, squares []rbc.Square, us rbc.Color) (map[rbc.Square]float64, float64) {
-	out := make(map[rbc.Square]float64, len(squares))
+func dangerInfo(ws []sampler.Weighted, squares []chess.Square, us chess.Color) (map[chess.Square]float64, float64) {
+	out := make(map[chess.Square]float64, len(squares))
 	danger := make([]bool, len(ws))
 	total, d := 0.0, 0.0
 	var scan threatScan
 	for i := range ws {
 		b := &ws[i].Board
 		k := b.KingSquare(us)
-		danger[i] = k != rbc.NoSquare && (b.Attacked(k, us.Other()) || scan.threatened(b))
+		danger[i] = k != chess.NoSquare && (b.Attacked(k, us.Other()) || scan.threatened(b))
 		total += ws[i].Weight
 		if danger[i] {
 			d += ws[i].Weight
@@ -228,8 +229,8 @@ func dangerInfo(ws []sampler.Weighted, squares []rbc.Square, us rbc.Color) (map[
 // voi decision value looks one move ahead; an attacker two moves from our
 // king (a knight raid) matters only later, and knowing where it is then is
 // what lets us meet it.
-func trackInfo(ws []sampler.Weighted, squares []rbc.Square, us rbc.Color) map[rbc.Square]float64 {
-	out := make(map[rbc.Square]float64, len(squares))
+func trackInfo(ws []sampler.Weighted, squares []chess.Square, us chess.Color) map[chess.Square]float64 {
+	out := make(map[chess.Square]float64, len(squares))
 	sig := make([]uint64, len(ws))
 	total := 0.0
 	for i := range ws {
@@ -279,19 +280,19 @@ func trackInfo(ws []sampler.Weighted, squares []rbc.Square, us rbc.Color) map[rb
 // attackerSignature hashes where the opponent's attackers stand on b: its
 // pieces other than pawns and the king within three squares of our king,
 // and any piece attacking the squares around our king.
-func attackerSignature(b *rbc.Board, us rbc.Color) uint64 {
+func attackerSignature(b *chess.Board, us chess.Color) uint64 {
 	k := b.KingSquare(us)
-	if k == rbc.NoSquare {
+	if k == chess.NoSquare {
 		return 0
 	}
 	them := us.Other()
-	zone := rbc.KingAttacks(k) | k.Bit()
+	zone := chess.KingAttacks(k) | k.Bit()
 	occ := b.Occupied()
 	var h uint64 = 1469598103934665603
 	for pieces := b.Pieces(them); pieces != 0; {
 		s := pieces.PopFirst()
 		p := b.PieceAt(s)
-		near := p.Type() != rbc.Pawn && p.Type() != rbc.King && chebyshev(s, k) <= 3
+		near := p.Type() != chess.Pawn && p.Type() != chess.King && chebyshev(s, k) <= 3
 		if near || oppmodel.AttacksFrom(p, s, occ)&zone != 0 {
 			h = (h ^ uint64(p)<<8 ^ uint64(s)) * 1099511628211
 		}
@@ -299,7 +300,7 @@ func attackerSignature(b *rbc.Board, us rbc.Color) uint64 {
 	return h
 }
 
-func chebyshev(a, b rbc.Square) int {
+func chebyshev(a, b chess.Square) int {
 	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
 }
 
@@ -312,7 +313,7 @@ func abs(x int) int {
 
 // windowLabels numbers the outcomes of the window at q on m's boards:
 // boards with the same label show the same thing (labels count from 0).
-func windowLabels(m *Matrix, q rbc.Square) []int {
+func windowLabels(m *Matrix, q chess.Square) []int {
 	ids := make(map[uint64]int, 8)
 	out := make([]int, m.Len())
 	for i := range m.Boards {
@@ -359,7 +360,7 @@ func refines(a, b []int) bool {
 // bonus (the terms measured on the big sample) is at least k's: strictly
 // (the other sees everything k sees and more), or equally and the other has
 // the larger bonus (or the same and comes first).
-func dominated(labels [][]int, k int, bonus map[rbc.Square]float64, squares []rbc.Square) bool {
+func dominated(labels [][]int, k int, bonus map[chess.Square]float64, squares []chess.Square) bool {
 	nk := countLabels(labels[k])
 	for o := range labels {
 		if o == k || !refines(labels[o], labels[k]) {

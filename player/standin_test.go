@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
@@ -17,7 +18,7 @@ import (
 // every decision must answer without it.
 type stalledBelief struct{ sampler.Sampler }
 
-func (stalledBelief) HandleGameStart(ctx context.Context, _ rbc.Color, _ rbc.Board) error {
+func (stalledBelief) HandleGameStart(ctx context.Context, _ chess.Color, _ chess.Board) error {
 	<-ctx.Done()
 	return ctx.Err()
 }
@@ -38,27 +39,27 @@ func TestSafeMoveSeesTheCheckWithoutTheBelief(t *testing.T) {
 	}
 	defer p.Close()
 	ctx := context.Background()
-	truth := rbc.MustParseFEN("4q1k1/5ppp/8/8/8/5N2/5PPP/4R1K1 w - - 0 1")
-	if err := p.HandleGameStart(ctx, rbc.White, truth, "test"); err != nil {
+	truth := chess.MustParseFEN("4q1k1/5ppp/8/8/8/5N2/5PPP/4R1K1 w - - 0 1")
+	if err := p.HandleGameStart(ctx, chess.White, truth, "test"); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.HandleOpponentMoveResult(ctx, false, rbc.NoSquare); err != nil {
+	if err := p.HandleOpponentMoveResult(ctx, false, chess.NoSquare); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.HandleSenseResult(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 	ours := mustMove(t, "h2h3")
-	if taken, capture := rbc.Play(&truth, ours); taken != ours || capture != rbc.NoSquare {
+	if taken, capture := rbc.Play(&truth, ours); taken != ours || capture != chess.NoSquare {
 		t.Fatalf("h2h3 on the true board: %v %v", taken, capture)
 	}
-	if err := p.HandleMoveResult(ctx, ours, ours, false, rbc.NoSquare); err != nil {
+	if err := p.HandleMoveResult(ctx, ours, ours, false, chess.NoSquare); err != nil {
 		t.Fatal(err)
 	}
-	if _, capture := rbc.Play(&truth, mustMove(t, "e8e1")); capture != rbc.E1 {
+	if _, capture := rbc.Play(&truth, mustMove(t, "e8e1")); capture != chess.E1 {
 		t.Fatalf("Qxe1 on the true board captured on %v", capture)
 	}
-	if err := p.HandleOpponentMoveResult(ctx, true, rbc.E1); err != nil {
+	if err := p.HandleOpponentMoveResult(ctx, true, chess.E1); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.HandleSenseResult(ctx, nil); err != nil { // a passed sense
@@ -82,9 +83,9 @@ func TestSafeMoveSeesTheCheckWithoutTheBelief(t *testing.T) {
 	}
 }
 
-func mustMove(t *testing.T, uci string) rbc.Move {
+func mustMove(t *testing.T, uci string) chess.Move {
 	t.Helper()
-	m, err := rbc.ParseMove(uci)
+	m, err := chess.ParseMove(uci)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func BenchmarkStandIn(b *testing.B) {
 	log := slog.New(slog.DiscardHandler)
 	var observations int
 	for b.Loop() {
-		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+		for _, c := range []chess.Color{chess.White, chess.Black} {
 			start, turns, err := sampler.Observations(h, c)
 			if err != nil {
 				b.Fatal(err)

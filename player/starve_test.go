@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/player/baseline"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -22,7 +23,7 @@ type starvedEval struct {
 	delay time.Duration
 }
 
-func (e starvedEval) Evaluate(ctx context.Context, b rbc.Board, lim evaluator.Limits) (evaluator.Score, error) {
+func (e starvedEval) Evaluate(ctx context.Context, b chess.Board, lim evaluator.Limits) (evaluator.Score, error) {
 	time.Sleep(e.delay)
 	return e.Evaluator.Evaluate(ctx, b, lim)
 }
@@ -35,12 +36,12 @@ type starvedBelief struct {
 	update, query time.Duration
 }
 
-func (s starvedBelief) HandleGameStart(ctx context.Context, c rbc.Color, b rbc.Board) error {
+func (s starvedBelief) HandleGameStart(ctx context.Context, c chess.Color, b chess.Board) error {
 	time.Sleep(s.update)
 	return s.Sampler.HandleGameStart(ctx, c, b)
 }
 
-func (s starvedBelief) HandleOpponentMoveResult(ctx context.Context, captured bool, sq rbc.Square) error {
+func (s starvedBelief) HandleOpponentMoveResult(ctx context.Context, captured bool, sq chess.Square) error {
 	time.Sleep(s.update)
 	return s.Sampler.HandleOpponentMoveResult(ctx, captured, sq)
 }
@@ -50,7 +51,7 @@ func (s starvedBelief) HandleSenseResult(ctx context.Context, result []rbc.Squar
 	return s.Sampler.HandleSenseResult(ctx, result)
 }
 
-func (s starvedBelief) HandleMoveResult(ctx context.Context, req, taken rbc.Move, captured bool, sq rbc.Square) error {
+func (s starvedBelief) HandleMoveResult(ctx context.Context, req, taken chess.Move, captured bool, sq chess.Square) error {
 	time.Sleep(s.update)
 	return s.Sampler.HandleMoveResult(ctx, req, taken, captured, sq)
 }
@@ -60,7 +61,7 @@ func (s starvedBelief) Sample(ctx context.Context, n int, rng *rand.Rand) ([]sam
 	return s.Sampler.Sample(ctx, n, rng)
 }
 
-func (s starvedBelief) ForEach(ctx context.Context, fn func(int, []rbc.Board, []float64) error) error {
+func (s starvedBelief) ForEach(ctx context.Context, fn func(int, []chess.Board, []float64) error) error {
 	time.Sleep(s.query)
 	return s.Sampler.ForEach(ctx, fn)
 }
@@ -119,14 +120,14 @@ func TestStarvedPlayerNeverFlags(t *testing.T) {
 // context says: a decision whose work gets no CPU.
 type stubborn struct{ release chan struct{} }
 
-func (s stubborn) ChooseSense(context.Context, *TurnView) (rbc.Square, error) {
+func (s stubborn) ChooseSense(context.Context, *TurnView) (chess.Square, error) {
 	<-s.release
-	return rbc.NoSquare, nil
+	return chess.NoSquare, nil
 }
 
-func (s stubborn) ChooseMove(context.Context, *TurnView) (rbc.Move, error) {
+func (s stubborn) ChooseMove(context.Context, *TurnView) (chess.Move, error) {
 	<-s.release
-	return rbc.Move{}, nil
+	return chess.Move{}, nil
 }
 
 // within runs f and fails the test if it has not returned in d: a bound far
@@ -159,7 +160,7 @@ func TestDecisionsAnswerWithoutTheirStrategy(t *testing.T) {
 	p.sense, p.move = s, s
 	ctx := context.Background()
 	actions := f.boards[0].MoveActions()
-	var sq rbc.Square
+	var sq chess.Square
 	within(t, 10*time.Second, "ChooseSense", func() {
 		var err error
 		if sq, err = p.ChooseSense(ctx, allSquares(), actions, 2*time.Second); err != nil {
@@ -185,13 +186,13 @@ func TestDecisionsAnswerWithoutTheirStrategy(t *testing.T) {
 	s = stubborn{release: make(chan struct{})}
 	defer close(s.release)
 	p.move = s
-	open, err := rbc.ParseFEN("4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1")
+	open, err := chess.ParseFEN("4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	p.notes.carry = []sampler.Weighted{{Board: open, Weight: 1}}
 	want := mv(t, "e2e8")
-	var m rbc.Move
+	var m chess.Move
 	within(t, 10*time.Second, "ChooseMove", func() {
 		var err error
 		if m, err = p.ChooseMove(ctx, open.MoveActions(), 2*time.Second); err != nil {

@@ -1,6 +1,8 @@
 package player
 
-import "github.com/blindfish-rbc/blindfish/rbc"
+import (
+	"github.com/blindfish-rbc/blindfish/chess"
+)
 
 // threatScan finds forced king losses one move deep with our own move
 // generator, no engine: after the opponent's move, every option we have
@@ -11,17 +13,17 @@ import "github.com/blindfish-rbc/blindfish/rbc"
 // mates on f7 is not missed. It keeps its move lists between calls; one scan
 // serves one goroutine.
 type threatScan struct {
-	theirs, ours []rbc.Move
+	theirs, ours []chess.Move
 }
 
 // mates reports whether the side to move on b can move so that every option
 // of the other side leaves its king capturable, or captures that king at
 // once. An option that captures the mover's king counts as an escape.
-func (s *threatScan) mates(b *rbc.Board) bool {
+func (s *threatScan) mates(b *chess.Board) bool {
 	them := b.Turn()
 	us := them.Other()
 	k := b.KingSquare(us)
-	if k == rbc.NoSquare || b.KingMissing(them) {
+	if k == chess.NoSquare || b.KingMissing(them) {
 		return false // decided already: not a threat
 	}
 	if b.Attacked(k, them) {
@@ -40,7 +42,7 @@ func (s *threatScan) mates(b *rbc.Board) bool {
 			continue
 		}
 		k := after.KingSquare(us)
-		if k == rbc.NoSquare || !after.Attacked(k, them) {
+		if k == chess.NoSquare || !after.Attacked(k, them) {
 			continue
 		}
 		if !s.escapes(&after) {
@@ -52,7 +54,7 @@ func (s *threatScan) mates(b *rbc.Board) bool {
 
 // escapes reports whether the side to move on b (its king attacked) has an
 // option after which its king cannot be captured.
-func (s *threatScan) escapes(b *rbc.Board) bool {
+func (s *threatScan) escapes(b *chess.Board) bool {
 	s.ours = b.AppendOptions(s.ours[:0])
 	for _, r := range s.ours {
 		after := *b
@@ -66,7 +68,7 @@ func (s *threatScan) escapes(b *rbc.Board) bool {
 
 // matedAfter reports whether our taken move on b lets the opponent force the
 // capture of our king on its next move (see mates).
-func (s *threatScan) matedAfter(b *rbc.Board, taken rbc.Move) bool {
+func (s *threatScan) matedAfter(b *chess.Board, taken chess.Move) bool {
 	after := *b
 	after.Apply(taken)
 	return s.mates(&after)
@@ -74,6 +76,6 @@ func (s *threatScan) matedAfter(b *rbc.Board, taken rbc.Move) bool {
 
 // threatened reports whether the opponent could force the capture of our
 // king if we passed: the threat a sense should look for.
-func (s *threatScan) threatened(b *rbc.Board) bool {
-	return s.matedAfter(b, rbc.Move{})
+func (s *threatScan) threatened(b *chess.Board) bool {
+	return s.matedAfter(b, chess.Move{})
 }

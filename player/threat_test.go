@@ -3,8 +3,8 @@ package player
 import (
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
-	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -14,7 +14,7 @@ const scholar = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3
 
 func TestThreatScanFindsTheMateInOne(t *testing.T) {
 	var s threatScan
-	b := rbc.MustParseFEN(scholar)
+	b := chess.MustParseFEN(scholar)
 	if !s.threatened(&b) {
 		t.Errorf("no threat found on %s", scholar)
 	}
@@ -35,31 +35,31 @@ func TestThreatScanFindsTheMateInOne(t *testing.T) {
 func TestThreatScanNeedsBothAttackers(t *testing.T) {
 	var s threatScan
 	// No bishop on c4: Qxf7 is met by Kxf7.
-	b := rbc.MustParseFEN("r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 3 3")
+	b := chess.MustParseFEN("r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 3 3")
 	if s.threatened(&b) {
 		t.Errorf("threat reported on %s", b.FEN())
 	}
 	// The queen on f3 makes the same threat.
-	f3 := rbc.MustParseFEN("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR b KQkq - 3 3")
+	f3 := chess.MustParseFEN("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR b KQkq - 3 3")
 	if !s.threatened(&f3) {
 		t.Errorf("no threat found on %s", f3.FEN())
 	}
 	// The start position: nothing.
-	start := rbc.StartBoard()
+	start := chess.StartBoard()
 	if s.threatened(&start) {
 		t.Error("threat reported on the start position")
 	}
 	// A king already attacked counts (it is the strongest threat).
-	att := rbc.MustParseFEN("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1")
-	if !s.mates(mustTurn(att, rbc.Black)) {
+	att := chess.MustParseFEN("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1")
+	if !s.mates(mustTurn(att, chess.Black)) {
 		t.Error("an attacked king is not reported")
 	}
 }
 
 // mustTurn returns b with side to move c (b passed once if needed).
-func mustTurn(b rbc.Board, c rbc.Color) *rbc.Board {
+func mustTurn(b chess.Board, c chess.Color) *chess.Board {
 	if b.Turn() != c {
-		b.Apply(rbc.Move{})
+		b.Apply(chess.Move{})
 	}
 	return &b
 }
@@ -76,7 +76,7 @@ func TestKingEventsChargeTheUnseenMate(t *testing.T) {
 	}
 	var ws []sampler.Weighted
 	for _, f := range append(quiet, scholar) {
-		ws = append(ws, sampler.Weighted{Board: rbc.MustParseFEN(f), Weight: 1})
+		ws = append(ws, sampler.Weighted{Board: chess.MustParseFEN(f), Weight: 1})
 	}
 	reqs := Requests(ws[0].Board.MoveActions(), &ws[0].Board)
 	m := StaticMatrix(ws[:len(quiet)], reqs)
@@ -106,7 +106,7 @@ func TestKingEventsChargeTheUnseenMate(t *testing.T) {
 func BenchmarkKingEvents(b *testing.B) {
 	var ws []sampler.Weighted
 	for range 200 {
-		ws = append(ws, sampler.Weighted{Board: rbc.MustParseFEN("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 9"), Weight: 1})
+		ws = append(ws, sampler.Weighted{Board: chess.MustParseFEN("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 9"), Weight: 1})
 	}
 	reqs := Requests(ws[0].Board.MoveActions(), &ws[0].Board)
 	b.ResetTimer()

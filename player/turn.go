@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
@@ -22,12 +23,12 @@ type TurnView struct {
 	// Number counts our turns from 1.
 	Number int
 	// Color is our colour.
-	Color rbc.Color
+	Color chess.Color
 	// Belief is the belief after every observation so far.
 	Belief sampler.Sampler
 	// SenseActions and MoveActions are the harness's lists.
-	SenseActions []rbc.Square
-	MoveActions  []rbc.Move
+	SenseActions []chess.Square
+	MoveActions  []chess.Move
 	// Rand is the player's random source (one goroutine only).
 	Rand *rand.Rand
 	// Scoring evaluates requests on boards (static in Emergency mode).
@@ -49,7 +50,7 @@ type TurnView struct {
 	// Captured is where the opponent captured one of our pieces on its
 	// last move (NoSquare if it did not): the prior does not count the
 	// capturing piece as left en prise.
-	Captured rbc.Square
+	Captured chess.Square
 	// pop is the belief weighed under the prior, built at the first sample
 	// of the decision (popTried: the scan was attempted); scanRate measures
 	// the boards weighed per second over the game.
@@ -94,13 +95,13 @@ func (t *TurnView) withPrior(ws []sampler.Weighted) []sampler.Weighted {
 // t.SenseActions or rbc.NoSquare (pass). It should return its best choice so
 // far when ctx ends rather than an error.
 type SenseStrategy interface {
-	ChooseSense(ctx context.Context, t *TurnView) (rbc.Square, error)
+	ChooseSense(ctx context.Context, t *TurnView) (chess.Square, error)
 }
 
 // MoveStrategy chooses the move to request: one of t.MoveActions or the null
 // move (pass). It should return its best choice so far when ctx ends.
 type MoveStrategy interface {
-	ChooseMove(ctx context.Context, t *TurnView) (rbc.Move, error)
+	ChooseMove(ctx context.Context, t *TurnView) (chess.Move, error)
 }
 
 // errNoBoards reports an empty belief sample.
@@ -185,11 +186,11 @@ func (t *TurnView) scan(ctx context.Context, pr prior) *population {
 // innerSquares returns the 36 window centres b2–g7 among the sense actions.
 // A window on the edge sees a subset of what the window next to it inside
 // sees, so only these can be the most informative.
-func innerSquares(actions []rbc.Square) []rbc.Square {
-	var out []rbc.Square
+func innerSquares(actions []chess.Square) []chess.Square {
+	var out []chess.Square
 	for r := 1; r <= 6; r++ {
 		for f := 1; f <= 6; f++ {
-			if s := rbc.MakeSquare(f, r); slices.Contains(actions, s) {
+			if s := chess.MakeSquare(f, r); slices.Contains(actions, s) {
 				out = append(out, s)
 			}
 		}
@@ -200,24 +201,24 @@ func innerSquares(actions []rbc.Square) []rbc.Square {
 // certainKingCapture returns a request that captures the enemy king on every
 // board of ws (and on every board of the belief, when it is small enough to
 // check), if there is one.
-func certainKingCapture(ctx context.Context, t *TurnView, ws []sampler.Weighted, reqs []rbc.Move) (rbc.Move, bool) {
+func certainKingCapture(ctx context.Context, t *TurnView, ws []sampler.Weighted, reqs []chess.Move) (chess.Move, bool) {
 	if len(ws) == 0 {
-		return rbc.Move{}, false
+		return chess.Move{}, false
 	}
-	var cands []rbc.Move
+	var cands []chess.Move
 	for _, r := range reqs {
 		if !r.IsNull() && capturesKing(&ws[0].Board, r) {
 			cands = append(cands, r)
 		}
 	}
 	for _, w := range ws[1:] {
-		cands = slices.DeleteFunc(cands, func(r rbc.Move) bool { return !capturesKing(&w.Board, r) })
+		cands = slices.DeleteFunc(cands, func(r chess.Move) bool { return !capturesKing(&w.Board, r) })
 		if len(cands) == 0 {
-			return rbc.Move{}, false
+			return chess.Move{}, false
 		}
 	}
 	if len(cands) == 0 {
-		return rbc.Move{}, false
+		return chess.Move{}, false
 	}
 	// Check the whole belief when that is cheap and there is time: a sample
 	// can miss the one board where the capture fails.
@@ -231,7 +232,7 @@ func certainKingCapture(ctx context.Context, t *TurnView, ws []sampler.Weighted,
 				ok[i][j] = true
 			}
 		}
-		err := t.Belief.ForEach(ctx, func(worker int, boards []rbc.Board, _ []float64) error {
+		err := t.Belief.ForEach(ctx, func(worker int, boards []chess.Board, _ []float64) error {
 			for i := range boards {
 				if i&1023 == 1023 && ctx.Err() != nil {
 					return ctx.Err()
@@ -247,7 +248,7 @@ func certainKingCapture(ctx context.Context, t *TurnView, ws []sampler.Weighted,
 		if err != nil {
 			t.Log.Debug("king capture check over the belief failed; trusting the sample", "err", err)
 		} else {
-			var kept []rbc.Move
+			var kept []chess.Move
 		next:
 			for j, r := range cands {
 				for w := range ok {
@@ -261,13 +262,13 @@ func certainKingCapture(ctx context.Context, t *TurnView, ws []sampler.Weighted,
 		}
 	}
 	if len(cands) == 0 {
-		return rbc.Move{}, false
+		return chess.Move{}, false
 	}
 	return cands[0], true
 }
 
 // capturesKing reports whether request r captures the enemy king on b.
-func capturesKing(b *rbc.Board, r rbc.Move) bool {
+func capturesKing(b *chess.Board, r chess.Move) bool {
 	_, c := rbc.Resolve(b, rbc.WithQueenDefault(b, r))
-	return c != rbc.NoSquare && b.PiecesOf(b.Turn().Other(), rbc.King).Has(c)
+	return c != chess.NoSquare && b.PiecesOf(b.Turn().Other(), chess.King).Has(c)
 }

@@ -3,6 +3,7 @@ package rbc
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,7 +50,7 @@ func checkHarnessPositions(t *testing.T, name string) {
 		t.Fatalf("%s holds no positions", name)
 	}
 	for _, p := range positions {
-		b, err := ParseFEN(p.FEN)
+		b, err := chess.ParseFEN(p.FEN)
 		if err != nil {
 			t.Fatalf("%s: %v", p.FEN, err)
 		}
@@ -67,7 +68,7 @@ func checkHarnessPositions(t *testing.T, name string) {
 			t.Errorf("%s: move actions\n got %v\nwant %v", p.FEN, got, want)
 		}
 		for req, res := range p.Resolution {
-			m, err := ParseMove(req)
+			m, err := chess.ParseMove(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +93,7 @@ func checkHarnessPositions(t *testing.T, name string) {
 			if err != nil {
 				t.Fatalf("bad sense square %q", center)
 			}
-			got := Sense(&b, Square(c))
+			got := Sense(&b, chess.Square(c))
 			if len(got) != len(want) {
 				t.Errorf("%s: sense %s: %d squares, harness %d", p.FEN, center, len(got), len(want))
 				continue
@@ -132,8 +133,8 @@ func checkHarnessPositions(t *testing.T, name string) {
 				}
 			}
 			for _, e := range extra {
-				m, _ := ParseMove(e)
-				if b.PieceAt(m.From).Type() != King || (m.To-m.From != 2 && m.From-m.To != 2) {
+				m, _ := chess.ParseMove(e)
+				if b.PieceAt(m.From).Type() != chess.King || (m.To-m.From != 2 && m.From-m.To != 2) {
 					t.Errorf("%s: option %s is not pseudo-legal for the harness", p.FEN, e)
 				}
 			}
@@ -148,7 +149,7 @@ func TestMoveActionsAndResolutionMatchHarness(t *testing.T) {
 }
 
 // squareFromJSON reads a square given as null, a number or a name.
-func squareFromJSON(t *testing.T, raw json.RawMessage) Square {
+func squareFromJSON(t *testing.T, raw json.RawMessage) chess.Square {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
@@ -156,18 +157,18 @@ func squareFromJSON(t *testing.T, raw json.RawMessage) Square {
 	}
 	switch x := v.(type) {
 	case nil:
-		return NoSquare
+		return chess.NoSquare
 	case float64:
-		return Square(x)
+		return chess.Square(x)
 	case string:
-		s, err := ParseSquare(x)
+		s, err := chess.ParseSquare(x)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s
 	}
 	t.Fatalf("bad square %s", raw)
-	return NoSquare
+	return chess.NoSquare
 }
 
 // TestHarnessPositionsMatch checks move actions, resolution, options and sense

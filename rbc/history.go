@@ -1,5 +1,7 @@
 package rbc
 
+import "github.com/blindfish-rbc/blindfish/chess"
+
 // History is the record of a whole game, as the harness keeps it in its
 // GameHistory JSON (see history_json.go for the file format).
 type History struct {
@@ -11,14 +13,14 @@ type History struct {
 
 // TurnRecord is one player's turn: the sense, then the move.
 type TurnRecord struct {
-	Sense       Square // NoSquare for a passed sense
+	Sense       chess.Square // NoSquare for a passed sense
 	SenseResult []SquarePiece
 	// HasMove is false when the game ended after the sense (a loss on time
 	// in the middle of a turn); the move fields are then unset.
 	HasMove   bool
-	Requested Move   // as the player sent it; null for a pass
-	Taken     Move   // null when the request resolved to no move
-	Capture   Square // the captured piece's square, or NoSquare
-	FENBefore string // the true board before the move
-	FENAfter  string // the true board after the move
+	Requested chess.Move   // as the player sent it; null for a pass
+	Taken     chess.Move   // null when the request resolved to no move
+	Capture   chess.Square // the captured piece's square, or NoSquare
+	FENBefore string       // the true board before the move
+	FENAfter  string       // the true board after the move
 }

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/atomicfile"
 )
 
@@ -46,7 +47,7 @@ var historyKeys = [...]string{"type", "white_name", "black_name", "senses", "sen
 	"winner_color", "win_reason"}
 
 // colorKeys are the JSON keys of each colour's list, in the harness's order.
-var colorKeys = [2]string{White: "true", Black: "false"}
+var colorKeys = [2]string{chess.White: "true", chess.Black: "false"}
 
 // ReadHistory reads a game record in the harness's GameHistory JSON. Every key
 // of the format is required; errors are *HistoryError values naming the key,
@@ -124,7 +125,7 @@ func ParseHistory(data []byte) (*History, error) {
 	if err := checkTurnCounts(lists); err != nil {
 		return nil, err
 	}
-	for c := White; c <= Black; c++ {
+	for c := chess.White; c <= chess.Black; c++ {
 		if h.Turns[c], err = decodeTurns(lists, c); err != nil {
 			return nil, err
 		}
@@ -194,15 +195,15 @@ func decodeLists(top map[string]json.RawMessage) (turnLists, error) {
 // stops after its sense (a loss on time in the middle of a turn).
 func checkTurnCounts(lists turnLists) error {
 	senses := lists["senses"]
-	nw, nb := len(senses[White]), len(senses[Black])
+	nw, nb := len(senses[chess.White]), len(senses[chess.Black])
 	if nw != nb && nw != nb+1 {
 		return &HistoryError{Path: "senses", Err: fmt.Errorf("white has %d turns and black %d; turns alternate, white first", nw, nb)}
 	}
-	last := Black
+	last := chess.Black
 	if nw > nb {
-		last = White
+		last = chess.White
 	}
-	for c := White; c <= Black; c++ {
+	for c := chess.White; c <= chess.Black; c++ {
 		n := len(senses[c])
 		if got := len(lists["sense_results"][c]); got != n {
 			return &HistoryError{Path: fmt.Sprintf("sense_results[%q]", colorKeys[c]),
@@ -225,7 +226,7 @@ func checkTurnCounts(lists turnLists) error {
 
 // decodeTurns reads colour c's turns from lists, whose lengths
 // checkTurnCounts has checked.
-func decodeTurns(lists turnLists, c Color) ([]TurnRecord, error) {
+func decodeTurns(lists turnLists, c chess.Color) ([]TurnRecord, error) {
 	turns := make([]TurnRecord, len(lists["senses"][c]))
 	var err error
 	for i := range turns {
@@ -237,7 +238,7 @@ func decodeTurns(lists turnLists, c Color) ([]TurnRecord, error) {
 		if t.SenseResult, err = decodeSenseResult(lists["sense_results"][c][i], at("sense_results")); err != nil {
 			return nil, err
 		}
-		t.Capture = NoSquare
+		t.Capture = chess.NoSquare
 		if i >= len(lists["requested_moves"][c]) {
 			continue
 		}
@@ -272,15 +273,15 @@ func decodeString(top map[string]json.RawMessage, key string) (string, error) {
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
 // decodeSquare reads a square number, or null for NoSquare.
-func decodeSquare(raw json.RawMessage, path string) (Square, error) {
+func decodeSquare(raw json.RawMessage, path string) (chess.Square, error) {
 	if isNull(raw) {
-		return NoSquare, nil
+		return chess.NoSquare, nil
 	}
 	var n int
 	if err := json.Unmarshal(raw, &n); err != nil || n < 0 || n > 63 {
-		return NoSquare, &HistoryError{Path: path, Err: fmt.Errorf("want a square number 0..63 or null, got %s", clip(raw))}
+		return chess.NoSquare, &HistoryError{Path: path, Err: fmt.Errorf("want a square number 0..63 or null, got %s", clip(raw))}
 	}
-	return Square(n), nil
+	return chess.Square(n), nil
 }
 
 // wrapped is the harness's typed value: {"type": "Move", "value": "e2e4"}.
@@ -298,35 +299,35 @@ func decodeWrapped(raw json.RawMessage, typ, path string) (string, error) {
 	return *w.Value, nil
 }
 
-func decodeMove(raw json.RawMessage, path string) (Move, error) {
+func decodeMove(raw json.RawMessage, path string) (chess.Move, error) {
 	if isNull(raw) {
-		return Move{}, nil
+		return chess.Move{}, nil
 	}
 	v, err := decodeWrapped(raw, "Move", path)
 	if err != nil {
-		return Move{}, err
+		return chess.Move{}, err
 	}
-	m, err := ParseMove(v)
+	m, err := chess.ParseMove(v)
 	if err != nil {
-		return Move{}, &HistoryError{Path: path, Err: err}
+		return chess.Move{}, &HistoryError{Path: path, Err: err}
 	}
 	return m, nil
 }
 
-func decodePiece(raw json.RawMessage, path string) (Piece, error) {
+func decodePiece(raw json.RawMessage, path string) (chess.Piece, error) {
 	if isNull(raw) {
-		return NoPiece, nil
+		return chess.NoPiece, nil
 	}
 	v, err := decodeWrapped(raw, "Piece", path)
 	if err != nil {
-		return NoPiece, err
+		return chess.NoPiece, err
 	}
 	if len(v) != 1 {
-		return NoPiece, &HistoryError{Path: path, Err: fmt.Errorf("bad piece %q: want one of PNBRQKpnbrqk", v)}
+		return chess.NoPiece, &HistoryError{Path: path, Err: fmt.Errorf("bad piece %q: want one of PNBRQKpnbrqk", v)}
 	}
-	p, err := ParsePiece(v[0])
+	p, err := chess.ParsePiece(v[0])
 	if err != nil {
-		return NoPiece, &HistoryError{Path: path, Err: err}
+		return chess.NoPiece, &HistoryError{Path: path, Err: err}
 	}
 	return p, nil
 }
@@ -350,7 +351,7 @@ func decodeSenseResult(raw json.RawMessage, path string) ([]SquarePiece, error) 
 		if err != nil {
 			return nil, err
 		}
-		if sq == NoSquare {
+		if sq == chess.NoSquare {
 			return nil, &HistoryError{Path: at + "[0]", Err: errors.New("want a square number 0..63, got null")}
 		}
 		p, err := decodePiece(pair[1], at+"[1]")
@@ -367,7 +368,7 @@ func decodeFEN(raw json.RawMessage, path string) (string, error) {
 	if err := json.Unmarshal(raw, &s); err != nil || s == nil {
 		return "", &HistoryError{Path: path, Err: fmt.Errorf("want a FEN string, got %s", clip(raw))}
 	}
-	if _, err := ParseFEN(*s); err != nil {
+	if _, err := chess.ParseFEN(*s); err != nil {
 		return "", &HistoryError{Path: path, Err: err}
 	}
 	return *s, nil
@@ -381,9 +382,9 @@ func decodeOutcome(top map[string]json.RawMessage, o *Outcome) error {
 			return &HistoryError{Path: "winner_color", Err: fmt.Errorf("want true, false or null, got %s", clip(top["winner_color"]))}
 		}
 		o.HasWinner = true
-		o.Winner = Black
+		o.Winner = chess.Black
 		if w {
-			o.Winner = White
+			o.Winner = chess.White
 		}
 	}
 	if !isNull(top["win_reason"]) {
@@ -451,8 +452,8 @@ func (h *History) WriteJSON(w io.Writer) error {
 
 	perColor := func(key string, hasMove bool, item func(b []byte, t *TurnRecord) []byte) {
 		b = append(b, ", \""+key+"\": {"...)
-		for c := White; c <= Black; c++ {
-			if c == Black {
+		for c := chess.White; c <= chess.Black; c++ {
+			if c == chess.Black {
 				b = append(b, ", "...)
 			}
 			b = append(b, '"')
@@ -484,7 +485,7 @@ func (h *History) WriteJSON(w io.Writer) error {
 			b = append(b, '[')
 			b = appendSquare(b, sp.Square)
 			b = append(b, ", "...)
-			if sp.Piece == NoPiece {
+			if sp.Piece == chess.NoPiece {
 				b = append(b, "null"...)
 			} else {
 				b = append(b, `{"type": "Piece", "value": "`...)
@@ -506,7 +507,7 @@ func (h *History) WriteJSON(w io.Writer) error {
 	switch {
 	case !o.HasWinner:
 		b = append(b, "null"...)
-	case o.Winner == White:
+	case o.Winner == chess.White:
 		b = append(b, "true"...)
 	default:
 		b = append(b, "false"...)
@@ -539,14 +540,14 @@ func (h *History) WriteJSON(w io.Writer) error {
 	return nil
 }
 
-func appendSquare(b []byte, s Square) []byte {
+func appendSquare(b []byte, s chess.Square) []byte {
 	if !s.Valid() {
 		return append(b, "null"...)
 	}
 	return strconv.AppendInt(b, int64(s), 10)
 }
 
-func appendMove(b []byte, m Move) []byte {
+func appendMove(b []byte, m chess.Move) []byte {
 	if m.IsNull() {
 		return append(b, "null"...)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -67,19 +68,19 @@ func TestHistoryDecodesTurnsAndOutcome(t *testing.T) {
 	if h.WhiteName != "AttackerBot" || h.BlackName != "RandomBot" {
 		t.Errorf("names %q %q", h.WhiteName, h.BlackName)
 	}
-	if len(h.Turns[White]) != 4 || len(h.Turns[Black]) != 3 {
-		t.Fatalf("turns %d/%d, want 4/3", len(h.Turns[White]), len(h.Turns[Black]))
+	if len(h.Turns[chess.White]) != 4 || len(h.Turns[chess.Black]) != 3 {
+		t.Fatalf("turns %d/%d, want 4/3", len(h.Turns[chess.White]), len(h.Turns[chess.Black]))
 	}
-	w0 := h.Turns[White][0]
-	if w0.Sense != 16 || len(w0.SenseResult) != 6 || w0.SenseResult[4] != (SquarePiece{8, MakePiece(White, Pawn)}) ||
-		w0.SenseResult[0] != (SquarePiece{24, NoPiece}) {
+	w0 := h.Turns[chess.White][0]
+	if w0.Sense != 16 || len(w0.SenseResult) != 6 || w0.SenseResult[4] != (SquarePiece{8, chess.MakePiece(chess.White, chess.Pawn)}) ||
+		w0.SenseResult[0] != (SquarePiece{24, chess.NoPiece}) {
 		t.Errorf("white turn 0 sense: %v %v", w0.Sense, w0.SenseResult)
 	}
-	if !w0.HasMove || w0.Requested.String() != "b1c3" || w0.Taken.String() != "b1c3" || w0.Capture != NoSquare ||
-		w0.FENBefore != StartFEN {
+	if !w0.HasMove || w0.Requested.String() != "b1c3" || w0.Taken.String() != "b1c3" || w0.Capture != chess.NoSquare ||
+		w0.FENBefore != chess.StartFEN {
 		t.Errorf("white turn 0 move: %+v", w0)
 	}
-	want := Outcome{Winner: White, HasWinner: true, Reason: KingCapture}
+	want := Outcome{Winner: chess.White, HasWinner: true, Reason: KingCapture}
 	if h.Outcome != want {
 		t.Errorf("outcome %v, want %v", h.Outcome, want)
 	}
@@ -88,23 +89,23 @@ func TestHistoryDecodesTurnsAndOutcome(t *testing.T) {
 // sampleHistory is a small record built by hand: White's last turn stopped
 // after its sense (a loss on time in the middle of a turn).
 func sampleHistory() *History {
-	b := StartBoard()
+	b := chess.StartBoard()
 	before := b.FEN()
-	taken, capture := Play(&b, Move{From: E2, To: E4})
+	taken, capture := Play(&b, chess.Move{From: chess.E2, To: chess.E4})
 	after := b.FEN()
-	start := StartBoard()
+	start := chess.StartBoard()
 	h := &History{WhiteName: "Zoë \"q\" 😀", BlackName: "b\\\n"}
-	h.Turns[White] = []TurnRecord{
-		{Sense: B2, SenseResult: Sense(&start, B2), HasMove: true, Requested: Move{From: E2, To: E4},
+	h.Turns[chess.White] = []TurnRecord{
+		{Sense: chess.B2, SenseResult: Sense(&start, chess.B2), HasMove: true, Requested: chess.Move{From: chess.E2, To: chess.E4},
 			Taken: taken, Capture: capture, FENBefore: before, FENAfter: after},
-		{Sense: NoSquare, SenseResult: []SquarePiece{}, Capture: NoSquare},
+		{Sense: chess.NoSquare, SenseResult: []SquarePiece{}, Capture: chess.NoSquare},
 	}
 	before2 := b.FEN()
-	Play(&b, Move{})
-	h.Turns[Black] = []TurnRecord{
-		{Sense: H8, SenseResult: Sense(&b, H8), HasMove: true, Capture: NoSquare, FENBefore: before2, FENAfter: b.FEN()},
+	Play(&b, chess.Move{})
+	h.Turns[chess.Black] = []TurnRecord{
+		{Sense: chess.H8, SenseResult: Sense(&b, chess.H8), HasMove: true, Capture: chess.NoSquare, FENBefore: before2, FENAfter: b.FEN()},
 	}
-	h.Outcome = Outcome{Winner: Black, HasWinner: true, Reason: Timeout}
+	h.Outcome = Outcome{Winner: chess.Black, HasWinner: true, Reason: Timeout}
 	return h
 }
 
@@ -145,7 +146,7 @@ func TestHistoryWritesSenseWithoutMoveAndPythonEscapes(t *testing.T) {
 // load) and keeps our reason and detail under an extra key.
 func TestHistoryIllegalActionIsWrittenAsResignWithDetail(t *testing.T) {
 	h := sampleHistory()
-	h.Outcome = Outcome{Winner: Black, HasWinner: true, Reason: IllegalAction, Detail: "white requested e2e5"}
+	h.Outcome = Outcome{Winner: chess.Black, HasWinner: true, Reason: IllegalAction, Detail: "white requested e2e5"}
 	var buf bytes.Buffer
 	if err := h.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
@@ -161,7 +162,7 @@ func TestHistoryIllegalActionIsWrittenAsResignWithDetail(t *testing.T) {
 		t.Errorf("outcome %v, want %v", got.Outcome, h.Outcome)
 	}
 	// A plain harness RESIGN has no detail and stays RESIGN.
-	h.Outcome = Outcome{Winner: White, HasWinner: true, Reason: Resign}
+	h.Outcome = Outcome{Winner: chess.White, HasWinner: true, Reason: Resign}
 	buf.Reset()
 	h.WriteJSON(&buf)
 	if strings.Contains(buf.String(), detailKey) {
@@ -272,7 +273,7 @@ func TestReadHistoryOnlyLastTurnMayLackMove(t *testing.T) {
 	h := sampleHistory()
 	// Black gets a second full turn: black moved last, yet white's last
 	// turn lacks its move.
-	h.Turns[Black] = append(h.Turns[Black], h.Turns[Black][0])
+	h.Turns[chess.Black] = append(h.Turns[chess.Black], h.Turns[chess.Black][0])
 	h.WriteJSON(&buf)
 	_, err := ParseHistory(buf.Bytes())
 	if err == nil || !strings.Contains(err.Error(), `requested_moves["true"]: 1 moves for 2 senses; only the game's last turn may lack a move`) {
@@ -323,8 +324,8 @@ func TestHistoryMarshalJSONNests(t *testing.T) {
 func TestHistoryCloneIsDeep(t *testing.T) {
 	h := sampleHistory()
 	c := h.Clone()
-	c.Turns[White][0].SenseResult[0].Piece = MakePiece(Black, Queen)
-	c.Turns[Black][0].Sense = A1
+	c.Turns[chess.White][0].SenseResult[0].Piece = chess.MakePiece(chess.Black, chess.Queen)
+	c.Turns[chess.Black][0].Sense = chess.A1
 	if !reflect.DeepEqual(h, sampleHistory()) {
 		t.Errorf("clone shares memory with the original")
 	}

@@ -2,6 +2,7 @@ package rbc
 
 import (
 	"encoding/json"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,10 +37,10 @@ func TestPlayMatchesRecordedTurns(t *testing.T) {
 		}
 		for _, side := range []string{"true", "false"} {
 			for i, fen := range h.Before[side] {
-				b := MustParseFEN(fen)
-				req := Move{}
+				b := chess.MustParseFEN(fen)
+				req := chess.Move{}
 				if r := h.Requested[side][i]; r != nil {
-					req, _ = ParseMove(r.Value)
+					req, _ = chess.ParseMove(r.Value)
 				}
 				if !req.IsNull() && !b.IsMoveAction(WithQueenDefault(&b, req)) {
 					t.Errorf("%s %s turn %d: %v not a move action", f, side, i, req)
@@ -49,14 +50,14 @@ func TestPlayMatchesRecordedTurns(t *testing.T) {
 				if tk := h.Taken[side][i]; tk != nil {
 					want = tk.Value
 				}
-				wantCap := NoSquare
+				wantCap := chess.NoSquare
 				if c := h.Captures[side][i]; c != nil {
-					wantCap = Square(*c)
+					wantCap = chess.Square(*c)
 				}
 				if taken.String() != want || capture != wantCap || b.FEN() != h.After[side][i] {
 					t.Errorf("%s %s turn %d: %v -> %v ×%v %s; want %s ×%v %s", f, side, i, req, taken, capture, b.FEN(), want, wantCap, h.After[side][i])
 				}
-				if b.Key() != b.computeKey() {
+				if fresh := chess.MustParseFEN(b.FEN()); b.Key() != fresh.Key() {
 					t.Errorf("%s: incremental key differs from recomputed key", f)
 				}
 				turns++

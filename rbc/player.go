@@ -3,6 +3,7 @@ package rbc
 import (
 	"context"
 	"fmt"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"time"
 )
 
@@ -12,20 +13,20 @@ import (
 // outlives its context, loses the game (by resignation or on time).
 type Player interface {
 	// HandleGameStart is called once, before the first turn.
-	HandleGameStart(ctx context.Context, color Color, board Board, opponentName string) error
+	HandleGameStart(ctx context.Context, color chess.Color, board chess.Board, opponentName string) error
 	// HandleOpponentMoveResult starts each of our turns (White's first one
 	// too): whether the opponent's last move captured one of our pieces and
 	// on which square (NoSquare if none).
-	HandleOpponentMoveResult(ctx context.Context, capturedMyPiece bool, captureSquare Square) error
+	HandleOpponentMoveResult(ctx context.Context, capturedMyPiece bool, captureSquare chess.Square) error
 	// ChooseSense returns the centre of the 3×3 window to sense, or NoSquare to pass.
-	ChooseSense(ctx context.Context, senseActions []Square, moveActions []Move, secondsLeft time.Duration) (Square, error)
+	ChooseSense(ctx context.Context, senseActions []chess.Square, moveActions []chess.Move, secondsLeft time.Duration) (chess.Square, error)
 	// HandleSenseResult receives the window's contents in the harness's order.
 	HandleSenseResult(ctx context.Context, result []SquarePiece) error
 	// ChooseMove returns a move from moveActions, or the null move to pass.
-	ChooseMove(ctx context.Context, moveActions []Move, secondsLeft time.Duration) (Move, error)
+	ChooseMove(ctx context.Context, moveActions []chess.Move, secondsLeft time.Duration) (chess.Move, error)
 	// HandleMoveResult receives what became of our request: the move taken
 	// (null if none) and the square of the captured piece (NoSquare if none).
-	HandleMoveResult(ctx context.Context, requested, taken Move, capturedOpponentPiece bool, captureSquare Square) error
+	HandleMoveResult(ctx context.Context, requested, taken chess.Move, capturedOpponentPiece bool, captureSquare chess.Square) error
 	// HandleGameEnd is called once with the outcome and the full game record.
 	HandleGameEnd(ctx context.Context, outcome Outcome, history *History) error
 }
@@ -68,7 +69,7 @@ func ParseWinReason(s string) (WinReason, error) {
 
 // Outcome is how a game ended.
 type Outcome struct {
-	Winner    Color
+	Winner    chess.Color
 	HasWinner bool // false for a draw (or a game not over)
 	Reason    WinReason
 	// Detail explains losses the harness has no reason for: the illegal

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/chessclock"
 )
 
@@ -102,13 +103,13 @@ func PlayLocalGame(ctx context.Context, white, black Player, opts Options) (*Gam
 	}
 	r := &referee{
 		opts:        opts,
-		board:       StartBoard(),
-		lastCapture: NoSquare,
+		board:       chess.StartBoard(),
+		lastCapture: chess.NoSquare,
 		hist:        &History{WhiteName: opts.WhiteName, BlackName: opts.BlackName},
 		players:     [2]Player{white, black},
 		table: chessclock.New(chessclock.Config{Game: "rbc", Initial: opts.InitialTime, Increment: opts.Increment,
 			Clock: opts.Clock, Logger: opts.Logger, GameEndTimeout: opts.GameEndTimeout, Aborted: ErrAborted},
-			func(l chessclock.Loss[Color]) Outcome {
+			func(l chessclock.Loss[chess.Color]) Outcome {
 				return Outcome{Winner: l.Loser.Other(), HasWinner: true, Reason: chessclock.Reason(l, Timeout, Resign), Detail: l.Detail}
 			}),
 	}
@@ -118,7 +119,7 @@ func PlayLocalGame(ctx context.Context, white, black Player, opts Options) (*Gam
 		return nil, err
 	}
 	r.hist.Outcome = r.table.Result()
-	r.table.EndGame(ctx, "HandleGameEnd", func(c Color) func(context.Context) error {
+	r.table.EndGame(ctx, "HandleGameEnd", func(c chess.Color) func(context.Context) error {
 		hist, outcome := r.hist.Clone(), r.hist.Outcome
 		return func(ctx context.Context) error { return r.players[c].HandleGameEnd(ctx, outcome, hist) }
 	})
@@ -130,17 +131,17 @@ func PlayLocalGame(ctx context.Context, white, black Player, opts Options) (*Gam
 // the players' callbacks under them.
 type referee struct {
 	opts        Options
-	table       *chessclock.Table[Color, Outcome]
+	table       *chessclock.Table[chess.Color, Outcome]
 	players     [2]Player
-	board       Board
-	lastCapture Square // the square of the piece the last move captured
+	board       chess.Board
+	lastCapture chess.Square // the square of the piece the last move captured
 	hist        *History
 }
 
 // play runs the game until it is over; it fails only when ctx is done.
 func (r *referee) play(ctx context.Context) error {
 	names := [2]string{r.opts.WhiteName, r.opts.BlackName}
-	for c := White; c <= Black; c++ {
+	for c := chess.White; c <= chess.Black; c++ {
 		p, board := r.players[c], r.board
 		// Game start is not charged (the harness starts the clocks after
 		// it), but it may not outlast the player's clock either.
@@ -169,14 +170,14 @@ func (r *referee) play(ctx context.Context) error {
 // checkOver applies the harness's end-of-game rules between turns.
 func (r *referee) checkOver() {
 	switch {
-	case r.table.Left(White) <= 0:
-		r.table.End(Outcome{Winner: Black, HasWinner: true, Reason: Timeout})
-	case r.table.Left(Black) <= 0:
-		r.table.End(Outcome{Winner: White, HasWinner: true, Reason: Timeout})
-	case r.board.KingMissing(White):
-		r.table.End(Outcome{Winner: Black, HasWinner: true, Reason: KingCapture})
-	case r.board.KingMissing(Black):
-		r.table.End(Outcome{Winner: White, HasWinner: true, Reason: KingCapture})
+	case r.table.Left(chess.White) <= 0:
+		r.table.End(Outcome{Winner: chess.Black, HasWinner: true, Reason: Timeout})
+	case r.table.Left(chess.Black) <= 0:
+		r.table.End(Outcome{Winner: chess.White, HasWinner: true, Reason: Timeout})
+	case r.board.KingMissing(chess.White):
+		r.table.End(Outcome{Winner: chess.Black, HasWinner: true, Reason: KingCapture})
+	case r.board.KingMissing(chess.Black):
+		r.table.End(Outcome{Winner: chess.White, HasWinner: true, Reason: KingCapture})
 	case r.opts.TurnLimit > 0 && r.board.FullmoveNumber() > r.opts.TurnLimit:
 		r.table.End(Outcome{Reason: TurnLimit})
 	case r.opts.MoveLimit > 0 && r.board.HalfmoveClock() >= r.opts.MoveLimit:
@@ -196,13 +197,13 @@ func (r *referee) playTurn(ctx context.Context) error {
 	// 1. The opponent's capture, if any.
 	captured := r.lastCapture
 	if ok, err := r.table.Call(ctx, "HandleOpponentMoveResult", func(ctx context.Context) error {
-		return p.HandleOpponentMoveResult(ctx, captured != NoSquare, captured)
+		return p.HandleOpponentMoveResult(ctx, captured != chess.NoSquare, captured)
 	}); !ok {
 		return err
 	}
 
 	// 2. The sense.
-	var sense Square
+	var sense chess.Square
 	left := r.table.TurnLeft()
 	senseActions, senseMoves := allSquares(), slices.Clone(moveActions)
 	if ok, err := r.table.Call(ctx, "ChooseSense", func(ctx context.Context) (err error) {
@@ -211,16 +212,16 @@ func (r *referee) playTurn(ctx context.Context) error {
 	}); !ok {
 		return err
 	}
-	if sense != NoSquare && !sense.Valid() {
+	if sense != chess.NoSquare && !sense.Valid() {
 		r.table.End(Outcome{Winner: c.Other(), HasWinner: true, Reason: IllegalAction,
 			Detail: fmt.Sprintf("%s sensed square %d, which is not on the board", c, sense)})
 		return nil
 	}
 	result := []SquarePiece{}
-	if sense != NoSquare {
+	if sense != chess.NoSquare {
 		result = AppendSense(&r.board, make([]SquarePiece, 0, 9), sense)
 	}
-	r.hist.Turns[c] = append(r.hist.Turns[c], TurnRecord{Sense: sense, SenseResult: result, Capture: NoSquare})
+	r.hist.Turns[c] = append(r.hist.Turns[c], TurnRecord{Sense: sense, SenseResult: result, Capture: chess.NoSquare})
 	rec := &r.hist.Turns[c][len(r.hist.Turns[c])-1]
 	shown := slices.Clone(result)
 	if ok, err := r.table.Call(ctx, "HandleSenseResult", func(ctx context.Context) error {
@@ -230,7 +231,7 @@ func (r *referee) playTurn(ctx context.Context) error {
 	}
 
 	// 3. The move.
-	var req Move
+	var req chess.Move
 	left = r.table.TurnLeft()
 	moveMoves := slices.Clone(moveActions)
 	if ok, err := r.table.Call(ctx, "ChooseMove", func(ctx context.Context) (err error) {
@@ -245,7 +246,7 @@ func (r *referee) playTurn(ctx context.Context) error {
 		return nil
 	}
 	if req.IsNull() {
-		req = Move{} // a pass, however the player spelled it
+		req = chess.Move{} // a pass, however the player spelled it
 	}
 	rec.HasMove = true
 	rec.Requested = req
@@ -255,24 +256,24 @@ func (r *referee) playTurn(ctx context.Context) error {
 	r.lastCapture = rec.Capture
 	taken, capture := rec.Taken, rec.Capture
 	_, err := r.table.Call(ctx, "HandleMoveResult", func(ctx context.Context) error {
-		return p.HandleMoveResult(ctx, req, taken, capture != NoSquare, capture)
+		return p.HandleMoveResult(ctx, req, taken, capture != chess.NoSquare, capture)
 	})
 	return err
 }
 
 // moveString shows a request, even one with squares off the board.
-func moveString(m Move) string {
-	if m.From.Valid() && m.To.Valid() && m.Promotion <= King {
+func moveString(m chess.Move) string {
+	if m.From.Valid() && m.To.Valid() && m.Promotion <= chess.King {
 		return m.String()
 	}
 	return fmt.Sprintf("Move{From: %d, To: %d, Promotion: %d}", m.From, m.To, m.Promotion)
 }
 
 // allSquares returns the sense actions: every square.
-func allSquares() []Square {
-	s := make([]Square, 64)
+func allSquares() []chess.Square {
+	s := make([]chess.Square, 64)
 	for i := range s {
-		s[i] = Square(i)
+		s[i] = chess.Square(i)
 	}
 	return s
 }
@@ -299,16 +300,20 @@ func NewScriptedPlayer(turns []TurnRecord) *ScriptedPlayer { return &ScriptedPla
 func (p *ScriptedPlayer) Exhausted() bool { return p.ended.Load() }
 
 // HandleGameStart does nothing: the script needs no set-up.
-func (p *ScriptedPlayer) HandleGameStart(context.Context, Color, Board, string) error { return nil }
+func (p *ScriptedPlayer) HandleGameStart(context.Context, chess.Color, chess.Board, string) error {
+	return nil
+}
 
 // HandleOpponentMoveResult does nothing: the script does not look.
-func (p *ScriptedPlayer) HandleOpponentMoveResult(context.Context, bool, Square) error { return nil }
+func (p *ScriptedPlayer) HandleOpponentMoveResult(context.Context, bool, chess.Square) error {
+	return nil
+}
 
 // ChooseSense returns the recorded sense of the next turn.
-func (p *ScriptedPlayer) ChooseSense(context.Context, []Square, []Move, time.Duration) (Square, error) {
+func (p *ScriptedPlayer) ChooseSense(context.Context, []chess.Square, []chess.Move, time.Duration) (chess.Square, error) {
 	if p.next >= len(p.turns) {
 		p.ended.Store(true)
-		return NoSquare, ErrScriptEnded
+		return chess.NoSquare, ErrScriptEnded
 	}
 	return p.turns[p.next].Sense, nil
 }
@@ -317,18 +322,18 @@ func (p *ScriptedPlayer) ChooseSense(context.Context, []Square, []Move, time.Dur
 func (p *ScriptedPlayer) HandleSenseResult(context.Context, []SquarePiece) error { return nil }
 
 // ChooseMove returns the recorded request of the turn.
-func (p *ScriptedPlayer) ChooseMove(context.Context, []Move, time.Duration) (Move, error) {
+func (p *ScriptedPlayer) ChooseMove(context.Context, []chess.Move, time.Duration) (chess.Move, error) {
 	t := p.turns[p.next]
 	if !t.HasMove {
 		p.ended.Store(true)
-		return Move{}, ErrScriptEnded
+		return chess.Move{}, ErrScriptEnded
 	}
 	p.next++
 	return t.Requested, nil
 }
 
 // HandleMoveResult does nothing: the referee compares results afterwards.
-func (p *ScriptedPlayer) HandleMoveResult(context.Context, Move, Move, bool, Square) error {
+func (p *ScriptedPlayer) HandleMoveResult(context.Context, chess.Move, chess.Move, bool, chess.Square) error {
 	return nil
 }
 
@@ -350,7 +355,7 @@ type Replay struct {
 
 // Divergence is the first place where a replay differs from its record.
 type Divergence struct {
-	Color Color
+	Color chess.Color
 	// Turn is the colour's turn index, from 0 (the harness's turn number);
 	// -1 when only the result differs.
 	Turn int
@@ -385,7 +390,7 @@ func ReplayHistory(ctx context.Context, rec *History) (*Replay, error) {
 			opts.TurnLimit = max(b.FullmoveNumber()-1, 1)
 		}
 	}
-	white, black := NewScriptedPlayer(rec.Turns[White]), NewScriptedPlayer(rec.Turns[Black])
+	white, black := NewScriptedPlayer(rec.Turns[chess.White]), NewScriptedPlayer(rec.Turns[chess.Black])
 	res, err := PlayLocalGame(ctx, white, black, opts)
 	if err != nil {
 		return nil, err
@@ -421,16 +426,16 @@ func ReplayHistory(ctx context.Context, rec *History) (*Replay, error) {
 }
 
 // lastBoard returns the board after the record's last move.
-func lastBoard(h *History) (Board, bool) {
+func lastBoard(h *History) (chess.Board, bool) {
 	fen := ""
-	for i := range h.Turns[White] { // White has at least as many turns as Black
-		for c := White; c <= Black; c++ {
+	for i := range h.Turns[chess.White] { // White has at least as many turns as Black
+		for c := chess.White; c <= chess.Black; c++ {
 			if i < len(h.Turns[c]) && h.Turns[c][i].HasMove {
 				fen = h.Turns[c][i].FENAfter
 			}
 		}
 	}
-	b, err := ParseFEN(fen)
+	b, err := chess.ParseFEN(fen)
 	return b, err == nil
 }
 
@@ -438,9 +443,9 @@ func lastBoard(h *History) (Board, bool) {
 // of a game, in the order they were played, or nil when every turn matches.
 // It does not compare the results.
 func CompareTurns(rec, got *History) *Divergence {
-	n := max(len(rec.Turns[White]), len(rec.Turns[Black]), len(got.Turns[White]), len(got.Turns[Black]))
+	n := max(len(rec.Turns[chess.White]), len(rec.Turns[chess.Black]), len(got.Turns[chess.White]), len(got.Turns[chess.Black]))
 	for i := 0; i < n; i++ {
-		for c := White; c <= Black; c++ {
+		for c := chess.White; c <= chess.Black; c++ {
 			var a, b *TurnRecord
 			if i < len(rec.Turns[c]) {
 				a = &rec.Turns[c][i]
@@ -456,7 +461,7 @@ func CompareTurns(rec, got *History) *Divergence {
 	return nil
 }
 
-func compareTurn(c Color, i int, a, b *TurnRecord, gotOutcome Outcome) *Divergence {
+func compareTurn(c chess.Color, i int, a, b *TurnRecord, gotOutcome Outcome) *Divergence {
 	div := func(what, rec, got string) *Divergence {
 		return &Divergence{Color: c, Turn: i, What: what, Recorded: rec, Replayed: got}
 	}
@@ -492,8 +497,8 @@ func compareTurn(c Color, i int, a, b *TurnRecord, gotOutcome Outcome) *Divergen
 	return nil
 }
 
-func senseString(s Square) string {
-	if s == NoSquare {
+func senseString(s chess.Square) string {
+	if s == chess.NoSquare {
 		return "pass"
 	}
 	return s.String()
@@ -511,7 +516,7 @@ func senseResultString(r []SquarePiece) string {
 		}
 		b = append(b, sp.Square.String()...)
 		b = append(b, '=')
-		if sp.Piece == NoPiece {
+		if sp.Piece == chess.NoPiece {
 			b = append(b, '-')
 		} else {
 			b = append(b, sp.Piece.Symbol())

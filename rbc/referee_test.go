@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"io"
 	"log/slog"
 	"os"
@@ -21,12 +22,12 @@ import (
 type fakePlayer struct {
 	color      string
 	log        *callLog
-	start      func(ctx context.Context, c Color, b Board, opponent string) error
-	opp        func(ctx context.Context, captured bool, sq Square) error
-	sense      func(ctx context.Context, moves []Move, left time.Duration) (Square, error)
+	start      func(ctx context.Context, c chess.Color, b chess.Board, opponent string) error
+	opp        func(ctx context.Context, captured bool, sq chess.Square) error
+	sense      func(ctx context.Context, moves []chess.Move, left time.Duration) (chess.Square, error)
 	result     func(ctx context.Context, r []SquarePiece) error
-	move       func(ctx context.Context, moves []Move, left time.Duration) (Move, error)
-	moveResult func(ctx context.Context, req, taken Move, captured bool, sq Square) error
+	move       func(ctx context.Context, moves []chess.Move, left time.Duration) (chess.Move, error)
+	moveResult func(ctx context.Context, req, taken chess.Move, captured bool, sq chess.Square) error
 	end        func(ctx context.Context, o Outcome, h *History) error
 }
 
@@ -44,7 +45,7 @@ func (l *callLog) add(s string) {
 	l.mu.Unlock()
 }
 
-func (p *fakePlayer) HandleGameStart(ctx context.Context, c Color, b Board, opponent string) error {
+func (p *fakePlayer) HandleGameStart(ctx context.Context, c chess.Color, b chess.Board, opponent string) error {
 	p.log.add(p.color + ":start")
 	if p.start != nil {
 		return p.start(ctx, c, b, opponent)
@@ -52,7 +53,7 @@ func (p *fakePlayer) HandleGameStart(ctx context.Context, c Color, b Board, oppo
 	return nil
 }
 
-func (p *fakePlayer) HandleOpponentMoveResult(ctx context.Context, captured bool, sq Square) error {
+func (p *fakePlayer) HandleOpponentMoveResult(ctx context.Context, captured bool, sq chess.Square) error {
 	p.log.add(p.color + ":opp")
 	if p.opp != nil {
 		return p.opp(ctx, captured, sq)
@@ -60,12 +61,12 @@ func (p *fakePlayer) HandleOpponentMoveResult(ctx context.Context, captured bool
 	return nil
 }
 
-func (p *fakePlayer) ChooseSense(ctx context.Context, senses []Square, moves []Move, left time.Duration) (Square, error) {
+func (p *fakePlayer) ChooseSense(ctx context.Context, senses []chess.Square, moves []chess.Move, left time.Duration) (chess.Square, error) {
 	p.log.add(p.color + ":sense")
 	if p.sense != nil {
 		return p.sense(ctx, moves, left)
 	}
-	return NoSquare, nil
+	return chess.NoSquare, nil
 }
 
 func (p *fakePlayer) HandleSenseResult(ctx context.Context, r []SquarePiece) error {
@@ -76,15 +77,15 @@ func (p *fakePlayer) HandleSenseResult(ctx context.Context, r []SquarePiece) err
 	return nil
 }
 
-func (p *fakePlayer) ChooseMove(ctx context.Context, moves []Move, left time.Duration) (Move, error) {
+func (p *fakePlayer) ChooseMove(ctx context.Context, moves []chess.Move, left time.Duration) (chess.Move, error) {
 	p.log.add(p.color + ":move")
 	if p.move != nil {
 		return p.move(ctx, moves, left)
 	}
-	return Move{}, nil
+	return chess.Move{}, nil
 }
 
-func (p *fakePlayer) HandleMoveResult(ctx context.Context, req, taken Move, captured bool, sq Square) error {
+func (p *fakePlayer) HandleMoveResult(ctx context.Context, req, taken chess.Move, captured bool, sq chess.Square) error {
 	p.log.add(p.color + ":moveResult")
 	if p.moveResult != nil {
 		return p.moveResult(ctx, req, taken, captured, sq)
@@ -106,11 +107,11 @@ func script(t *testing.T, moves ...string) *ScriptedPlayer {
 	t.Helper()
 	turns := make([]TurnRecord, len(moves))
 	for i, s := range moves {
-		m, err := ParseMove(s)
+		m, err := chess.ParseMove(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		turns[i] = TurnRecord{Sense: NoSquare, HasMove: true, Requested: m}
+		turns[i] = TurnRecord{Sense: chess.NoSquare, HasMove: true, Requested: m}
 	}
 	return NewScriptedPlayer(turns)
 }
@@ -153,12 +154,12 @@ func wantOutcome(t *testing.T, got Outcome, want Outcome) {
 func TestRefereeKingCaptureWins(t *testing.T) {
 	res := play(t, script(t, "e2e4", "d1h5", "h5f7", "f7e8"), script(t, passes(10)...), testOptions())
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: White, HasWinner: true, Reason: KingCapture})
-	if len(h.Turns[White]) != 4 || len(h.Turns[Black]) != 3 {
-		t.Errorf("turns %d/%d, want 4/3", len(h.Turns[White]), len(h.Turns[Black]))
+	wantOutcome(t, h.Outcome, Outcome{Winner: chess.White, HasWinner: true, Reason: KingCapture})
+	if len(h.Turns[chess.White]) != 4 || len(h.Turns[chess.Black]) != 3 {
+		t.Errorf("turns %d/%d, want 4/3", len(h.Turns[chess.White]), len(h.Turns[chess.Black]))
 	}
-	last := h.Turns[White][3]
-	if last.Taken.String() != "f7e8" || last.Capture != E8 || last.FENAfter != "rnbqQbnr/ppppp1pp/8/8/4P3/8/PPPP1PPP/RNB1KBNR b KQ - 0 4" {
+	last := h.Turns[chess.White][3]
+	if last.Taken.String() != "f7e8" || last.Capture != chess.E8 || last.FENAfter != "rnbqQbnr/ppppp1pp/8/8/4P3/8/PPPP1PPP/RNB1KBNR b KQ - 0 4" {
 		t.Errorf("last turn %+v", last)
 	}
 }
@@ -168,7 +169,7 @@ func TestRefereeKingCaptureBeforeTurnLimit(t *testing.T) {
 	opts := testOptions()
 	opts.TurnLimit = 4
 	res := play(t, script(t, passes(10)...), script(t, "e7e5", "d8h4", "h4f2", "f2e1"), opts)
-	wantOutcome(t, res.History.Outcome, Outcome{Winner: Black, HasWinner: true, Reason: KingCapture})
+	wantOutcome(t, res.History.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: KingCapture})
 }
 
 // TestRefereeMoveLimitDrawsAt100HalfMoves: passes count toward the
@@ -177,10 +178,10 @@ func TestRefereeMoveLimitDrawsAt100HalfMoves(t *testing.T) {
 	res := play(t, &fakePlayer{}, &fakePlayer{}, testOptions())
 	h := res.History
 	wantOutcome(t, h.Outcome, Outcome{Reason: MoveLimit})
-	if len(h.Turns[White]) != 50 || len(h.Turns[Black]) != 50 {
-		t.Errorf("turns %d/%d, want 50/50", len(h.Turns[White]), len(h.Turns[Black]))
+	if len(h.Turns[chess.White]) != 50 || len(h.Turns[chess.Black]) != 50 {
+		t.Errorf("turns %d/%d, want 50/50", len(h.Turns[chess.White]), len(h.Turns[chess.Black]))
 	}
-	if got := h.Turns[Black][49].FENAfter; got != "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 100 51" {
+	if got := h.Turns[chess.Black][49].FENAfter; got != "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 100 51" {
 		t.Errorf("last FEN %s", got)
 	}
 }
@@ -193,7 +194,7 @@ func TestRefereeMoveLimitCountsFromLastPawnMove(t *testing.T) {
 	h := res.History
 	wantOutcome(t, h.Outcome, Outcome{Reason: MoveLimit})
 	// Half-moves 1-2 (a pass each), then e2e4 at half-move 3 resets, then 10 more.
-	if n := len(h.Turns[White]) + len(h.Turns[Black]); n != 13 {
+	if n := len(h.Turns[chess.White]) + len(h.Turns[chess.Black]); n != 13 {
 		t.Errorf("%d turns, want 13", n)
 	}
 }
@@ -207,8 +208,8 @@ func TestRefereeTurnLimitDrawsWhenFullmoveExceedsLimit(t *testing.T) {
 	res := play(t, &fakePlayer{}, &fakePlayer{}, opts)
 	h := res.History
 	wantOutcome(t, h.Outcome, Outcome{Reason: TurnLimit})
-	if len(h.Turns[White]) != 3 || len(h.Turns[Black]) != 3 {
-		t.Errorf("turns %d/%d, want 3/3", len(h.Turns[White]), len(h.Turns[Black]))
+	if len(h.Turns[chess.White]) != 3 || len(h.Turns[chess.Black]) != 3 {
+		t.Errorf("turns %d/%d, want 3/3", len(h.Turns[chess.White]), len(h.Turns[chess.Black]))
 	}
 }
 
@@ -217,20 +218,20 @@ func TestRefereeTurnLimitDrawsWhenFullmoveExceedsLimit(t *testing.T) {
 func TestRefereeTimeoutWhenClockRunsOut(t *testing.T) {
 	opts := testOptions()
 	clk := opts.Clock.(*ManualClock)
-	white := &fakePlayer{move: func(ctx context.Context, moves []Move, left time.Duration) (Move, error) {
+	white := &fakePlayer{move: func(ctx context.Context, moves []chess.Move, left time.Duration) (chess.Move, error) {
 		clk.Advance(left + time.Second)
 		return moves[0], nil
 	}}
 	res := play(t, white, &fakePlayer{}, opts)
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: Black, HasWinner: true, Reason: Timeout})
+	wantOutcome(t, h.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: Timeout})
 	if !strings.Contains(h.Outcome.Detail, "white's ChooseMove") {
 		t.Errorf("detail %q", h.Outcome.Detail)
 	}
-	if len(h.Turns[White]) != 1 || h.Turns[White][0].HasMove || len(h.Turns[Black]) != 0 {
+	if len(h.Turns[chess.White]) != 1 || h.Turns[chess.White][0].HasMove || len(h.Turns[chess.Black]) != 0 {
 		t.Errorf("turns %+v", h.Turns)
 	}
-	if res.Left[White] > 0 || res.Used[White] != 901*time.Second || res.Left[Black] != 900*time.Second {
+	if res.Left[chess.White] > 0 || res.Used[chess.White] != 901*time.Second || res.Left[chess.Black] != 900*time.Second {
 		t.Errorf("clocks left %v used %v", res.Left, res.Used)
 	}
 }
@@ -244,8 +245,8 @@ func TestRefereeTimeoutBeforeKingCapture(t *testing.T) {
 	white := script(t, "e2e4", "d1h5", "h5f7", "f7e8")
 	slow := &slowResult{ScriptedPlayer: white, clk: clk, turn: 4}
 	res := play(t, slow, script(t, passes(10)...), opts)
-	wantOutcome(t, res.History.Outcome, Outcome{Winner: Black, HasWinner: true, Reason: Timeout})
-	if got := res.History.Turns[White][3]; !got.HasMove || got.Capture != E8 {
+	wantOutcome(t, res.History.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: Timeout})
+	if got := res.History.Turns[chess.White][3]; !got.HasMove || got.Capture != chess.E8 {
 		t.Errorf("the capturing move is not recorded: %+v", got)
 	}
 }
@@ -258,7 +259,7 @@ type slowResult struct {
 	moves int
 }
 
-func (p *slowResult) HandleMoveResult(ctx context.Context, req, taken Move, captured bool, sq Square) error {
+func (p *slowResult) HandleMoveResult(ctx context.Context, req, taken chess.Move, captured bool, sq chess.Square) error {
 	p.moves++
 	if p.moves == p.turn {
 		p.clk.Advance(time.Hour)
@@ -276,33 +277,33 @@ func TestRefereeChargesWholeTurnAndAddsIncrement(t *testing.T) {
 	spend := func() { clk.Advance(time.Second) }
 	var lefts []time.Duration
 	white := &fakePlayer{
-		opp: func(context.Context, bool, Square) error { spend(); return nil },
-		sense: func(_ context.Context, _ []Move, left time.Duration) (Square, error) {
+		opp: func(context.Context, bool, chess.Square) error { spend(); return nil },
+		sense: func(_ context.Context, _ []chess.Move, left time.Duration) (chess.Square, error) {
 			lefts = append(lefts, left)
 			spend()
-			return E4, nil
+			return chess.E4, nil
 		},
-		move: func(_ context.Context, _ []Move, left time.Duration) (Move, error) {
+		move: func(_ context.Context, _ []chess.Move, left time.Duration) (chess.Move, error) {
 			lefts = append(lefts, left)
 			spend()
-			return Move{}, nil
+			return chess.Move{}, nil
 		},
-		moveResult: func(context.Context, Move, Move, bool, Square) error { spend(); return nil },
+		moveResult: func(context.Context, chess.Move, chess.Move, bool, chess.Square) error { spend(); return nil },
 	}
 	res := play(t, white, &fakePlayer{}, opts)
 	// Two turns of 4 s each, plus 5 s after each.
-	if res.Left[White] != 902*time.Second || res.Used[White] != 8*time.Second || res.Left[Black] != 910*time.Second {
+	if res.Left[chess.White] != 902*time.Second || res.Used[chess.White] != 8*time.Second || res.Left[chess.Black] != 910*time.Second {
 		t.Errorf("left %v used %v", res.Left, res.Used)
 	}
 	want := []time.Duration{899 * time.Second, 898 * time.Second, 900 * time.Second, 899 * time.Second}
 	if !slices.Equal(lefts, want) {
 		t.Errorf("seconds left %v, want %v", lefts, want)
 	}
-	if want := []time.Duration{4 * time.Second, 4 * time.Second}; !slices.Equal(res.TurnTimes[White], want) {
-		t.Errorf("white's turn times %v, want %v", res.TurnTimes[White], want)
+	if want := []time.Duration{4 * time.Second, 4 * time.Second}; !slices.Equal(res.TurnTimes[chess.White], want) {
+		t.Errorf("white's turn times %v, want %v", res.TurnTimes[chess.White], want)
 	}
-	if n := len(res.TurnTimes[Black]); n != 2 {
-		t.Errorf("black's turn times %v, want two turns", res.TurnTimes[Black])
+	if n := len(res.TurnTimes[chess.Black]); n != 2 {
+		t.Errorf("black's turn times %v, want two turns", res.TurnTimes[chess.Black])
 	}
 }
 
@@ -317,9 +318,9 @@ func TestRefereeHungBotLosesOnTime(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	log := &callLog{}
-	black := &fakePlayer{color: "b", log: log, sense: func(context.Context, []Move, time.Duration) (Square, error) {
+	black := &fakePlayer{color: "b", log: log, sense: func(context.Context, []chess.Move, time.Duration) (chess.Square, error) {
 		<-release // ignores ctx
-		return NoSquare, nil
+		return chess.NoSquare, nil
 	}}
 	start := time.Now()
 	res := play(t, &fakePlayer{color: "w", log: log}, black, opts)
@@ -327,7 +328,7 @@ func TestRefereeHungBotLosesOnTime(t *testing.T) {
 		t.Errorf("referee took %v", d)
 	}
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: White, HasWinner: true, Reason: Timeout})
+	wantOutcome(t, h.Outcome, Outcome{Winner: chess.White, HasWinner: true, Reason: Timeout})
 	if !strings.Contains(h.Outcome.Detail, "black's ChooseSense was still running") {
 		t.Errorf("detail %q", h.Outcome.Detail)
 	}
@@ -346,19 +347,19 @@ func TestRefereeContextDeadlineIsTheClock(t *testing.T) {
 	var deadline time.Time
 	var ended bool
 	white := &fakePlayer{
-		move: func(ctx context.Context, _ []Move, left time.Duration) (Move, error) {
+		move: func(ctx context.Context, _ []chess.Move, left time.Duration) (chess.Move, error) {
 			deadline, _ = ctx.Deadline()
 			clk.Advance(left)
 			<-ctx.Done()
 			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				t.Errorf("ctx.Err() = %v", ctx.Err())
 			}
-			return Move{}, ctx.Err()
+			return chess.Move{}, ctx.Err()
 		},
 		end: func(context.Context, Outcome, *History) error { ended = true; return nil },
 	}
 	res := play(t, white, &fakePlayer{}, opts)
-	wantOutcome(t, res.History.Outcome, Outcome{Winner: Black, HasWinner: true, Reason: Timeout})
+	wantOutcome(t, res.History.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: Timeout})
 	if want := time.Unix(1000, 0).Add(900 * time.Second); !deadline.Equal(want) {
 		t.Errorf("deadline %v, want %v", deadline, want)
 	}
@@ -370,25 +371,25 @@ func TestRefereeContextDeadlineIsTheClock(t *testing.T) {
 // TestRefereeCallbackErrorResigns: an error from any callback is a resignation.
 func TestRefereeCallbackErrorResigns(t *testing.T) {
 	boom := errors.New("engine died")
-	res := play(t, &fakePlayer{}, &fakePlayer{move: func(context.Context, []Move, time.Duration) (Move, error) {
-		return Move{}, boom
+	res := play(t, &fakePlayer{}, &fakePlayer{move: func(context.Context, []chess.Move, time.Duration) (chess.Move, error) {
+		return chess.Move{}, boom
 	}}, testOptions())
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: White, HasWinner: true, Reason: Resign})
+	wantOutcome(t, h.Outcome, Outcome{Winner: chess.White, HasWinner: true, Reason: Resign})
 	if h.Outcome.Detail != "black's ChooseMove failed: engine died" {
 		t.Errorf("detail %q", h.Outcome.Detail)
 	}
-	if len(h.Turns[Black]) != 1 || h.Turns[Black][0].HasMove {
-		t.Errorf("black's turn %+v", h.Turns[Black])
+	if len(h.Turns[chess.Black]) != 1 || h.Turns[chess.Black][0].HasMove {
+		t.Errorf("black's turn %+v", h.Turns[chess.Black])
 	}
 }
 
 // TestRefereeGameStartErrorResigns: failing before the first turn resigns too.
 func TestRefereeGameStartErrorResigns(t *testing.T) {
-	res := play(t, &fakePlayer{start: func(context.Context, Color, Board, string) error { return errors.New("no engine") }},
+	res := play(t, &fakePlayer{start: func(context.Context, chess.Color, chess.Board, string) error { return errors.New("no engine") }},
 		&fakePlayer{}, testOptions())
-	wantOutcome(t, res.History.Outcome, Outcome{Winner: Black, HasWinner: true, Reason: Resign})
-	if len(res.History.Turns[White]) != 0 {
+	wantOutcome(t, res.History.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: Resign})
+	if len(res.History.Turns[chess.White]) != 0 {
 		t.Errorf("turns played after a failed start")
 	}
 }
@@ -399,7 +400,7 @@ func TestRefereePanicResigns(t *testing.T) {
 	res := play(t, &fakePlayer{result: func(context.Context, []SquarePiece) error { panic("index out of range") }},
 		&fakePlayer{}, testOptions())
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: Black, HasWinner: true, Reason: Resign})
+	wantOutcome(t, h.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: Resign})
 	if h.Outcome.Detail != "white's HandleSenseResult failed: panic: index out of range" {
 		t.Errorf("detail %q", h.Outcome.Detail)
 	}
@@ -410,31 +411,31 @@ func TestRefereePanicResigns(t *testing.T) {
 func TestRefereeIllegalMoveLoses(t *testing.T) {
 	res := play(t, script(t, "e2e5"), &fakePlayer{}, testOptions())
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: Black, HasWinner: true, Reason: IllegalAction})
+	wantOutcome(t, h.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: IllegalAction})
 	if h.Outcome.Detail != "white requested e2e5, which is not one of its 34 move actions" {
 		t.Errorf("detail %q", h.Outcome.Detail)
 	}
-	if len(h.Turns[White]) != 1 || h.Turns[White][0].HasMove {
-		t.Errorf("the illegal request was recorded: %+v", h.Turns[White])
+	if len(h.Turns[chess.White]) != 1 || h.Turns[chess.White][0].HasMove {
+		t.Errorf("the illegal request was recorded: %+v", h.Turns[chess.White])
 	}
 	// Squares off the board are illegal too, and do not crash anything.
-	res = play(t, &fakePlayer{move: func(context.Context, []Move, time.Duration) (Move, error) {
-		return Move{From: 70, To: -3}, nil
+	res = play(t, &fakePlayer{move: func(context.Context, []chess.Move, time.Duration) (chess.Move, error) {
+		return chess.Move{From: 70, To: -3}, nil
 	}}, &fakePlayer{}, testOptions())
-	wantOutcome(t, res.History.Outcome, Outcome{Winner: Black, HasWinner: true, Reason: IllegalAction})
+	wantOutcome(t, res.History.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: IllegalAction})
 }
 
 // TestRefereeIllegalSenseLoses: a sense off the board loses; NoSquare is a pass.
 func TestRefereeIllegalSenseLoses(t *testing.T) {
-	res := play(t, &fakePlayer{}, &fakePlayer{sense: func(context.Context, []Move, time.Duration) (Square, error) {
+	res := play(t, &fakePlayer{}, &fakePlayer{sense: func(context.Context, []chess.Move, time.Duration) (chess.Square, error) {
 		return 64, nil
 	}}, testOptions())
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: White, HasWinner: true, Reason: IllegalAction})
-	if h.Outcome.Detail != "black sensed square 64, which is not on the board" || len(h.Turns[Black]) != 0 {
-		t.Errorf("detail %q, black turns %d", h.Outcome.Detail, len(h.Turns[Black]))
+	wantOutcome(t, h.Outcome, Outcome{Winner: chess.White, HasWinner: true, Reason: IllegalAction})
+	if h.Outcome.Detail != "black sensed square 64, which is not on the board" || len(h.Turns[chess.Black]) != 0 {
+		t.Errorf("detail %q, black turns %d", h.Outcome.Detail, len(h.Turns[chess.Black]))
 	}
-	if w := h.Turns[White][0]; w.Sense != NoSquare || w.SenseResult == nil || len(w.SenseResult) != 0 {
+	if w := h.Turns[chess.White][0]; w.Sense != chess.NoSquare || w.SenseResult == nil || len(w.SenseResult) != 0 {
 		t.Errorf("a passed sense: %+v", w)
 	}
 }
@@ -449,29 +450,29 @@ func TestRefereeSenseResultAndCaptureNotices(t *testing.T) {
 	var results [][]SquarePiece
 	var moveResults []string
 	white := &fakePlayer{
-		opp: func(_ context.Context, captured bool, sq Square) error {
+		opp: func(_ context.Context, captured bool, sq chess.Square) error {
 			notices = append(notices, fmt.Sprintf("w %v %v", captured, sq))
 			return nil
 		},
-		move: func() func(context.Context, []Move, time.Duration) (Move, error) {
+		move: func() func(context.Context, []chess.Move, time.Duration) (chess.Move, error) {
 			moves := []string{"a2a4", "a4a5", "a5a6", "a6b7", "b7a8"}
-			return func(context.Context, []Move, time.Duration) (Move, error) {
-				m, _ := ParseMove(moves[0])
+			return func(context.Context, []chess.Move, time.Duration) (chess.Move, error) {
+				m, _ := chess.ParseMove(moves[0])
 				moves = moves[1:]
 				return m, nil
 			}
 		}(),
-		moveResult: func(_ context.Context, req, taken Move, captured bool, sq Square) error {
+		moveResult: func(_ context.Context, req, taken chess.Move, captured bool, sq chess.Square) error {
 			moveResults = append(moveResults, fmt.Sprintf("%v %v %v %v", req, taken, captured, sq))
 			return nil
 		},
 	}
 	black := &fakePlayer{
-		opp: func(_ context.Context, captured bool, sq Square) error {
+		opp: func(_ context.Context, captured bool, sq chess.Square) error {
 			notices = append(notices, fmt.Sprintf("b %v %v", captured, sq))
 			return nil
 		},
-		sense:  func(context.Context, []Move, time.Duration) (Square, error) { return A8, nil },
+		sense:  func(context.Context, []chess.Move, time.Duration) (chess.Square, error) { return chess.A8, nil },
 		result: func(_ context.Context, r []SquarePiece) error { results = append(results, r); return nil },
 	}
 	res := play(t, white, black, opts)
@@ -479,14 +480,14 @@ func TestRefereeSenseResultAndCaptureNotices(t *testing.T) {
 	if !slices.Equal(notices, wantNotices) {
 		t.Errorf("notices %v, want %v", notices, wantNotices)
 	}
-	wantWindow := []SquarePiece{{A8, MakePiece(Black, Rook)}, {B8, MakePiece(Black, Knight)}, {A7, MakePiece(Black, Pawn)}, {B7, MakePiece(Black, Pawn)}}
+	wantWindow := []SquarePiece{{chess.A8, chess.MakePiece(chess.Black, chess.Rook)}, {chess.B8, chess.MakePiece(chess.Black, chess.Knight)}, {chess.A7, chess.MakePiece(chess.Black, chess.Pawn)}, {chess.B7, chess.MakePiece(chess.Black, chess.Pawn)}}
 	if !slices.Equal(results[0], wantWindow) {
 		t.Errorf("sense result %v, want %v", results[0], wantWindow)
 	}
 	if got := moveResults[4]; got != "b7a8 b7a8q true a8" {
 		t.Errorf("promotion result %q", got)
 	}
-	if rec := res.History.Turns[White][4]; rec.Requested.String() != "b7a8" || rec.Taken.String() != "b7a8q" {
+	if rec := res.History.Turns[chess.White][4]; rec.Requested.String() != "b7a8" || rec.Taken.String() != "b7a8q" {
 		t.Errorf("record %+v", rec)
 	}
 }
@@ -510,7 +511,7 @@ func TestRefereeCallbackOrder(t *testing.T) {
 	if !slices.Equal(log.calls, want) {
 		t.Errorf("calls %v\nwant %v", log.calls, want)
 	}
-	if endOutcome != res.History.Outcome || endHistory == res.History || len(endHistory.Turns[Black]) != 1 {
+	if endOutcome != res.History.Outcome || endHistory == res.History || len(endHistory.Turns[chess.Black]) != 1 {
 		t.Errorf("HandleGameEnd got %v %p (referee's %p)", endOutcome, endHistory, res.History)
 	}
 }
@@ -520,11 +521,11 @@ func TestRefereeCallbackOrder(t *testing.T) {
 func TestRefereeAbortsOnContextCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	turns := 0
-	white := &fakePlayer{move: func(ctx context.Context, _ []Move, _ time.Duration) (Move, error) {
+	white := &fakePlayer{move: func(ctx context.Context, _ []chess.Move, _ time.Duration) (chess.Move, error) {
 		if turns++; turns == 3 {
 			cancel()
 		}
-		return Move{}, nil
+		return chess.Move{}, nil
 	}}
 	res, err := PlayLocalGame(ctx, white, &fakePlayer{}, testOptions())
 	if !errors.Is(err, ErrAborted) || !errors.Is(err, context.Canceled) || res != nil {
@@ -584,8 +585,8 @@ func loadRecord(t *testing.T, name string) *History {
 func TestReplayFindsFirstDivergence(t *testing.T) {
 	ctx := context.Background()
 	rec := loadRecord(t, "attacker_bot-random_bot-3-000.json")
-	rec.Turns[Black][1].Taken = Move{From: F7, To: G6}
-	rec.Turns[White][2].FENAfter = StartFEN
+	rec.Turns[chess.Black][1].Taken = chess.Move{From: chess.F7, To: chess.G6}
+	rec.Turns[chess.White][2].FENAfter = chess.StartFEN
 	rp, err := ReplayHistory(ctx, rec)
 	if err != nil {
 		t.Fatal(err)
@@ -596,7 +597,7 @@ func TestReplayFindsFirstDivergence(t *testing.T) {
 	}
 
 	rec = loadRecord(t, "attacker_bot-random_bot-3-000.json")
-	rec.Turns[White][1].SenseResult[0].Piece = MakePiece(Black, Queen)
+	rec.Turns[chess.White][1].SenseResult[0].Piece = chess.MakePiece(chess.Black, chess.Queen)
 	rp, _ = ReplayHistory(ctx, rec)
 	want = "turn 2 (white): sense result: recorded [a3=q b3=- a2=P b2=P a1=R b1=-], replayed [a3=- b3=- a2=P b2=P a1=R b1=-]"
 	if rp.Divergence == nil || rp.Divergence.String() != want {
@@ -604,7 +605,7 @@ func TestReplayFindsFirstDivergence(t *testing.T) {
 	}
 
 	rec = loadRecord(t, "attacker_bot-random_bot-3-000.json")
-	rec.Outcome.Winner = Black
+	rec.Outcome.Winner = chess.Black
 	rp, _ = ReplayHistory(ctx, rec)
 	want = "result: recorded black wins by KING_CAPTURE, replayed white wins by KING_CAPTURE"
 	if rp.Divergence == nil || rp.Divergence.String() != want {
@@ -613,7 +614,7 @@ func TestReplayFindsFirstDivergence(t *testing.T) {
 
 	// A record cut short claims a king capture that never happened.
 	rec = loadRecord(t, "attacker_bot-random_bot-3-000.json")
-	rec.Turns[White] = rec.Turns[White][:3]
+	rec.Turns[chess.White] = rec.Turns[chess.White][:3]
 	rp, _ = ReplayHistory(ctx, rec)
 	want = "result: recorded white wins by KING_CAPTURE, replayed a game not over after the recorded turns"
 	if rp.Divergence == nil || rp.Divergence.String() != want {
@@ -622,7 +623,7 @@ func TestReplayFindsFirstDivergence(t *testing.T) {
 
 	// An illegal request in the record.
 	rec = loadRecord(t, "attacker_bot-random_bot-3-000.json")
-	rec.Turns[White][1].Requested = Move{From: E2, To: E5}
+	rec.Turns[chess.White][1].Requested = chess.Move{From: chess.E2, To: chess.E5}
 	rp, _ = ReplayHistory(ctx, rec)
 	want = "turn 2 (white): move: recorded e2e5, replayed none (black wins by ILLEGAL_ACTION (white requested e2e5, which is not one of its 34 move actions))"
 	if rp.Divergence == nil || rp.Divergence.String() != want {
@@ -635,9 +636,9 @@ func TestReplayFindsFirstDivergence(t *testing.T) {
 // as unchecked.
 func TestReplayAcceptsLossOnTimeUnchecked(t *testing.T) {
 	rec := loadRecord(t, "attacker_bot-random_bot-3-000.json")
-	last := &rec.Turns[White][3]
-	*last = TurnRecord{Sense: last.Sense, SenseResult: last.SenseResult, Capture: NoSquare}
-	rec.Outcome = Outcome{Winner: Black, HasWinner: true, Reason: Timeout}
+	last := &rec.Turns[chess.White][3]
+	*last = TurnRecord{Sense: last.Sense, SenseResult: last.SenseResult, Capture: chess.NoSquare}
+	rec.Outcome = Outcome{Winner: chess.Black, HasWinner: true, Reason: Timeout}
 	rp, err := ReplayHistory(context.Background(), rec)
 	if err != nil {
 		t.Fatal(err)
@@ -652,7 +653,7 @@ func TestReplayAcceptsLossOnTimeUnchecked(t *testing.T) {
 func TestReplayTurnLimitUsesRecordedLimit(t *testing.T) {
 	opts := testOptions()
 	opts.TurnLimit = 7
-	res := play(t, &fakePlayer{sense: func(context.Context, []Move, time.Duration) (Square, error) { return D4, nil }}, &fakePlayer{}, opts)
+	res := play(t, &fakePlayer{sense: func(context.Context, []chess.Move, time.Duration) (chess.Square, error) { return chess.D4, nil }}, &fakePlayer{}, opts)
 	rp, err := ReplayHistory(context.Background(), res.History)
 	if err != nil {
 		t.Fatal(err)

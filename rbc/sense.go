@@ -1,20 +1,22 @@
 package rbc
 
+import "github.com/blindfish-rbc/blindfish/chess"
+
 // SquarePiece is one square of a sense result and what stands on it.
 type SquarePiece struct {
-	Square Square
-	Piece  Piece
+	Square chess.Square
+	Piece  chess.Piece
 }
 
 // SenseWindow returns the 3×3 window centred on center, clipped at the edges.
-func SenseWindow(center Square) Bitboard {
-	return KingAttacks(center) | center.Bit()
+func SenseWindow(center chess.Square) chess.Bitboard {
+	return chess.KingAttacks(center) | center.Bit()
 }
 
 // AppendSense appends the sense result for center in the harness's order:
 // the rank above, the same rank, the rank below, each from file−1 to file+1,
 // clipped at the board's edge.
-func AppendSense(b *Board, dst []SquarePiece, center Square) []SquarePiece {
+func AppendSense(b *chess.Board, dst []SquarePiece, center chess.Square) []SquarePiece {
 	f, r := center.File(), center.Rank()
 	for dr := 1; dr >= -1; dr-- {
 		for df := -1; df <= 1; df++ {
@@ -22,7 +24,7 @@ func AppendSense(b *Board, dst []SquarePiece, center Square) []SquarePiece {
 			if ff < 0 || ff > 7 || rr < 0 || rr > 7 {
 				continue
 			}
-			s := MakeSquare(ff, rr)
+			s := chess.MakeSquare(ff, rr)
 			dst = append(dst, SquarePiece{Square: s, Piece: b.PieceAt(s)})
 		}
 	}
@@ -31,7 +33,7 @@ func AppendSense(b *Board, dst []SquarePiece, center Square) []SquarePiece {
 
 // Sense returns the sense result for center (see AppendSense); NoSquare
 // (a passed sense) gives an empty result.
-func Sense(b *Board, center Square) []SquarePiece {
+func Sense(b *chess.Board, center chess.Square) []SquarePiece {
 	if !center.Valid() {
 		return nil
 	}
@@ -42,7 +44,7 @@ func Sense(b *Board, center Square) []SquarePiece {
 // center shows on this board: two boards give the same sense result for center
 // iff their keys are equal (each square is a base-13 digit). It is the basis of
 // sense-outcome partitions in belief filtering and sense selection.
-func SenseKey(b *Board, center Square) uint64 {
+func SenseKey(b *chess.Board, center chess.Square) uint64 {
 	var k uint64
 	occ := b.Occupied()
 	for w := SenseWindow(center); w != 0; {

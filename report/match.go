@@ -14,8 +14,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/match"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // MatchOptions say what a match page shows and where it goes.
@@ -177,9 +177,9 @@ func scoreFigure(pairings []*match.Pairing, withClock bool) (Figure, error) {
 				rows = append(rows, row{strings.TrimPrefix(shorten(name, 44)+", "+as, ", "), s})
 			}
 		}
-		add("as white", &p.ByColor[rbc.White])
-		add("as black", &p.ByColor[rbc.Black])
-		if p.ByColor[rbc.White].Games > 0 && p.ByColor[rbc.Black].Games > 0 {
+		add("as white", &p.ByColor[chess.White])
+		add("as black", &p.ByColor[chess.Black])
+		if p.ByColor[chess.White].Games > 0 && p.ByColor[chess.Black].Games > 0 {
 			add("both", &p.Both)
 		}
 	}
@@ -339,7 +339,7 @@ func timeFigure(p *match.Pairing) (fig Figure, ok bool, err error) {
 			continue
 		}
 		timed++
-		sides := [2]rbc.Color{r.BotColor, r.BotColor.Other()}
+		sides := [2]chess.Color{r.BotColor, r.BotColor.Other()}
 		for side, c := range sides {
 			if turns := r.Turns[c]; turns > 0 {
 				perGame[side] = append(perGame[side], plotter.XY{X: float64(timed), Y: r.Used[c].Seconds() / float64(turns)})
@@ -456,7 +456,7 @@ func gamesSection(games []*match.Result, records *Records, page string) (Section
 		}
 		result := "½-½"
 		if r.Outcome.HasWinner {
-			result = map[rbc.Color]string{rbc.White: "1-0", rbc.Black: "0-1"}[r.Outcome.Winner]
+			result = map[chess.Color]string{chess.White: "1-0", chess.Black: "0-1"}[r.Outcome.Winner]
 		}
 		reason := "-"
 		if r.Outcome.Reason != "" {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/player"
@@ -153,7 +154,7 @@ func TestMatchPageBareAndEmpty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &match.Result{White: h.WhiteName, Black: h.BlackName, BotColor: rbc.White, Outcome: match.RBCOutcome(h.Outcome),
+	r := &match.Result{White: h.WhiteName, Black: h.BlackName, BotColor: chess.White, Outcome: match.RBCOutcome(h.Outcome),
 		Turns: [2]int{len(h.Turns[0]), len(h.Turns[1])}, Clock: "?", Record: src}
 	p, err := Match([]*match.Result{r}, NewRecords(), MatchOptions{Title: "bare", Page: "x.html"})
 	if err != nil {
@@ -241,7 +242,7 @@ func TestWriteFileLeavesNothingOnError(t *testing.T) {
 // TestFigureEscapesNames: a bot name with markup reaches the figures and
 // tables as text.
 func TestFigureEscapesNames(t *testing.T) {
-	r := &match.Result{White: "<b>x</b>", Black: "y&z", BotColor: rbc.White, Clock: "1+0", Turns: [2]int{3, 3}, Timed: true,
+	r := &match.Result{White: "<b>x</b>", Black: "y&z", BotColor: chess.White, Clock: "1+0", Turns: [2]int{3, 3}, Timed: true,
 		Used: [2]time.Duration{time.Second, time.Second}, TurnTimes: [2][]time.Duration{{1, 2, 3}, {1, 2, 3}}}
 	p, err := Match([]*match.Result{r}, nil, MatchOptions{Title: "escape"})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -38,9 +39,9 @@ func benchBelief(b *testing.B) (*exact, ObservedTurn) {
 // and returns the game's turns.
 func benchReplay(b *testing.B, s Sampler) []ObservedTurn {
 	b.Helper()
-	start, turns := loadTurns(b, benchGame, rbc.White)
+	start, turns := loadTurns(b, benchGame, chess.White)
 	ctx := context.Background()
-	if err := s.HandleGameStart(ctx, rbc.White, start); err != nil {
+	if err := s.HandleGameStart(ctx, chess.White, start); err != nil {
 		b.Fatal(err)
 	}
 	for i := 0; i <= benchTurn; i++ {
@@ -110,7 +111,7 @@ func BenchmarkSenseFilter(b *testing.B) {
 	s, tr := benchBelief(b)
 	l := layer{}
 	l.add(s.pending.groups[groupOf(tr.CaptureSquare)])
-	f, err := newSenseFilter(rbc.Sense(&tr.Before, rbc.D6))
+	f, err := newSenseFilter(rbc.Sense(&tr.Before, chess.D6))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -179,11 +180,11 @@ func BenchmarkLargestSet(b *testing.B) {
 	if _, err := os.Stat(benchGame); err != nil {
 		b.Skip("bench game missing")
 	}
-	start, turns := loadTurns(b, benchGame, rbc.White)
+	start, turns := loadTurns(b, benchGame, chess.White)
 	for b.Loop() {
 		s := mustNew(b, "exact", Options{Seed: 1})
 		ctx := context.Background()
-		_ = s.HandleGameStart(ctx, rbc.White, start)
+		_ = s.HandleGameStart(ctx, chess.White, start)
 		for i := range min(16, len(turns)) {
 			tr := &turns[i]
 			_ = tr.Notice(ctx, s)

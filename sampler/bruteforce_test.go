@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -15,20 +16,20 @@ import (
 // option applied to every board, the sense compared as the harness's list
 // (rbc.Board.Sense), the move resolved on every board.
 type bruteForce struct {
-	set   map[uint64]rbc.Board
+	set   map[uint64]chess.Board
 	stage stage
 }
 
-func newBruteForce(c rbc.Color, start rbc.Board) *bruteForce {
-	bf := &bruteForce{set: map[uint64]rbc.Board{start.Key(): start}, stage: oppToMove}
+func newBruteForce(c chess.Color, start chess.Board) *bruteForce {
+	bf := &bruteForce{set: map[uint64]chess.Board{start.Key(): start}, stage: oppToMove}
 	if start.Turn() == c {
 		bf.stage = usToMove
 	}
 	return bf
 }
 
-func (bf *bruteForce) notice(square rbc.Square) {
-	next := map[uint64]rbc.Board{}
+func (bf *bruteForce) notice(square chess.Square) {
+	next := map[uint64]chess.Board{}
 	if bf.stage == usToMove {
 		if !square.Valid() {
 			next = bf.set
@@ -46,7 +47,7 @@ func (bf *bruteForce) notice(square rbc.Square) {
 	bf.set, bf.stage = next, usToMove
 }
 
-func (bf *bruteForce) sense(center rbc.Square, result []rbc.SquarePiece) {
+func (bf *bruteForce) sense(center chess.Square, result []rbc.SquarePiece) {
 	for k, b := range bf.set {
 		if !slices.Equal(rbc.Sense(&b, center), result) {
 			delete(bf.set, k)
@@ -54,8 +55,8 @@ func (bf *bruteForce) sense(center rbc.Square, result []rbc.SquarePiece) {
 	}
 }
 
-func (bf *bruteForce) move(req, taken rbc.Move, capture rbc.Square) {
-	next := map[uint64]rbc.Board{}
+func (bf *bruteForce) move(req, taken chess.Move, capture chess.Square) {
+	next := map[uint64]chess.Board{}
 	for _, b := range bf.set {
 		t, c := rbc.Resolve(&b, rbc.WithQueenDefault(&b, req))
 		if t == taken && c == capture {
@@ -71,7 +72,7 @@ func (bf *bruteForce) move(req, taken rbc.Move, capture rbc.Square) {
 func keysOf(t *testing.T, s Sampler) map[uint64]bool {
 	t.Helper()
 	all := make([][]uint64, s.Workers()) // one per worker: ForEach runs them at once
-	err := s.ForEach(context.Background(), func(w int, boards []rbc.Board, _ []float64) error {
+	err := s.ForEach(context.Background(), func(w int, boards []chess.Board, _ []float64) error {
 		for i := range boards {
 			all[w] = append(all[w], boards[i].Key())
 		}
@@ -104,7 +105,7 @@ func TestExactEqualsBruteForce(t *testing.T) {
 	}
 	turnsPerGame := 4
 	for _, f := range picked {
-		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+		for _, c := range []chess.Color{chess.White, chess.Black} {
 			name := fmt.Sprintf("%s/%v", filepath.Base(f), c)
 			start, turns := loadTurns(t, f, c)
 			s := mustNew(t, "exact", Options{Seed: 1, Workers: 2})
@@ -120,7 +121,7 @@ func TestExactEqualsBruteForce(t *testing.T) {
 					}
 				}
 			}
-			replayTurns(t, s, c, start, turns, turnsPerGame, func(turn int, at checkpoint, truth *rbc.Board) {
+			replayTurns(t, s, c, start, turns, turnsPerGame, func(turn int, at checkpoint, truth *chess.Board) {
 				tr := &turns[turn]
 				switch at {
 				case afterNotice:

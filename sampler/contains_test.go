@@ -7,14 +7,14 @@ import (
 	"log/slog"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // farBoard is a board no belief of a real game holds: Black's pieces sit
 // where they cannot have got to, so every search prunes it at once.
-func farBoard(t *testing.T) rbc.Board {
+func farBoard(t *testing.T) chess.Board {
 	t.Helper()
-	b, err := rbc.ParseFEN("8/8/8/8/pppppppp/rnbqkbnr/PPPPPPPP/RNBQKBNR w KQ - 0 1")
+	b, err := chess.ParseFEN("8/8/8/8/pppppppp/rnbqkbnr/PPPPPPPP/RNBQKBNR w KQ - 0 1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,11 +24,11 @@ func farBoard(t *testing.T) rbc.Board {
 // TestLayerContainsCancelled: a scan cut short by its context is an error,
 // not "absent".
 func TestLayerContainsCancelled(t *testing.T) {
-	start, err := rbc.ParseFEN(rbc.StartFEN)
+	start, err := chess.ParseFEN(chess.StartFEN)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := layerOf(storeOf([]rbc.Board{start}))
+	l := layerOf(storeOf([]chess.Board{start}))
 	far := farBoard(t)
 	if found, err := l.contains(context.Background(), 2, start.Key()); !found || err != nil {
 		t.Fatalf("contains(start) = %v, %v; want true, nil", found, err)
@@ -50,13 +50,13 @@ func TestLayerContainsCancelled(t *testing.T) {
 // is an error too.
 func TestExactContainsUnreadableSpill(t *testing.T) {
 	const game = "../testdata/histories/random_bot-random_bot-1-002.json"
-	start, turns := loadTurns(t, game, rbc.White)
+	start, turns := loadTurns(t, game, chess.White)
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: 1 << 20, BacklogBudget: 256 << 10, MaxReplay: 1 << 40,
 		SpillDir: t.TempDir(), Logger: logger})
-	var path []rbc.Board
-	replayUntil(t, s, rbc.White, start, turns, -1, func(_ int, _ checkpoint, p []rbc.Board) bool {
+	var path []chess.Board
+	replayUntil(t, s, chess.White, start, turns, -1, func(_ int, _ checkpoint, p []chess.Board) bool {
 		path = p
 		return s.Stats().Spilled == 0
 	})
@@ -65,7 +65,7 @@ func TestExactContainsUnreadableSpill(t *testing.T) {
 	}
 	ctx := context.Background()
 	far := farBoard(t)
-	farPath := make([]rbc.Board, len(path))
+	farPath := make([]chess.Board, len(path))
 	for i := range farPath {
 		farPath[i] = far
 	}
@@ -109,7 +109,7 @@ func TestExactContainsUnreadableSpill(t *testing.T) {
 	// ContainsPath remembers what it saw in each segment: ask about a path
 	// it has not seen.
 	for i := range farPath {
-		farPath[i].SetPiece(rbc.A1, rbc.NoPiece)
+		farPath[i].SetPiece(chess.A1, chess.NoPiece)
 	}
 	if found, err := Present(ctx, s, farPath); found || err == nil {
 		t.Errorf("Present(far path) = %v, %v with unreadable spill files; want an error", found, err)

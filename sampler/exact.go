@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -244,7 +245,7 @@ func (e *exact) Workers() int { return e.opts.Workers }
 // parent itself) until a real expansion has been measured.
 const defaultPerParent = 36*40 + 80
 
-func (e *exact) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.Board) error {
+func (e *exact) HandleGameStart(ctx context.Context, color chess.Color, board chess.Board) error {
 	if err := e.drain(ctx); err != nil {
 		return err
 	}
@@ -252,7 +253,7 @@ func (e *exact) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.
 	e.know.start(color, board)
 	e.obs = nil
 	e.stage = e.know.stage
-	e.live = layerOf(storeOf([]rbc.Board{board}))
+	e.live = layerOf(storeOf([]chess.Board{board}))
 	e.pending, e.backlog, e.inflight, e.inflightSegs = nil, nil, 0, nil
 	e.pathCache = make(map[int]pathCheck)
 	e.stats = BeliefStats{MaxBoards: 1}
@@ -279,12 +280,12 @@ func (e *exact) drain(ctx context.Context) error {
 	return nil
 }
 
-func (e *exact) HandleOpponentMoveResult(ctx context.Context, captured bool, square rbc.Square) error {
+func (e *exact) HandleOpponentMoveResult(ctx context.Context, captured bool, square chess.Square) error {
 	if !e.know.started {
 		return errors.New("sampler: exact: observation before the game start")
 	}
 	if !captured {
-		square = rbc.NoSquare
+		square = chess.NoSquare
 	}
 	o := observation{kind: obsNotice, square: square}
 	if e.stage == oppToMove {
@@ -322,12 +323,12 @@ func (e *exact) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece)
 	return nil
 }
 
-func (e *exact) HandleMoveResult(ctx context.Context, requested, taken rbc.Move, captured bool, square rbc.Square) error {
+func (e *exact) HandleMoveResult(ctx context.Context, requested, taken chess.Move, captured bool, square chess.Square) error {
 	if e.stage != usToMove {
 		return errors.New("sampler: exact: move result outside our turn")
 	}
 	if !captured {
-		square = rbc.NoSquare
+		square = chess.NoSquare
 	}
 	o := observation{kind: obsMove, square: square, requested: requested, taken: taken}
 	next, rest, err := e.live.applyMove(ctx, e.opts.Workers, &o, e.maxParents())
@@ -717,7 +718,7 @@ func (e *exact) Entropy() float64 {
 // spilled backlog segment could not be read back) it logs a warning and
 // answers true: the boards it could not see still count in Size, and
 // Contains never reports an absence it has not seen (see Sampler.Contains).
-func (e *exact) Contains(b *rbc.Board) bool {
+func (e *exact) Contains(b *chess.Board) bool {
 	found, err := e.ContainsErr(context.Background(), b)
 	if err != nil {
 		e.opts.Logger.Warn("sampler: exact: Contains could not search the whole belief; answering present", "err", err)
@@ -734,7 +735,7 @@ func (e *exact) Contains(b *rbc.Board) bool {
 // true game is known. When it could not look (ctx ended, or a spilled
 // segment could not be read back and no other part holds b) it returns the
 // error, never a plain false.
-func (e *exact) ContainsErr(ctx context.Context, b *rbc.Board) (bool, error) {
+func (e *exact) ContainsErr(ctx context.Context, b *chess.Board) (bool, error) {
 	if found, err := e.live.contains(ctx, e.opts.Workers, b.Key()); found || err != nil {
 		return found, err
 	}
@@ -761,7 +762,7 @@ func (e *exact) ContainsErr(ctx context.Context, b *rbc.Board) (bool, error) {
 				continue
 			}
 			var found atomic.Bool
-			err = l.forEach(ctx, e.opts.Workers, func(_ int, boards []rbc.Board) error {
+			err = l.forEach(ctx, e.opts.Workers, func(_ int, boards []chess.Board) error {
 				for i := range boards {
 					if effort.Load() <= 0 {
 						return nil
@@ -798,7 +799,7 @@ const containsEffort = 1 << 22
 // to ContainsErr. Like ContainsErr it returns an error, not false, when it
 // could not look: ctx ended, or a spilled segment could not be read back
 // (that segment is asked again next time).
-func (e *exact) ContainsPath(ctx context.Context, path []rbc.Board) (bool, error) {
+func (e *exact) ContainsPath(ctx context.Context, path []chess.Board) (bool, error) {
 	if len(path) != len(e.obs)+1 {
 		return e.ContainsErr(ctx, &path[len(path)-1])
 	}
@@ -853,9 +854,9 @@ func (env *replayEnv) reachBounds() [][2]int {
 
 // oppDiff counts the squares where the opponent's pieces differ between a
 // and b, per piece type.
-func oppDiff(a, b *rbc.Board, them rbc.Color) int {
+func oppDiff(a, b *chess.Board, them chess.Color) int {
 	d := 0
-	for t := rbc.Pawn; t <= rbc.King; t++ {
+	for t := chess.Pawn; t <= chess.King; t++ {
 		d += (a.PiecesOf(them, t) ^ b.PiecesOf(them, t)).Count()
 	}
 	return d
@@ -864,7 +865,7 @@ func oppDiff(a, b *rbc.Board, them rbc.Color) int {
 // reachable is a necessary condition for target to descend from b: an
 // opponent move changes the opponent's placement on two squares (castling on
 // four, once), a capture of ours on one.
-func reachable(b, target *rbc.Board, them rbc.Color, left [2]int) bool {
+func reachable(b, target *chess.Board, them chess.Color, left [2]int) bool {
 	limit := 2*left[0] + left[1]
 	if left[0] > 0 && b.Castling()&castlingOf(them) != 0 {
 		limit += 2
@@ -873,17 +874,17 @@ func reachable(b, target *rbc.Board, them rbc.Color, left [2]int) bool {
 }
 
 // castlingOf returns colour c's castling rights.
-func castlingOf(c rbc.Color) rbc.Castling {
-	if c == rbc.White {
-		return rbc.WhiteKingside | rbc.WhiteQueenside
+func castlingOf(c chess.Color) chess.Castling {
+	if c == chess.White {
+		return chess.WhiteKingside | chess.WhiteQueenside
 	}
-	return rbc.BlackKingside | rbc.BlackQueenside
+	return chess.BlackKingside | chess.BlackQueenside
 }
 
 // reaches reports whether replaying b (in stage st, having seen at
 // observations) through the later observations can give target, visiting at
 // most *effort nodes.
-func (env *replayEnv) reaches(b rbc.Board, st stage, at int, target *rbc.Board, them rbc.Color, bounds [][2]int, effort *int) bool {
+func (env *replayEnv) reaches(b chess.Board, st stage, at int, target *chess.Board, them chess.Color, bounds [][2]int, effort *int) bool {
 	*effort--
 	if *effort < 0 || !reachable(&b, target, them, bounds[at]) {
 		return false
@@ -897,7 +898,7 @@ func (env *replayEnv) reaches(b rbc.Board, st stage, at int, target *rbc.Board, 
 		if st == usToMove {
 			return !o.square.Valid() && env.reaches(b, usToMove, at+1, target, them, bounds, effort)
 		}
-		var buf [256]rbc.Move
+		var buf [256]chess.Move
 		for _, m := range b.AppendOptions(buf[:0]) {
 			if b.CaptureSquare(m) != o.square {
 				continue
@@ -923,8 +924,8 @@ func (e *exact) Stats() BeliefStats {
 	return s
 }
 
-func (e *exact) ForEach(ctx context.Context, fn func(worker int, boards []rbc.Board, weights []float64) error) error {
-	return e.live.forEach(ctx, e.opts.Workers, func(w int, boards []rbc.Board) error { return fn(w, boards, nil) })
+func (e *exact) ForEach(ctx context.Context, fn func(worker int, boards []chess.Board, weights []float64) error) error {
+	return e.live.forEach(ctx, e.opts.Workers, func(w int, boards []chess.Board) error { return fn(w, boards, nil) })
 }
 
 // Sample draws n distinct boards uniformly from the live set (all of them
@@ -974,7 +975,7 @@ func sampleLayer(ctx context.Context, l *layer, n int, rng *rand.Rand) ([]Weight
 	out := make([]Weighted, 0, n)
 	w := 1 / float64(n)
 	offset := 0
-	var buf []rbc.Board
+	var buf []chess.Board
 	k := 0
 	for _, u := range l.units() {
 		if k == len(idx) {

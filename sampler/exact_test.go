@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // TestExactRecall replays every recorded game from both sides: the true board
@@ -34,12 +34,12 @@ func TestExactRecall(t *testing.T) {
 	total, present, maxSize, deferredChecks, spilledSides, recoveries := 0, 0, 0, 0, 0, 0
 	var maxSpill int64
 	for _, f := range files {
-		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+		for _, c := range []chess.Color{chess.White, chess.Black} {
 			name := fmt.Sprintf("%s/%v", filepath.Base(f), c)
 			t0 := time.Now()
 			start, turns := loadTurns(t, f, c)
 			s := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: live, BacklogBudget: backlog, MaxReplay: recallReplay, SpillDir: dir})
-			replayUntil(t, s, c, start, turns, -1, func(turn int, at checkpoint, path []rbc.Board) bool {
+			replayUntil(t, s, c, start, turns, -1, func(turn int, at checkpoint, path []chess.Board) bool {
 				total++
 				maxSize = max(maxSize, s.Size().Boards)
 				if s.Size().Deferred > 0 {
@@ -95,7 +95,7 @@ const recallBudget, recallBacklog = 4 << 20, 8 << 20
 // same game drops boards and says so.
 func TestExactSpill(t *testing.T) {
 	const game = "../testdata/histories/random_bot-random_bot-1-002.json"
-	start, turns := loadTurns(t, game, rbc.White)
+	start, turns := loadTurns(t, game, chess.White)
 	limit := 30
 	if testing.Short() {
 		limit = 16
@@ -103,7 +103,7 @@ func TestExactSpill(t *testing.T) {
 	dir := t.TempDir()
 	fds := openFiles(t)
 	s := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: 1 << 20, BacklogBudget: 256 << 10, MaxReplay: 1 << 40, SpillDir: dir})
-	replayPath(t, s, rbc.White, start, turns, limit, func(turn int, at checkpoint, path []rbc.Board) {
+	replayPath(t, s, chess.White, start, turns, limit, func(turn int, at checkpoint, path []chess.Board) {
 		if !mustPresent(t, s, path) {
 			t.Fatalf("turn %d %v: true board missing (size %+v, stats %+v)", turn, at, s.Size(), s.Stats())
 		}
@@ -131,7 +131,7 @@ func TestExactSpill(t *testing.T) {
 	t.Logf("%d turns: %d boards deferred, %d on disk (peak %d KiB), %d replayed", limit, st.Deferred, st.Spilled, st.PeakSpillBytes>>10, st.Replayed)
 
 	nodisk := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: 1 << 20, BacklogBudget: 256 << 10, MaxReplay: 1 << 40, SpillBudget: -1})
-	replayTurns(t, nodisk, rbc.White, start, turns, limit, func(int, checkpoint, *rbc.Board) {})
+	replayTurns(t, nodisk, chess.White, start, turns, limit, func(int, checkpoint, *chess.Board) {})
 	if st := nodisk.Stats(); st.Dropped == 0 || st.PeakSpillBytes != 0 || nodisk.Size().Exact {
 		t.Errorf("without a disk budget: stats %+v, size %+v; want boards dropped and the size not exact", st, nodisk.Size())
 	}

@@ -3,7 +3,7 @@ package sampler
 import (
 	"context"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // Expansion turns the boards after our move (the opponent to move) into every
@@ -128,7 +128,7 @@ type expRun struct {
 type expScratch struct {
 	recs     []expRecord
 	counts   []int32
-	children []rbc.Child
+	children []chess.Child
 	// byParent and sorted are phase 3's counts per parent and buffer.
 	byParent []int32
 	sorted   []uint64
@@ -170,7 +170,7 @@ func newExpander(workers int, base *store, n, only int) *expander {
 	}
 	for w := range e.scratch {
 		e.scratch[w].counts = make([]int32, nparts)
-		e.scratch[w].children = make([]rbc.Child, 0, 256)
+		e.scratch[w].children = make([]chess.Child, 0, 256)
 		e.scratch[w].seen = NewSeenFilter(seenBits)
 		e.scratch[w].byParent = make([]int32, runLen+1)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -194,18 +195,18 @@ func pawnMoveCases() []moveResultCase {
 
 // checkMoveResult filters tc's boards board by board and through a layer.
 func checkMoveResult(t *testing.T, tc moveResultCase) {
-	req, _ := rbc.ParseMove(tc.req)
-	taken, _ := rbc.ParseMove(tc.taken)
-	capture := rbc.NoSquare
+	req, _ := chess.ParseMove(tc.req)
+	taken, _ := chess.ParseMove(tc.taken)
+	capture := chess.NoSquare
 	if tc.capture != "-" {
-		capture, _ = rbc.ParseSquare(tc.capture)
+		capture, _ = chess.ParseSquare(tc.capture)
 	}
 	o := observation{kind: obsMove, requested: req, taken: taken, square: capture}
-	var boards []rbc.Board
+	var boards []chess.Board
 	var kept []int
-	var first rbc.Board
+	var first chess.Board
 	for i, f := range tc.boards {
-		b := rbc.MustParseFEN(f)
+		b := chess.MustParseFEN(f)
 		if !b.IsMoveAction(rbc.WithQueenDefault(&b, req)) && !req.IsNull() {
 			t.Fatalf("%s is not a move action on %s", tc.req, f)
 		}
@@ -238,12 +239,12 @@ func checkMoveResult(t *testing.T, tc moveResultCase) {
 
 // someBoards returns the distinct boards two plies after the boards given,
 // a varied set to filter.
-func someBoards(t *testing.T, fens ...string) []rbc.Board {
+func someBoards(t *testing.T, fens ...string) []chess.Board {
 	t.Helper()
-	var out []rbc.Board
+	var out []chess.Board
 	seen := map[uint64]bool{}
 	for _, f := range fens {
-		b := rbc.MustParseFEN(f)
+		b := chess.MustParseFEN(f)
 		for _, m := range b.AppendOptions(nil) {
 			c := b
 			c.Apply(m)
@@ -264,24 +265,24 @@ func someBoards(t *testing.T, fens ...string) []rbc.Board {
 // opponent) varies its pieces by two moves of its own, with no capture, while
 // the other side's pieces stay exactly as given (they are the player's own,
 // known exactly).
-func beliefLike(t *testing.T, fens ...string) []rbc.Board {
+func beliefLike(t *testing.T, fens ...string) []chess.Board {
 	t.Helper()
-	var out []rbc.Board
+	var out []chess.Board
 	seen := map[uint64]bool{}
 	for _, f := range fens {
-		b := rbc.MustParseFEN(f)
+		b := chess.MustParseFEN(f)
 		for _, m := range b.AppendOptions(nil) {
 			c := b
-			if c.Apply(m) != rbc.NoSquare {
+			if c.Apply(m) != chess.NoSquare {
 				continue
 			}
-			c.Apply(rbc.Move{})
+			c.Apply(chess.Move{})
 			for _, m2 := range c.AppendOptions(nil) {
 				d := c
-				if d.Apply(m2) != rbc.NoSquare {
+				if d.Apply(m2) != chess.NoSquare {
 					continue
 				}
-				d.Apply(rbc.Move{})
+				d.Apply(chess.Move{})
 				if !seen[d.Key()] {
 					seen[d.Key()] = true
 					out = append(out, d)
@@ -296,9 +297,9 @@ func beliefLike(t *testing.T, fens ...string) []rbc.Board {
 // (rbc.Board.Sense) for windows in the middle, on edges and in corners, and
 // for a passed sense.
 func TestSenseFilter(t *testing.T) {
-	boards := someBoards(t, rbc.StartFEN, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+	boards := someBoards(t, chess.StartFEN, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
 	rng := rand.New(rand.NewPCG(1, 2))
-	centers := []rbc.Square{rbc.A1, rbc.H8, rbc.A5, rbc.H4, rbc.E1, rbc.D8, rbc.B2, rbc.E4, rbc.F6, rbc.C7}
+	centers := []chess.Square{chess.A1, chess.H8, chess.A5, chess.H4, chess.E1, chess.D8, chess.B2, chess.E4, chess.F6, chess.C7}
 	for _, center := range centers {
 		for range 5 {
 			truth := boards[rng.IntN(len(boards))]
@@ -370,7 +371,7 @@ func TestExpansionGroups(t *testing.T) {
 		for g := range exp.groups {
 			var l layer
 			l.add(exp.groups[g])
-			_ = l.forEach(context.Background(), 1, func(_ int, boards []rbc.Board) error {
+			_ = l.forEach(context.Background(), 1, func(_ int, boards []chess.Board) error {
 				for i := range boards {
 					if _, dup := got[boards[i].Key()]; dup {
 						t.Fatalf("child %s appears twice", boards[i].FEN())
@@ -405,11 +406,11 @@ func TestExpansionGroups(t *testing.T) {
 // every board.
 func TestCaptureNotice(t *testing.T) {
 	// White pieces hang on d5 and h5; Black, to move, may take either.
-	start := rbc.MustParseFEN("4k3/8/4p3/3N3Q/8/8/8/4K3 b - - 0 1")
+	start := chess.MustParseFEN("4k3/8/4p3/3N3Q/8/8/8/4K3 b - - 0 1")
 	ctx := context.Background()
-	for _, square := range []rbc.Square{rbc.D5, rbc.NoSquare} {
+	for _, square := range []chess.Square{chess.D5, chess.NoSquare} {
 		s := mustNew(t, "exact", Options{})
-		if err := s.HandleGameStart(ctx, rbc.White, start); err != nil {
+		if err := s.HandleGameStart(ctx, chess.White, start); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.HandleOpponentMoveResult(ctx, square.Valid(), square); err != nil {
@@ -430,9 +431,9 @@ func TestCaptureNotice(t *testing.T) {
 		if s.Size().Boards != n {
 			t.Errorf("notice %v: %d boards, want %d", square, s.Size().Boards, n)
 		}
-		_ = s.ForEach(ctx, func(_ int, boards []rbc.Board, _ []float64) error {
+		_ = s.ForEach(ctx, func(_ int, boards []chess.Board, _ []float64) error {
 			for i := range boards {
-				if square.Valid() && boards[i].PieceAt(square).Color() != rbc.Black {
+				if square.Valid() && boards[i].PieceAt(square).Color() != chess.Black {
 					t.Errorf("our piece on %v survived on %s", square, boards[i].FEN())
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -26,7 +27,7 @@ func historyFiles(t testing.TB) []string {
 	return files
 }
 
-func loadTurns(t testing.TB, file string, c rbc.Color) (rbc.Board, []ObservedTurn) {
+func loadTurns(t testing.TB, file string, c chess.Color) (chess.Board, []ObservedTurn) {
 	t.Helper()
 	h, err := rbc.LoadHistoryFile(file)
 	if err != nil {
@@ -54,20 +55,20 @@ func (c checkpoint) String() string {
 
 // replayTurns feeds turns[:limit] to s and calls check at each checkpoint
 // with the true board.
-func replayTurns(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []ObservedTurn, limit int,
-	check func(turn int, at checkpoint, truth *rbc.Board)) {
+func replayTurns(t testing.TB, s Sampler, c chess.Color, start chess.Board, turns []ObservedTurn, limit int,
+	check func(turn int, at checkpoint, truth *chess.Board)) {
 	t.Helper()
-	replayPath(t, s, c, start, turns, limit, func(turn int, at checkpoint, path []rbc.Board) {
+	replayPath(t, s, c, start, turns, limit, func(turn int, at checkpoint, path []chess.Board) {
 		check(turn, at, &path[len(path)-1])
 	})
 }
 
 // replayPath is replayTurns that passes the true board after every
 // observation so far (for Present).
-func replayPath(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []ObservedTurn, limit int,
-	check0 func(turn int, at checkpoint, path []rbc.Board)) {
+func replayPath(t testing.TB, s Sampler, c chess.Color, start chess.Board, turns []ObservedTurn, limit int,
+	check0 func(turn int, at checkpoint, path []chess.Board)) {
 	t.Helper()
-	replayUntil(t, s, c, start, turns, limit, func(turn int, at checkpoint, path []rbc.Board) bool {
+	replayUntil(t, s, c, start, turns, limit, func(turn int, at checkpoint, path []chess.Board) bool {
 		check0(turn, at, path)
 		return true
 	})
@@ -76,11 +77,11 @@ func replayPath(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []O
 // replayUntil is replayPath that stops when check returns false: the
 // belief then has seen exactly the observations of the path check was given
 // last (so that a test may go on asking it about that path).
-func replayUntil(t testing.TB, s Sampler, c rbc.Color, start rbc.Board, turns []ObservedTurn, limit int,
-	check0 func(turn int, at checkpoint, path []rbc.Board) bool) {
+func replayUntil(t testing.TB, s Sampler, c chess.Color, start chess.Board, turns []ObservedTurn, limit int,
+	check0 func(turn int, at checkpoint, path []chess.Board) bool) {
 	t.Helper()
-	path := []rbc.Board{start}
-	check := func(turn int, at checkpoint, truth *rbc.Board) bool {
+	path := []chess.Board{start}
+	check := func(turn int, at checkpoint, truth *chess.Board) bool {
 		path = append(path, *truth)
 		return check0(turn, at, path)
 	}
@@ -127,7 +128,7 @@ func mustNew(t testing.TB, name string, opts Options) Sampler {
 }
 
 // mustPresent is Present that fails the test when the belief could not look.
-func mustPresent(t testing.TB, s Sampler, path []rbc.Board) bool {
+func mustPresent(t testing.TB, s Sampler, path []chess.Board) bool {
 	t.Helper()
 	ok, err := Present(context.Background(), s, path)
 	if err != nil {

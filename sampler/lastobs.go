@@ -13,7 +13,7 @@ import (
 	"context"
 	"math/rand/v2"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // LastObservation is one game's last-observation sampling, as of the latest
@@ -22,14 +22,14 @@ type LastObservation interface {
 	// Propose places the opponent's men at random around ours as the
 	// latest observation allows; false when this try found no place for
 	// them.
-	Propose(rng *rand.Rand) (rbc.Board, bool)
+	Propose(rng *rand.Rand) (chess.Board, bool)
 	// Fits reports whether a proposed board agrees with what Propose does
 	// not build in (RBC builds in everything: Fits keeps every board).
-	Fits(b *rbc.Board) bool
+	Fits(b *chess.Board) bool
 	// Key tells boards apart as the game does: RBC by the position,
 	// Kriegspiel by the position and the half-move clock, which can end
 	// its game.
-	Key(b *rbc.Board) uint64
+	Key(b *chess.Board) uint64
 }
 
 // ctxLookEvery is how many proposals DrawLOS makes between looks at its
@@ -41,8 +41,8 @@ const ctxLookEvery = 1024
 // has, in the order drawn, and stops once it has want. When ctx ends (it
 // looks before the first proposal and every ctxLookEvery after) it returns
 // what it has kept.
-func DrawLOS(ctx context.Context, o LastObservation, rng *rand.Rand, tries, want int) []rbc.Board {
-	out := make([]rbc.Board, 0, max(min(tries, want), 0))
+func DrawLOS(ctx context.Context, o LastObservation, rng *rand.Rand, tries, want int) []chess.Board {
+	out := make([]chess.Board, 0, max(min(tries, want), 0))
 	seen := newKeySet(want)
 	for try := 0; try < tries && len(out) < want && (try%ctxLookEvery != 0 || ctx.Err() == nil); try++ {
 		b, ok := o.Propose(rng)
@@ -61,7 +61,7 @@ func DrawLOS(ctx context.Context, o LastObservation, rng *rand.Rand, tries, want
 // last-observation boards into its pool. entry makes a pool entry of a
 // fresh board (with its weight, where the pool has weights), and key
 // tells entries apart as the game does.
-func TopUp[E any](pool []E, fresh []rbc.Board, entry func(rbc.Board) E, key func(*E) uint64) []E {
+func TopUp[E any](pool []E, fresh []chess.Board, entry func(chess.Board) E, key func(*E) uint64) []E {
 	seen := newKeySet(len(pool) + len(fresh))
 	for i := range pool {
 		seen.add(key(&pool[i]))

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -21,39 +22,39 @@ import (
 // It is the fallback of every belief: whatever went wrong before, these boards
 // agree with what the player has just been told.
 type losGen struct {
-	templates map[losTemplate]rbc.Board
+	templates map[losTemplate]chess.Board
 }
 
 type losTemplate struct {
-	turn     rbc.Color
-	castling rbc.Castling
+	turn     chess.Color
+	castling chess.Castling
 }
 
 // startCounts is each side's material at the start, by piece type.
-var startCounts = [rbc.King + 1]int{rbc.Pawn: 8, rbc.Knight: 2, rbc.Bishop: 2, rbc.Rook: 2, rbc.Queen: 1, rbc.King: 1}
+var startCounts = [chess.King + 1]int{chess.Pawn: 8, chess.Knight: 2, chess.Bishop: 2, chess.Rook: 2, chess.Queen: 1, chess.King: 1}
 
 // losPlan is what one call of generate works from.
 type losPlan struct {
-	us, them  rbc.Color
-	turn      rbc.Color
-	ours      rbc.Bitboard
-	fixed     [64]rbc.Piece // opponent pieces known exactly
-	fixedBB   rbc.Bitboard
-	empty     rbc.Bitboard // squares known empty (not ours)
-	mustOpp   rbc.Bitboard // squares known to hold some opponent piece
-	epNotice  rbc.Square   // with a notice on our double-pushed pawn: where an en-passant capturer stands
-	noticeSq  rbc.Square
+	us, them  chess.Color
+	turn      chess.Color
+	ours      chess.Bitboard
+	fixed     [64]chess.Piece // opponent pieces known exactly
+	fixedBB   chess.Bitboard
+	empty     chess.Bitboard // squares known empty (not ours)
+	mustOpp   chess.Bitboard // squares known to hold some opponent piece
+	epNotice  chess.Square   // with a notice on our double-pushed pawn: where an en-passant capturer stands
+	noticeSq  chess.Square
 	total     int // opponent pieces on the board
-	counts    [rbc.King + 1]int
+	counts    [chess.King + 1]int
 	unknown   int // captures of unknown type still to take from counts
-	prior     [rbc.King + 1][64]float64
-	ownRights rbc.Castling
-	oppRights rbc.Castling
-	ep        rbc.Square // our just-made double push (opponent to move)
+	prior     [chess.King + 1][64]float64
+	ownRights chess.Castling
+	oppRights chess.Castling
+	ep        chess.Square // our just-made double push (opponent to move)
 }
 
 func (g *losGen) plan(k *knowledge) *losPlan {
-	p := &losPlan{us: k.color, them: k.color.Other(), noticeSq: rbc.NoSquare, epNotice: rbc.NoSquare, ep: rbc.NoSquare}
+	p := &losPlan{us: k.color, them: k.color.Other(), noticeSq: chess.NoSquare, epNotice: chess.NoSquare, ep: chess.NoSquare}
 	p.turn = p.us
 	if k.stage == oppToMove {
 		p.turn = p.them
@@ -66,7 +67,7 @@ func (g *losGen) plan(k *knowledge) *losPlan {
 			s := w.PopFirst()
 			pc := k.sense.pieceAt(s)
 			gone := k.stage == oppToMove && s == k.lastMove.square // we captured it (en passant too)
-			if pc != rbc.NoPiece && pc.Color() == p.them && !gone {
+			if pc != chess.NoPiece && pc.Color() == p.them && !gone {
 				p.fixed[s] = pc
 				p.fixedBB |= s.Bit()
 			} else {
@@ -77,7 +78,7 @@ func (g *losGen) plan(k *knowledge) *losPlan {
 	if k.stage == oppToMove {
 		p.empty |= k.mustEmpty &^ p.ours &^ p.fixedBB
 		p.mustOpp |= k.mustOpp &^ p.ours &^ p.fixedBB &^ p.empty
-		if t := k.lastMove.taken; !t.IsNull() && k.own.PieceAt(t.To).Type() == rbc.Pawn && (t.To-t.From == 16 || t.From-t.To == 16) {
+		if t := k.lastMove.taken; !t.IsNull() && k.own.PieceAt(t.To).Type() == chess.Pawn && (t.To-t.From == 16 || t.From-t.To == 16) {
 			p.ep = (t.From + t.To) / 2
 		}
 	} else if s := k.notice; s.Valid() {
@@ -87,7 +88,7 @@ func (g *losGen) plan(k *knowledge) *losPlan {
 			k.lastMove.requested.From == t.From {
 			p.epNotice = (t.From + t.To) / 2
 		}
-		if !p.fixedBB.Has(s) && !p.empty.Has(s) && p.epNotice == rbc.NoSquare {
+		if !p.fixedBB.Has(s) && !p.empty.Has(s) && p.epNotice == chess.NoSquare {
 			p.mustOpp |= s.Bit()
 		}
 	}
@@ -96,51 +97,51 @@ func (g *losGen) plan(k *knowledge) *losPlan {
 	// (from the pawns when that type has run out: a promotion).
 	p.total = 16 - k.captured
 	p.counts = startCounts
-	for t := rbc.Pawn; t < rbc.King; t++ {
+	for t := chess.Pawn; t < chess.King; t++ {
 		for range k.capturedTypes[t] {
 			takePiece(&p.counts, t)
 		}
 	}
 	p.unknown = k.captured
-	for t := rbc.Pawn; t <= rbc.King; t++ {
+	for t := chess.Pawn; t <= chess.King; t++ {
 		p.unknown -= k.capturedTypes[t]
 	}
 
 	// The prior of each piece type over the squares.
-	for t := rbc.Pawn; t <= rbc.King; t++ {
-		for s := rbc.A1; s <= rbc.H8; s++ {
-			if t == rbc.Pawn && (s.Rank() == 0 || s.Rank() == 7) {
+	for t := chess.Pawn; t <= chess.King; t++ {
+		for s := chess.A1; s <= chess.H8; s++ {
+			if t == chess.Pawn && (s.Rank() == 0 || s.Rank() == 7) {
 				continue
 			}
 			p.prior[t][s] = 1
 		}
 	}
-	start := rbc.StartBoard()
-	for s := rbc.A1; s <= rbc.H8; s++ {
-		if pc := start.PieceAt(s); pc != rbc.NoPiece && pc.Color() == p.them && k.seenTurn[s] == 0 {
+	start := chess.StartBoard()
+	for s := chess.A1; s <= chess.H8; s++ {
+		if pc := start.PieceAt(s); pc != chess.NoPiece && pc.Color() == p.them && k.seenTurn[s] == 0 {
 			p.prior[pc.Type()][s] += 30
 		}
 		sp := k.lastSeen[s]
-		if sp.piece == rbc.NoPiece {
+		if sp.piece == chess.NoPiece {
 			continue
 		}
 		t := sp.piece.Type()
 		age := float64(k.turn - sp.turn)
 		p.prior[t][s] += 400 / (1 + age)
-		var reach rbc.Bitboard
+		var reach chess.Bitboard
 		switch t {
-		case rbc.Pawn:
+		case chess.Pawn:
 			reach = pawnPushes(p.them, s)
-		case rbc.Knight:
-			reach = rbc.KnightAttacks(s)
-		case rbc.Bishop:
-			reach = rbc.BishopAttacks(s, p.ours)
-		case rbc.Rook:
-			reach = rbc.RookAttacks(s, p.ours)
-		case rbc.Queen:
-			reach = rbc.QueenAttacks(s, p.ours)
-		case rbc.King:
-			reach = rbc.KingAttacks(s)
+		case chess.Knight:
+			reach = chess.KnightAttacks(s)
+		case chess.Bishop:
+			reach = chess.BishopAttacks(s, p.ours)
+		case chess.Rook:
+			reach = chess.RookAttacks(s, p.ours)
+		case chess.Queen:
+			reach = chess.QueenAttacks(s, p.ours)
+		case chess.King:
+			reach = chess.KingAttacks(s)
 		}
 		for reach != 0 {
 			r := reach.PopFirst()
@@ -153,32 +154,32 @@ func (g *losGen) plan(k *knowledge) *losPlan {
 }
 
 // pawnPushes returns the squares a pawn of colour c on s can push to.
-func pawnPushes(c rbc.Color, s rbc.Square) rbc.Bitboard {
+func pawnPushes(c chess.Color, s chess.Square) chess.Bitboard {
 	step, startRank := 8, 1
-	if c == rbc.Black {
+	if c == chess.Black {
 		step, startRank = -8, 6
 	}
 	next := int(s) + step
 	if next < 0 || next > 63 {
 		return 0
 	}
-	bb := rbc.Square(next).Bit()
+	bb := chess.Square(next).Bit()
 	if s.Rank() == startRank {
-		bb |= rbc.Square(next + step).Bit()
+		bb |= chess.Square(next + step).Bit()
 	}
 	return bb
 }
 
 // takePiece removes one piece of type t from counts, or a pawn (promoted) if
 // none is left, or else any non-king piece, so that the total stays right.
-func takePiece(counts *[rbc.King + 1]int, t rbc.PieceType) {
+func takePiece(counts *[chess.King + 1]int, t chess.PieceType) {
 	switch {
 	case counts[t] > 0:
 		counts[t]--
-	case counts[rbc.Pawn] > 0:
-		counts[rbc.Pawn]--
+	case counts[chess.Pawn] > 0:
+		counts[chess.Pawn]--
 	default:
-		for u := rbc.Queen; u >= rbc.Knight; u-- {
+		for u := chess.Queen; u >= chess.Knight; u-- {
 			if counts[u] > 0 {
 				counts[u]--
 				return
@@ -188,9 +189,9 @@ func takePiece(counts *[rbc.King + 1]int, t rbc.PieceType) {
 }
 
 // generate draws n boards consistent with the latest observations.
-func (g *losGen) generate(k *knowledge, n int, rng *rand.Rand) []rbc.Board {
+func (g *losGen) generate(k *knowledge, n int, rng *rand.Rand) []chess.Board {
 	p := g.plan(k)
-	out := make([]rbc.Board, 0, n)
+	out := make([]chess.Board, 0, n)
 	for range n {
 		out = append(out, g.draw(k, p, rng))
 	}
@@ -201,7 +202,7 @@ func (g *losGen) generate(k *knowledge, n int, rng *rand.Rand) []rbc.Board {
 // observations (DrawLOS from rbcLastObs). It runs whatever the caller's
 // context: no belief leaves the player with nothing, and n draws take
 // milliseconds.
-func (g *losGen) distinct(k *knowledge, n int, rng *rand.Rand) []rbc.Board {
+func (g *losGen) distinct(k *knowledge, n int, rng *rand.Rand) []chess.Board {
 	return DrawLOS(context.Background(), &rbcLastObs{g: g, k: k, p: g.plan(k)}, rng, n, n)
 }
 
@@ -214,17 +215,19 @@ type rbcLastObs struct {
 	p *losPlan
 }
 
-func (o *rbcLastObs) Propose(rng *rand.Rand) (rbc.Board, bool) { return o.g.draw(o.k, o.p, rng), true }
-func (o *rbcLastObs) Fits(*rbc.Board) bool                     { return true }
-func (o *rbcLastObs) Key(b *rbc.Board) uint64                  { return b.Key() }
+func (o *rbcLastObs) Propose(rng *rand.Rand) (chess.Board, bool) {
+	return o.g.draw(o.k, o.p, rng), true
+}
+func (o *rbcLastObs) Fits(*chess.Board) bool    { return true }
+func (o *rbcLastObs) Key(b *chess.Board) uint64 { return b.Key() }
 
 // draw places the opponent's pieces for one board.
-func (g *losGen) draw(k *knowledge, p *losPlan, rng *rand.Rand) rbc.Board {
+func (g *losGen) draw(k *knowledge, p *losPlan, rng *rand.Rand) chess.Board {
 	counts := p.counts
 	for range p.unknown {
 		takePiece(&counts, weightedType(&counts, rng))
 	}
-	var place [64]rbc.Piece
+	var place [64]chess.Piece
 	used := p.ours
 	for w := p.fixedBB; w != 0; {
 		s := w.PopFirst()
@@ -238,11 +241,11 @@ func (g *losGen) draw(k *knowledge, p *losPlan, rng *rand.Rand) rbc.Board {
 	}
 	left = min(left, p.total-p.fixedBB.Count())
 	must := p.mustOpp
-	if p.epNotice != rbc.NoSquare && !used.Has(p.epNotice) && !p.empty.Has(p.epNotice) && counts[rbc.Pawn] > 0 &&
+	if p.epNotice != chess.NoSquare && !used.Has(p.epNotice) && !p.empty.Has(p.epNotice) && counts[chess.Pawn] > 0 &&
 		(rng.IntN(2) == 0 || used.Has(p.noticeSq) || p.empty.Has(p.noticeSq)) {
-		place[p.epNotice] = rbc.MakePiece(p.them, rbc.Pawn)
+		place[p.epNotice] = chess.MakePiece(p.them, chess.Pawn)
 		used |= p.epNotice.Bit()
-		counts[rbc.Pawn]--
+		counts[chess.Pawn]--
 		left--
 	} else if p.noticeSq.Valid() && !used.Has(p.noticeSq) && !p.empty.Has(p.noticeSq) {
 		must |= p.noticeSq.Bit()
@@ -253,9 +256,9 @@ func (g *losGen) draw(k *knowledge, p *losPlan, rng *rand.Rand) rbc.Board {
 		if used.Has(s) {
 			continue
 		}
-		var w [rbc.King + 1]float64
+		var w [chess.King + 1]float64
 		total := 0.0
-		for t := rbc.Pawn; t <= rbc.King; t++ {
+		for t := chess.Pawn; t <= chess.King; t++ {
 			if counts[t] > 0 {
 				w[t] = p.prior[t][s] * float64(counts[t])
 				total += w[t]
@@ -265,27 +268,27 @@ func (g *losGen) draw(k *knowledge, p *losPlan, rng *rand.Rand) rbc.Board {
 			continue
 		}
 		x := rng.Float64() * total
-		t := rbc.Pawn
-		for ; t < rbc.King && x >= w[t]; t++ {
+		t := chess.Pawn
+		for ; t < chess.King && x >= w[t]; t++ {
 			x -= w[t]
 		}
 		for counts[t] == 0 {
 			t--
 		}
-		place[s] = rbc.MakePiece(p.them, t)
+		place[s] = chess.MakePiece(p.them, t)
 		used |= s.Bit()
 		counts[t]--
 		left--
 	}
 	// The rest, the king first, by the prior over the free squares.
 	blocked := used | p.empty
-	for t := rbc.King; t >= rbc.Pawn && left > 0; t-- {
+	for t := chess.King; t >= chess.Pawn && left > 0; t-- {
 		for ; counts[t] > 0 && left > 0; counts[t]-- {
 			s := drawSquare(&p.prior[t], blocked, rng)
-			if s == rbc.NoSquare {
+			if s == chess.NoSquare {
 				break
 			}
-			place[s] = rbc.MakePiece(p.them, t)
+			place[s] = chess.MakePiece(p.them, t)
 			blocked |= s.Bit()
 			left--
 		}
@@ -293,24 +296,24 @@ func (g *losGen) draw(k *knowledge, p *losPlan, rng *rand.Rand) rbc.Board {
 
 	// Castling rights: ours as known; theirs where king and rook stand at home.
 	rights := p.ownRights
-	for _, r := range []rbc.Castling{rbc.WhiteKingside, rbc.WhiteQueenside, rbc.BlackKingside, rbc.BlackQueenside} {
+	for _, r := range []chess.Castling{chess.WhiteKingside, chess.WhiteQueenside, chess.BlackKingside, chess.BlackQueenside} {
 		if p.oppRights&r == 0 {
 			continue
 		}
 		king, rook := castlingHome(r)
-		if place[king] == rbc.MakePiece(p.them, rbc.King) && place[rook] == rbc.MakePiece(p.them, rbc.Rook) && rng.IntN(8) != 0 {
+		if place[king] == chess.MakePiece(p.them, chess.King) && place[rook] == chess.MakePiece(p.them, chess.Rook) && rng.IntN(8) != 0 {
 			rights |= r
 		}
 	}
 	b := g.template(p.turn, rights)
-	for s := rbc.A1; s <= rbc.H8; s++ {
-		if pc := k.own.PieceAt(s); pc != rbc.NoPiece {
+	for s := chess.A1; s <= chess.H8; s++ {
+		if pc := k.own.PieceAt(s); pc != chess.NoPiece {
 			b.SetPiece(s, pc)
-		} else if place[s] != rbc.NoPiece {
+		} else if place[s] != chess.NoPiece {
 			b.SetPiece(s, place[s])
 		}
 	}
-	if ep := g.chooseEP(&b, p, rng); ep != rbc.NoSquare {
+	if ep := g.chooseEP(&b, p, rng); ep != chess.NoSquare {
 		b = withEP(b, ep)
 	}
 	return b
@@ -319,39 +322,39 @@ func (g *losGen) draw(k *knowledge, p *losPlan, rng *rand.Rand) rbc.Board {
 // chooseEP returns an en-passant square for b when one is plausible and
 // usable: after our double push (opponent to move), or, with some chance,
 // after an opponent pawn that may just have made one (us to move).
-func (g *losGen) chooseEP(b *rbc.Board, p *losPlan, rng *rand.Rand) rbc.Square {
+func (g *losGen) chooseEP(b *chess.Board, p *losPlan, rng *rand.Rand) chess.Square {
 	if p.turn == p.them {
 		return p.ep
 	}
 	rank, step := 4, 8 // a black pawn that came from the 7th rank
-	if p.them == rbc.White {
+	if p.them == chess.White {
 		rank, step = 3, -8
 	}
-	var cands []rbc.Square
-	for pawns := b.PiecesOf(p.them, rbc.Pawn); pawns != 0; {
+	var cands []chess.Square
+	for pawns := b.PiecesOf(p.them, chess.Pawn); pawns != 0; {
 		s := pawns.PopFirst()
 		if s.Rank() != rank {
 			continue
 		}
-		behind, start := s+rbc.Square(step), s+rbc.Square(2*step)
+		behind, start := s+chess.Square(step), s+chess.Square(2*step)
 		if b.Occupied().Has(behind) || b.Occupied().Has(start) ||
-			rbc.PawnAttacks(p.them, behind)&b.PiecesOf(p.us, rbc.Pawn) == 0 {
+			chess.PawnAttacks(p.them, behind)&b.PiecesOf(p.us, chess.Pawn) == 0 {
 			continue
 		}
 		cands = append(cands, behind)
 	}
 	if len(cands) == 0 || rng.IntN(4) != 0 {
-		return rbc.NoSquare
+		return chess.NoSquare
 	}
 	return cands[rng.IntN(len(cands))]
 }
 
 // withEP returns b with its en-passant square set (through its FEN, which
 // recomputes the key).
-func withEP(b rbc.Board, ep rbc.Square) rbc.Board {
+func withEP(b chess.Board, ep chess.Square) chess.Board {
 	f := strings.Fields(b.FEN())
 	f[3] = ep.String()
-	nb, err := rbc.ParseFEN(strings.Join(f, " "))
+	nb, err := chess.ParseFEN(strings.Join(f, " "))
 	if err != nil {
 		return b
 	}
@@ -359,75 +362,75 @@ func withEP(b rbc.Board, ep rbc.Square) rbc.Board {
 }
 
 // castlingHome returns the king's and the rook's home squares for a right.
-func castlingHome(r rbc.Castling) (king, rook rbc.Square) {
+func castlingHome(r chess.Castling) (king, rook chess.Square) {
 	switch r {
-	case rbc.WhiteKingside:
-		return rbc.E1, rbc.H1
-	case rbc.WhiteQueenside:
-		return rbc.E1, rbc.A1
-	case rbc.BlackKingside:
-		return rbc.E8, rbc.H8
+	case chess.WhiteKingside:
+		return chess.E1, chess.H1
+	case chess.WhiteQueenside:
+		return chess.E1, chess.A1
+	case chess.BlackKingside:
+		return chess.E8, chess.H8
 	}
-	return rbc.E8, rbc.A8
+	return chess.E8, chess.A8
 }
 
 // template returns an empty board with the given side to move and castling
 // rights, its key computed by the FEN parser (the rbc package sets these
 // fields only that way).
-func (g *losGen) template(turn rbc.Color, rights rbc.Castling) rbc.Board {
+func (g *losGen) template(turn chess.Color, rights chess.Castling) chess.Board {
 	key := losTemplate{turn, rights}
 	if b, ok := g.templates[key]; ok {
 		return b
 	}
 	side := "w"
-	if turn == rbc.Black {
+	if turn == chess.Black {
 		side = "b"
 	}
-	b := rbc.MustParseFEN("8/8/8/8/8/8/8/8 " + side + " " + rights.String() + " - 0 1")
+	b := chess.MustParseFEN("8/8/8/8/8/8/8/8 " + side + " " + rights.String() + " - 0 1")
 	if g.templates == nil {
-		g.templates = make(map[losTemplate]rbc.Board)
+		g.templates = make(map[losTemplate]chess.Board)
 	}
 	g.templates[key] = b
 	return b
 }
 
 // weightedType draws a piece type in proportion to counts (never the king).
-func weightedType(counts *[rbc.King + 1]int, rng *rand.Rand) rbc.PieceType {
+func weightedType(counts *[chess.King + 1]int, rng *rand.Rand) chess.PieceType {
 	total := 0
-	for t := rbc.Pawn; t < rbc.King; t++ {
+	for t := chess.Pawn; t < chess.King; t++ {
 		total += counts[t]
 	}
 	if total == 0 {
-		return rbc.Pawn
+		return chess.Pawn
 	}
 	x := rng.IntN(total)
-	for t := rbc.Pawn; t < rbc.King; t++ {
+	for t := chess.Pawn; t < chess.King; t++ {
 		if x < counts[t] {
 			return t
 		}
 		x -= counts[t]
 	}
-	return rbc.Pawn
+	return chess.Pawn
 }
 
 // drawSquare draws a square outside blocked in proportion to weights.
-func drawSquare(weights *[64]float64, blocked rbc.Bitboard, rng *rand.Rand) rbc.Square {
+func drawSquare(weights *[64]float64, blocked chess.Bitboard, rng *rand.Rand) chess.Square {
 	total := 0.0
 	for s := range 64 {
-		if !blocked.Has(rbc.Square(s)) {
+		if !blocked.Has(chess.Square(s)) {
 			total += weights[s]
 		}
 	}
 	if total <= 0 {
-		return rbc.NoSquare
+		return chess.NoSquare
 	}
 	x := rng.Float64() * total
-	last := rbc.NoSquare
+	last := chess.NoSquare
 	for s := range 64 {
-		if blocked.Has(rbc.Square(s)) || weights[s] == 0 {
+		if blocked.Has(chess.Square(s)) || weights[s] == 0 {
 			continue
 		}
-		last = rbc.Square(s)
+		last = chess.Square(s)
 		if x < weights[s] {
 			return last
 		}
@@ -438,19 +441,19 @@ func drawSquare(weights *[64]float64, blocked rbc.Bitboard, rng *rand.Rand) rbc.
 
 // consistent reports whether b agrees with the latest observations, the
 // support of the boards generate draws from.
-func (g *losGen) consistent(k *knowledge, b *rbc.Board) bool {
+func (g *losGen) consistent(k *knowledge, b *chess.Board) bool {
 	p := g.plan(k)
 	if b.Turn() != p.turn {
 		return false
 	}
-	for t := rbc.Pawn; t <= rbc.King; t++ {
+	for t := chess.Pawn; t <= chess.King; t++ {
 		if b.PiecesOf(p.us, t) != k.own.PiecesOf(p.us, t) {
 			return false
 		}
 	}
-	ourMask := rbc.WhiteKingside | rbc.WhiteQueenside
-	if p.us == rbc.Black {
-		ourMask = rbc.BlackKingside | rbc.BlackQueenside
+	ourMask := chess.WhiteKingside | chess.WhiteQueenside
+	if p.us == chess.Black {
+		ourMask = chess.BlackKingside | chess.BlackQueenside
 	}
 	if b.Castling()&ourMask != p.ownRights || b.Castling()&^ourMask&^p.oppRights != 0 {
 		return false
@@ -466,21 +469,21 @@ func (g *losGen) consistent(k *knowledge, b *rbc.Board) bool {
 		return false
 	}
 	if s := p.noticeSq; s.Valid() && !theirs.Has(s) &&
-		(p.epNotice == rbc.NoSquare || !b.PiecesOf(p.them, rbc.Pawn).Has(p.epNotice)) {
+		(p.epNotice == chess.NoSquare || !b.PiecesOf(p.them, chess.Pawn).Has(p.epNotice)) {
 		return false
 	}
 	// One king, or none just after one of our captures (the king's: game over).
-	kings := b.PiecesOf(p.them, rbc.King).Count()
+	kings := b.PiecesOf(p.them, chess.King).Count()
 	kingTaken := k.stage == oppToMove && k.lastMove.square.Valid()
 	if theirs.Count() != p.total || kings > 1 || kings == 0 && !kingTaken {
 		return false
 	}
-	pawns := b.PiecesOf(p.them, rbc.Pawn)
+	pawns := b.PiecesOf(p.them, chess.Pawn)
 	if pawns&0xFF000000000000FF != 0 {
 		return false
 	}
 	extra := 0
-	for t := rbc.Knight; t <= rbc.Queen; t++ {
+	for t := chess.Knight; t <= chess.Queen; t++ {
 		extra += max(0, b.PiecesOf(p.them, t).Count()-startCounts[t])
 	}
 	return extra <= 8-pawns.Count()
@@ -505,7 +508,7 @@ func (g *losGen) entropy(k *knowledge) float64 {
 	for _, c := range counts {
 		left += c
 	}
-	for t := rbc.Pawn; t <= rbc.King; t++ {
+	for t := chess.Pawn; t <= chess.King; t++ {
 		if left > 0 {
 			bitsVal -= lg(counts[t] * m / left)
 		}
@@ -523,7 +526,7 @@ type los struct {
 	know  knowledge
 	gen   losGen
 	rng   *rand.Rand
-	pool  []rbc.Board
+	pool  []chess.Board
 	stats BeliefStats
 }
 
@@ -539,17 +542,17 @@ func (l *los) refresh() {
 	l.stats.MaxBoards = max(l.stats.MaxBoards, len(l.pool))
 }
 
-func (l *los) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.Board) error {
+func (l *los) HandleGameStart(ctx context.Context, color chess.Color, board chess.Board) error {
 	l.know.start(color, board)
 	l.stats = BeliefStats{}
-	l.pool = []rbc.Board{board}
+	l.pool = []chess.Board{board}
 	l.stats.MaxBoards = 1
 	return nil
 }
 
-func (l *los) HandleOpponentMoveResult(ctx context.Context, captured bool, square rbc.Square) error {
+func (l *los) HandleOpponentMoveResult(ctx context.Context, captured bool, square chess.Square) error {
 	if !captured {
-		square = rbc.NoSquare
+		square = chess.NoSquare
 	}
 	l.know.onNotice(square)
 	l.refresh()
@@ -566,9 +569,9 @@ func (l *los) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece) e
 	return nil
 }
 
-func (l *los) HandleMoveResult(ctx context.Context, requested, taken rbc.Move, captured bool, square rbc.Square) error {
+func (l *los) HandleMoveResult(ctx context.Context, requested, taken chess.Move, captured bool, square chess.Square) error {
 	if !captured {
-		square = rbc.NoSquare
+		square = chess.NoSquare
 	}
 	l.know.onMove(observation{kind: obsMove, square: square, requested: requested, taken: taken})
 	l.refresh()
@@ -579,13 +582,13 @@ func (l *los) Sample(ctx context.Context, n int, rng *rand.Rand) ([]Weighted, er
 	return samplePool(l.pool, nil, n, rng), nil
 }
 
-func (l *los) ForEach(ctx context.Context, fn func(worker int, boards []rbc.Board, weights []float64) error) error {
+func (l *los) ForEach(ctx context.Context, fn func(worker int, boards []chess.Board, weights []float64) error) error {
 	return fn(0, l.pool, nil)
 }
 
 func (l *los) Size() Size       { return Size{Boards: len(l.pool)} }
 func (l *los) Entropy() float64 { return l.gen.entropy(&l.know) }
-func (l *los) Contains(b *rbc.Board) bool {
+func (l *los) Contains(b *chess.Board) bool {
 	k := b.Key()
 	for i := range l.pool {
 		if l.pool[i].Key() == k {
@@ -602,7 +605,7 @@ func (l *los) Close() error       { return nil }
 // when n covers them, and otherwise n systematic draws in proportion to the
 // weights, repeated draws merged, each board weighing its share of the draws.
 // The returned weights sum to one.
-func samplePool(pool []rbc.Board, weights []float64, n int, rng *rand.Rand) []Weighted {
+func samplePool(pool []chess.Board, weights []float64, n int, rng *rand.Rand) []Weighted {
 	if n <= 0 || len(pool) == 0 {
 		return nil
 	}

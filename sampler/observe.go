@@ -3,6 +3,7 @@ package sampler
 import (
 	"fmt"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -22,10 +23,10 @@ type observation struct {
 	// square is, for a notice, the square where the opponent captured our
 	// piece and, for a move, the square of the piece we captured; NoSquare if
 	// none.
-	square rbc.Square
+	square chess.Square
 	sense  senseFilter
 	// requested and taken are our move request and the move taken.
-	requested, taken rbc.Move
+	requested, taken chess.Move
 }
 
 // group returns the expansion group a notice selects (see groupOf).
@@ -33,8 +34,8 @@ func (o *observation) group() int { return groupOf(o.square) }
 
 // groupOf numbers the capture square a child announces: 0 for no capture,
 // 1 + square otherwise.
-func groupOf(capture rbc.Square) int {
-	if capture == rbc.NoSquare {
+func groupOf(capture chess.Square) int {
+	if capture == chess.NoSquare {
 		return 0
 	}
 	return int(capture) + 1
@@ -48,8 +49,8 @@ const numGroups = 65
 // rejects most boards with one AND and one comparison; an empty window (a
 // passed sense) accepts every board.
 type senseFilter struct {
-	window, occ, white rbc.Bitboard
-	types              [6]rbc.Bitboard // indexed by PieceType-1
+	window, occ, white chess.Bitboard
+	types              [6]chess.Bitboard // indexed by PieceType-1
 }
 
 func newSenseFilter(result []rbc.SquarePiece) (senseFilter, error) {
@@ -63,15 +64,15 @@ func newSenseFilter(result []rbc.SquarePiece) (senseFilter, error) {
 			return f, fmt.Errorf("sampler: sense result lists %v twice", sp.Square)
 		}
 		f.window |= bit
-		if sp.Piece == rbc.NoPiece {
+		if sp.Piece == chess.NoPiece {
 			continue
 		}
 		t := sp.Piece.Type()
-		if t < rbc.Pawn || t > rbc.King {
+		if t < chess.Pawn || t > chess.King {
 			return f, fmt.Errorf("sampler: sense result holds bad piece %d on %v", sp.Piece, sp.Square)
 		}
 		f.occ |= bit
-		if sp.Piece.Color() == rbc.White {
+		if sp.Piece.Color() == chess.White {
 			f.white |= bit
 		}
 		f.types[t-1] |= bit
@@ -80,13 +81,13 @@ func newSenseFilter(result []rbc.SquarePiece) (senseFilter, error) {
 }
 
 // match reports whether b shows the sensed result.
-func (f *senseFilter) match(b *rbc.Board) bool {
+func (f *senseFilter) match(b *chess.Board) bool {
 	w := f.window
-	if b.Occupied()&w != f.occ || b.Pieces(rbc.White)&w != f.white {
+	if b.Occupied()&w != f.occ || b.Pieces(chess.White)&w != f.white {
 		return false
 	}
-	for t := rbc.Pawn; t <= rbc.King; t++ {
-		if (b.PiecesOf(rbc.White, t)|b.PiecesOf(rbc.Black, t))&w != f.types[t-1] {
+	for t := chess.Pawn; t <= chess.King; t++ {
+		if (b.PiecesOf(chess.White, t)|b.PiecesOf(chess.Black, t))&w != f.types[t-1] {
 			return false
 		}
 	}
@@ -94,30 +95,30 @@ func (f *senseFilter) match(b *rbc.Board) bool {
 }
 
 // pieceAt returns what the sense result showed on s (s must be in the window).
-func (f *senseFilter) pieceAt(s rbc.Square) rbc.Piece {
+func (f *senseFilter) pieceAt(s chess.Square) chess.Piece {
 	if !f.occ.Has(s) {
-		return rbc.NoPiece
+		return chess.NoPiece
 	}
-	c := rbc.Black
+	c := chess.Black
 	if f.white.Has(s) {
-		c = rbc.White
+		c = chess.White
 	}
-	for t := rbc.Pawn; t <= rbc.King; t++ {
+	for t := chess.Pawn; t <= chess.King; t++ {
 		if f.types[t-1].Has(s) {
-			return rbc.MakePiece(c, t)
+			return chess.MakePiece(c, t)
 		}
 	}
-	return rbc.NoPiece
+	return chess.NoPiece
 }
 
 // applyMove checks a board (us to move) against our move result: the request,
 // with the harness's queen default, must resolve on it to the taken move with
 // the same capture square. On success it returns the board after the taken
 // move; b itself is never changed.
-func (o *observation) applyMove(b *rbc.Board) (rbc.Board, bool) {
+func (o *observation) applyMove(b *chess.Board) (chess.Board, bool) {
 	taken, capture := rbc.Resolve(b, rbc.WithQueenDefault(b, o.requested))
 	if taken != o.taken || capture != o.square {
-		return rbc.Board{}, false
+		return chess.Board{}, false
 	}
 	next := *b
 	next.Apply(taken)
@@ -134,7 +135,7 @@ const (
 
 // seenPiece is an opponent piece last seen on a square, and when.
 type seenPiece struct {
-	piece rbc.Piece
+	piece chess.Piece
 	turn  int
 }
 
@@ -143,39 +144,39 @@ type seenPiece struct {
 // the latest observations. It also remembers where opponent pieces were last
 // seen, as a prior for the boards that the latest observations allow (los).
 type knowledge struct {
-	color rbc.Color
+	color chess.Color
 	// own holds only our pieces, kept up to date by our moves and our losses.
 	// Its side to move follows the game; its castling field is not used.
-	own       rbc.Board
-	ownRights rbc.Castling // our castling rights, known exactly
-	oppRights rbc.Castling // the opponent's rights that may still be held
+	own       chess.Board
+	ownRights chess.Castling // our castling rights, known exactly
+	oppRights chess.Castling // the opponent's rights that may still be held
 	stage     stage
 	turn      int // our turns started so far
 
-	captured      int               // opponent pieces we have captured
-	capturedTypes [rbc.King + 1]int // of which the type was seen
-	lastSeen      [64]seenPiece     // opponent pieces by square
-	seenTurn      [64]int           // when each square was last seen, 0 if never
-	notice        rbc.Square        // this turn's capture notice (usToMove)
-	sensed        bool              // whether this turn's sense is known
-	sense         senseFilter       // this turn's sense result
-	lastMove      observation       // our last move result (oppToMove)
-	mustEmpty     rbc.Bitboard      // squares our last move showed empty (oppToMove)
-	mustOpp       rbc.Bitboard      // squares our last move showed holding an opponent piece
+	captured      int                 // opponent pieces we have captured
+	capturedTypes [chess.King + 1]int // of which the type was seen
+	lastSeen      [64]seenPiece       // opponent pieces by square
+	seenTurn      [64]int             // when each square was last seen, 0 if never
+	notice        chess.Square        // this turn's capture notice (usToMove)
+	sensed        bool                // whether this turn's sense is known
+	sense         senseFilter         // this turn's sense result
+	lastMove      observation         // our last move result (oppToMove)
+	mustEmpty     chess.Bitboard      // squares our last move showed empty (oppToMove)
+	mustOpp       chess.Bitboard      // squares our last move showed holding an opponent piece
 	started       bool
 }
 
-func (k *knowledge) start(color rbc.Color, board rbc.Board) {
-	*k = knowledge{color: color, own: board, notice: rbc.NoSquare, started: true}
-	for s := rbc.A1; s <= rbc.H8; s++ {
-		if p := board.PieceAt(s); p != rbc.NoPiece && p.Color() != color {
-			k.own.SetPiece(s, rbc.NoPiece)
+func (k *knowledge) start(color chess.Color, board chess.Board) {
+	*k = knowledge{color: color, own: board, notice: chess.NoSquare, started: true}
+	for s := chess.A1; s <= chess.H8; s++ {
+		if p := board.PieceAt(s); p != chess.NoPiece && p.Color() != color {
+			k.own.SetPiece(s, chess.NoPiece)
 			k.lastSeen[s] = seenPiece{piece: p, turn: 0}
 		}
 	}
-	ours := rbc.WhiteKingside | rbc.WhiteQueenside
-	if color == rbc.Black {
-		ours = rbc.BlackKingside | rbc.BlackQueenside
+	ours := chess.WhiteKingside | chess.WhiteQueenside
+	if color == chess.Black {
+		ours = chess.BlackKingside | chess.BlackQueenside
 	}
 	k.ownRights = board.Castling() & ours
 	k.oppRights = board.Castling() &^ ours
@@ -187,15 +188,15 @@ func (k *knowledge) start(color rbc.Color, board rbc.Board) {
 
 // homeRights gives, per square, the castling rights that depend on a king or
 // rook standing there.
-var homeRights = func() (m [64]rbc.Castling) {
-	m[rbc.E1], m[rbc.H1], m[rbc.A1] = rbc.WhiteKingside|rbc.WhiteQueenside, rbc.WhiteKingside, rbc.WhiteQueenside
-	m[rbc.E8], m[rbc.H8], m[rbc.A8] = rbc.BlackKingside|rbc.BlackQueenside, rbc.BlackKingside, rbc.BlackQueenside
+var homeRights = func() (m [64]chess.Castling) {
+	m[chess.E1], m[chess.H1], m[chess.A1] = chess.WhiteKingside|chess.WhiteQueenside, chess.WhiteKingside, chess.WhiteQueenside
+	m[chess.E8], m[chess.H8], m[chess.A8] = chess.BlackKingside|chess.BlackQueenside, chess.BlackKingside, chess.BlackQueenside
 	return m
 }()
 
-func (k *knowledge) onNotice(square rbc.Square) {
+func (k *knowledge) onNotice(square chess.Square) {
 	if k.stage == oppToMove {
-		k.own.Apply(rbc.Move{}) // the opponent moved: our turn
+		k.own.Apply(chess.Move{}) // the opponent moved: our turn
 		k.stage = usToMove
 	}
 	k.turn++
@@ -203,7 +204,7 @@ func (k *knowledge) onNotice(square rbc.Square) {
 	k.sensed = false
 	k.mustEmpty, k.mustOpp = 0, 0
 	if square.Valid() {
-		k.own.SetPiece(square, rbc.NoPiece)
+		k.own.SetPiece(square, chess.NoPiece)
 		k.ownRights &^= homeRights[square]
 	}
 }
@@ -215,18 +216,18 @@ func (k *knowledge) onSense(f senseFilter) {
 		s := w.PopFirst()
 		k.seenTurn[s] = k.turn
 		p := f.pieceAt(s)
-		if p != rbc.NoPiece && p.Color() != k.color {
+		if p != chess.NoPiece && p.Color() != k.color {
 			k.lastSeen[s] = seenPiece{piece: p, turn: k.turn}
 		} else {
 			k.lastSeen[s] = seenPiece{}
 		}
 		// A home square seen without its king or rook ends those rights.
 		if r := homeRights[s] & k.oppRights; r != 0 {
-			want := rbc.Rook
-			if s == rbc.E1 || s == rbc.E8 {
-				want = rbc.King
+			want := chess.Rook
+			if s == chess.E1 || s == chess.E8 {
+				want = chess.King
 			}
-			if p != rbc.MakePiece(k.color.Other(), want) {
+			if p != chess.MakePiece(k.color.Other(), want) {
 				k.oppRights &^= r
 			}
 		}
@@ -243,13 +244,13 @@ func (k *knowledge) onMove(o observation) {
 	}
 	if o.square.Valid() {
 		k.captured++
-		t := rbc.NoPieceType
+		t := chess.NoPieceType
 		if k.sensed && k.sense.window.Has(o.square) {
 			t = k.sense.pieceAt(o.square).Type()
-		} else if sp := k.lastSeen[o.square]; sp.piece != rbc.NoPiece {
+		} else if sp := k.lastSeen[o.square]; sp.piece != chess.NoPiece {
 			t = sp.piece.Type()
 		}
-		if t != rbc.NoPieceType {
+		if t != chess.NoPieceType {
 			k.capturedTypes[t]++
 		}
 		k.lastSeen[o.square] = seenPiece{}
@@ -259,20 +260,20 @@ func (k *knowledge) onMove(o observation) {
 	k.mustEmpty, k.mustOpp = 0, 0
 	req := k.lastMove.requested
 	if !o.taken.IsNull() {
-		k.mustEmpty |= rbc.Between(o.taken.From, o.taken.To)
+		k.mustEmpty |= chess.Between(o.taken.From, o.taken.To)
 	}
 	if req.IsNull() || req == o.taken {
 		return
 	}
 	isPush := req.From.File() == req.To.File()
 	switch {
-	case o.taken.IsNull() && !isPush && mover == rbc.Pawn:
+	case o.taken.IsNull() && !isPush && mover == chess.Pawn:
 		// A pawn diagonal onto an empty square.
 		k.mustEmpty |= req.To.Bit()
-	case isPush && mover == rbc.Pawn:
+	case isPush && mover == chess.Pawn:
 		// A blocked pawn push: the first square it could not enter is occupied.
-		step := rbc.Square(8)
-		if k.color == rbc.Black {
+		step := chess.Square(8)
+		if k.color == chess.Black {
 			step = -8
 		}
 		blocked := req.From + step

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // The outlook of a deferred board: how well it agrees with the senses it has
@@ -31,7 +31,7 @@ import (
 // outlook holds the senses of a game and, per observation index, the number
 // of opponent moves and captures of ours before it.
 type outlook struct {
-	them   rbc.Color
+	them   chess.Color
 	senses []senseView
 	moves  []int // moves[i]: notices (opponent moves) among obs[:i]
 	caps   []int // caps[i]: our captures among obs[:i]
@@ -41,12 +41,12 @@ type outlook struct {
 // opponent's pieces seen in it, by type.
 type senseView struct {
 	at     int // index of the sense among the observations
-	window rbc.Bitboard
-	opp    [6]rbc.Bitboard // indexed by PieceType-1
+	window chess.Bitboard
+	opp    [6]chess.Bitboard // indexed by PieceType-1
 }
 
 // newOutlook reads the observations of a game; them is the opponent.
-func newOutlook(obs []observation, them rbc.Color) *outlook {
+func newOutlook(obs []observation, them chess.Color) *outlook {
 	o := &outlook{them: them, moves: make([]int, len(obs)+1), caps: make([]int, len(obs)+1)}
 	for i := range obs {
 		ob := &obs[i]
@@ -65,7 +65,7 @@ func newOutlook(obs []observation, them rbc.Color) *outlook {
 			}
 			v := senseView{at: i, window: f.window}
 			ours := f.white
-			if them == rbc.White {
+			if them == chess.White {
 				ours = f.occ &^ f.white
 			}
 			for t := range v.opp {
@@ -82,7 +82,7 @@ func newOutlook(obs []observation, them rbc.Color) *outlook {
 // ok is false when some sense differs by more than the opponent's moves and
 // our captures in between could change, so that no descendant of b can show
 // it.
-func (o *outlook) misfit(b *rbc.Board, at int) (diff int, ok bool) {
+func (o *outlook) misfit(b *chess.Board, at int) (diff int, ok bool) {
 	i, _ := slices.BinarySearchFunc(o.senses, at, func(v senseView, at int) int { return v.at - at })
 	castle := 0
 	if b.Castling()&castlingOf(o.them) != 0 {
@@ -90,7 +90,7 @@ func (o *outlook) misfit(b *rbc.Board, at int) (diff int, ok bool) {
 	}
 	for _, v := range o.senses[i:] {
 		d := 0
-		for t := rbc.Pawn; t <= rbc.King; t++ {
+		for t := chess.Pawn; t <= chess.King; t++ {
 			d += ((b.PiecesOf(o.them, t) ^ v.opp[t-1]) & v.window).Count()
 		}
 		moves := o.moves[v.at] - o.moves[at]
@@ -113,8 +113,8 @@ func (o *outlook) ahead(at int) bool {
 }
 
 // keep is misfit's verdict alone, for filtering a layer at observation at.
-func (o *outlook) keep(at int) func(b *rbc.Board) bool {
-	return func(b *rbc.Board) bool {
+func (o *outlook) keep(at int) func(b *chess.Board) bool {
+	return func(b *chess.Board) bool {
 		_, ok := o.misfit(b, at)
 		return ok
 	}
@@ -149,7 +149,7 @@ func (o *outlook) promise(s *segment, rng *rand.Rand) float64 {
 	sum := 0.0
 	for range k {
 		i := rng.IntN(n)
-		var b rbc.Board
+		var b chess.Board
 		if s.disk != nil {
 			var err error
 			if b, err = s.disk.board(i); err != nil {
@@ -167,7 +167,7 @@ func (o *outlook) promise(s *segment, rng *rand.Rand) float64 {
 
 // at returns the layer's i-th board (in the order of forEach), rebuilt if
 // it is a child.
-func (l *layer) at(i int) rbc.Board {
+func (l *layer) at(i int) chess.Board {
 	for pi := range l.parts {
 		p := &l.parts[pi]
 		if i >= p.n {
@@ -188,10 +188,10 @@ func (l *layer) at(i int) rbc.Board {
 }
 
 // board reads the piece's i-th board back from disk.
-func (s *spilled) board(i int) (rbc.Board, error) {
-	var b [1]rbc.Board
+func (s *spilled) board(i int) (chess.Board, error) {
+	var b [1]chess.Board
 	if _, err := s.file.f.ReadAt(boardBytesOf(b[:]), s.off+int64(i)*boardBytes); err != nil {
-		return rbc.Board{}, fmt.Errorf("sampler: backlog spill: read back: %w", err)
+		return chess.Board{}, fmt.Errorf("sampler: backlog spill: read back: %w", err)
 	}
 	return b[0], nil
 }

@@ -8,16 +8,17 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // observationsOf returns the observations a player of colour c receives in
 // turns, in the order exact records them, and the true board after each (path[0]
 // the start).
-func observationsOf(t *testing.T, start rbc.Board, turns []ObservedTurn) ([]observation, []rbc.Board) {
+func observationsOf(t *testing.T, start chess.Board, turns []ObservedTurn) ([]observation, []chess.Board) {
 	t.Helper()
 	obs := []observation{}
-	path := []rbc.Board{start}
+	path := []chess.Board{start}
 	for _, tr := range turns {
 		obs = append(obs, observation{kind: obsNotice, square: tr.CaptureSquare})
 		path = append(path, tr.Before)
@@ -41,7 +42,7 @@ func observationsOf(t *testing.T, start rbc.Board, turns []ObservedTurn) ([]obse
 func TestOutlookKeepsTheTruth(t *testing.T) {
 	checked := 0
 	for _, file := range historyFiles(t) {
-		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+		for _, c := range []chess.Color{chess.White, chess.Black} {
 			start, turns := loadTurns(t, file, c)
 			obs, path := observationsOf(t, start, turns)
 			ol := newOutlook(obs, c.Other())
@@ -59,34 +60,34 @@ func TestOutlookKeepsTheTruth(t *testing.T) {
 // A board far from what was sensed later is rejected, one that shows it fits
 // with no misfit, and the promise of a segment ranks them accordingly.
 func TestOutlookRanks(t *testing.T) {
-	start := rbc.StartBoard()
+	start := chess.StartBoard()
 	// White's view: Black's first move was e7e5, and White then sensed e6
 	// (window d5..f7).
 	truth := start
-	truth.Apply(rbc.Move{}) // White passed
-	truth.Apply(rbc.Move{From: rbc.E7, To: rbc.E5})
+	truth.Apply(chess.Move{}) // White passed
+	truth.Apply(chess.Move{From: chess.E7, To: chess.E5})
 	obs := []observation{
-		{kind: obsNotice, square: rbc.NoSquare},
-		{kind: obsMove, square: rbc.NoSquare}, // a pass
-		{kind: obsNotice, square: rbc.NoSquare},
+		{kind: obsNotice, square: chess.NoSquare},
+		{kind: obsMove, square: chess.NoSquare}, // a pass
+		{kind: obsNotice, square: chess.NoSquare},
 	}
-	f, err := newSenseFilter(rbc.Sense(&truth, rbc.E6))
+	f, err := newSenseFilter(rbc.Sense(&truth, chess.E6))
 	if err != nil {
 		t.Fatal(err)
 	}
 	obs = append(obs, observation{kind: obsSense, sense: f})
-	ol := newOutlook(obs, rbc.Black)
+	ol := newOutlook(obs, chess.Black)
 
 	// Boards after White's pass (2 observations seen), Black to move.
 	afterPass := start
-	afterPass.Apply(rbc.Move{})
+	afterPass.Apply(chess.Move{})
 	near := afterPass // one black move (e7e5) away from the sense
 	far := afterPass  // six squares off: out of reach of one move, even a castling
-	for _, s := range []rbc.Square{rbc.D7, rbc.E7, rbc.F7} {
-		far.SetPiece(s, rbc.NoPiece)
+	for _, s := range []chess.Square{chess.D7, chess.E7, chess.F7} {
+		far.SetPiece(s, chess.NoPiece)
 	}
-	for _, s := range []rbc.Square{rbc.D5, rbc.D6, rbc.F6} {
-		far.SetPiece(s, rbc.MakePiece(rbc.Black, rbc.Knight))
+	for _, s := range []chess.Square{chess.D5, chess.D6, chess.F6} {
+		far.SetPiece(s, chess.MakePiece(chess.Black, chess.Knight))
 	}
 	if d, ok := ol.misfit(&near, 2); !ok || d != 2 {
 		t.Errorf("near board: misfit %d, %v; want 2, true", d, ok)
@@ -99,8 +100,8 @@ func TestOutlookRanks(t *testing.T) {
 	}
 
 	rng := rand.New(rand.NewPCG(1, 2))
-	seg := func(b rbc.Board) segment {
-		return segment{at: 2, stage: oppToMove, l: layerOf(storeOf([]rbc.Board{b}))}
+	seg := func(b chess.Board) segment {
+		return segment{at: 2, stage: oppToMove, l: layerOf(storeOf([]chess.Board{b}))}
 	}
 	sNear, sFar := seg(near), seg(far)
 	pNear, pFar := ol.promise(&sNear, rng), ol.promise(&sFar, rng)
@@ -121,10 +122,10 @@ func TestOutlookOrder(t *testing.T) {
 		t.Skip("replays a game through exact")
 	}
 	files := []string{"../testdata/histories/random_bot-trout_bot-5-000.json"}
-	colors := []rbc.Color{rbc.White}
+	colors := []chess.Color{chess.White}
 	if fullRun() {
 		files, _ = filepath.Glob("../testdata/histories/*trout_bot*-[0-9]-*.json")
-		colors = append(colors, rbc.Black)
+		colors = append(colors, chess.Black)
 	}
 	ctx := context.Background()
 	turns, first, firstOld := 0, 0, 0
@@ -136,7 +137,7 @@ func TestOutlookOrder(t *testing.T) {
 			// the figures, the same from run to run.
 			s := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: 64 << 20, BacklogBudget: 12 << 30, SpillBudget: -1, Workers: 1})
 			e := s.(*exact)
-			replayPath(t, s, c, start, tt, -1, func(turn int, at checkpoint, path []rbc.Board) {
+			replayPath(t, s, c, start, tt, -1, func(turn int, at checkpoint, path []chess.Board) {
 				if at != afterSense || e.recovered {
 					return
 				}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -16,7 +17,7 @@ type OpponentModel interface {
 	// Weights returns, in dst[:0], a non-negative weight for each option on b
 	// (the opponent to move), in the order of options. They need not sum to
 	// one. options are the board's options (rbc.Board.AppendOptions).
-	Weights(b *rbc.Board, options []rbc.Move, dst []float64) []float64
+	Weights(b *chess.Board, options []chess.Move, dst []float64) []float64
 }
 
 // Uniform is the opponent model that knows nothing: every option, the pass
@@ -24,7 +25,7 @@ type OpponentModel interface {
 type Uniform struct{}
 
 // Weights gives every option weight one.
-func (Uniform) Weights(b *rbc.Board, options []rbc.Move, dst []float64) []float64 {
+func (Uniform) Weights(b *chess.Board, options []chess.Move, dst []float64) []float64 {
 	dst = dst[:0]
 	for range options {
 		dst = append(dst, 1)
@@ -47,12 +48,12 @@ type particle struct {
 	gen     losGen
 	rng     *rand.Rand
 	stage   stage
-	boards  []rbc.Board
+	boards  []chess.Board
 	weights []float64 // normalised
 	logSize float64
 	stats   BeliefStats
 	warned  bool
-	moves   []rbc.Move
+	moves   []chess.Move
 	probs   []float64
 }
 
@@ -63,11 +64,11 @@ func newParticle(opts Options) Sampler {
 func (p *particle) Name() string { return "particle" }
 func (p *particle) Workers() int { return 1 }
 
-func (p *particle) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.Board) error {
+func (p *particle) HandleGameStart(ctx context.Context, color chess.Color, board chess.Board) error {
 	p.know.start(color, board)
 	p.stage = p.know.stage
 	n := p.opts.PoolSize
-	p.boards = make([]rbc.Board, n)
+	p.boards = make([]chess.Board, n)
 	p.weights = make([]float64, n)
 	for i := range p.boards {
 		p.boards[i] = board
@@ -79,12 +80,12 @@ func (p *particle) HandleGameStart(ctx context.Context, color rbc.Color, board r
 	return nil
 }
 
-func (p *particle) HandleOpponentMoveResult(ctx context.Context, captured bool, square rbc.Square) error {
+func (p *particle) HandleOpponentMoveResult(ctx context.Context, captured bool, square chess.Square) error {
 	if !p.know.started {
 		return errors.New("sampler: particle: observation before the game start")
 	}
 	if !captured {
-		square = rbc.NoSquare
+		square = chess.NoSquare
 	}
 	if p.stage == oppToMove {
 		growth := 0.0
@@ -113,7 +114,7 @@ func (p *particle) HandleOpponentMoveResult(ctx context.Context, captured bool, 
 				continue
 			}
 			x := p.rng.Float64() * mass
-			pick := rbc.Move{}
+			pick := chess.Move{}
 			for j, m := range p.moves {
 				if b.CaptureSquare(m) != square || p.probs[j] <= 0 {
 					continue
@@ -155,9 +156,9 @@ func (p *particle) HandleSenseResult(ctx context.Context, result []rbc.SquarePie
 	return nil
 }
 
-func (p *particle) HandleMoveResult(ctx context.Context, requested, taken rbc.Move, captured bool, square rbc.Square) error {
+func (p *particle) HandleMoveResult(ctx context.Context, requested, taken chess.Move, captured bool, square chess.Square) error {
 	if !captured {
-		square = rbc.NoSquare
+		square = chess.NoSquare
 	}
 	o := observation{kind: obsMove, square: square, requested: requested, taken: taken}
 	for i := range p.boards {
@@ -218,7 +219,7 @@ func (p *particle) settle(filtered bool) {
 // (systematic resampling) and gives them equal weights.
 func (p *particle) resample() {
 	n := len(p.boards)
-	next := make([]rbc.Board, 0, n)
+	next := make([]chess.Board, 0, n)
 	step := 1 / float64(n)
 	x := p.rng.Float64() * step
 	acc := 0.0
@@ -252,7 +253,7 @@ func (p *particle) Sample(ctx context.Context, n int, rng *rand.Rand) ([]Weighte
 	return samplePool(p.boards, p.weights, n, rng), nil
 }
 
-func (p *particle) ForEach(ctx context.Context, fn func(worker int, boards []rbc.Board, weights []float64) error) error {
+func (p *particle) ForEach(ctx context.Context, fn func(worker int, boards []chess.Board, weights []float64) error) error {
 	return fn(0, p.boards, p.weights)
 }
 
@@ -266,7 +267,7 @@ func (p *particle) Entropy() float64 {
 	return max(p.logSize, math.Log2(float64(max(p.distinct(), 1))))
 }
 
-func (p *particle) Contains(b *rbc.Board) bool {
+func (p *particle) Contains(b *chess.Board) bool {
 	k := b.Key()
 	for i := range p.boards {
 		if p.weights[i] > 0 && p.boards[i].Key() == k {

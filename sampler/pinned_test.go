@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -33,14 +34,14 @@ func TestSamplingBeliefsPinned(t *testing.T) {
 	got := map[string]string{}
 	quiet := slog.New(slog.DiscardHandler)
 	file := historyFiles(t)[0]
-	for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+	for _, c := range []chess.Color{chess.White, chess.Black} {
 		start, turns := loadTurns(t, file, c)
 		for _, name := range []string{"los", "aosp", "hybrid", "particle"} {
 			s := mustNew(t, name, Options{PoolSize: 8, Seed: 9, Workers: 1, Logger: quiet})
 			h := fnv.New64a()
-			replayTurns(t, s, c, start, turns, 12, func(turn int, at checkpoint, _ *rbc.Board) {
+			replayTurns(t, s, c, start, turns, 12, func(turn int, at checkpoint, _ *chess.Board) {
 				fmt.Fprintf(h, "%d %s:", turn, at)
-				err := s.ForEach(context.Background(), func(_ int, boards []rbc.Board, weights []float64) error {
+				err := s.ForEach(context.Background(), func(_ int, boards []chess.Board, weights []float64) error {
 					for i := range boards {
 						fmt.Fprintf(h, "%s", boards[i].FEN())
 						if weights != nil {
@@ -62,18 +63,18 @@ func TestSamplingBeliefsPinned(t *testing.T) {
 	// every board it holds.
 	s := mustNew(t, "exact", Options{PoolSize: 8, Seed: 9, Workers: 1, Logger: quiet})
 	ctx := context.Background()
-	start := rbc.StartBoard()
-	if err := s.HandleGameStart(ctx, rbc.White, start); err != nil {
+	start := chess.StartBoard()
+	if err := s.HandleGameStart(ctx, chess.White, start); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.HandleOpponentMoveResult(ctx, false, rbc.NoSquare); err != nil {
+	if err := s.HandleOpponentMoveResult(ctx, false, chess.NoSquare); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.HandleSenseResult(ctx, []rbc.SquarePiece{{Square: rbc.E4, Piece: rbc.MakePiece(rbc.Black, rbc.Queen)}}); err != nil {
+	if err := s.HandleSenseResult(ctx, []rbc.SquarePiece{{Square: chess.E4, Piece: chess.MakePiece(chess.Black, chess.Queen)}}); err != nil {
 		t.Fatal(err)
 	}
 	h := fnv.New64a()
-	err := s.ForEach(ctx, func(_ int, boards []rbc.Board, _ []float64) error {
+	err := s.ForEach(ctx, func(_ int, boards []chess.Board, _ []float64) error {
 		for i := range boards {
 			fmt.Fprintf(h, "%s;", boards[i].FEN())
 		}

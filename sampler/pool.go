@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -42,12 +43,12 @@ type aosp struct {
 	complete bool
 	stats    BeliefStats
 	warned   bool
-	scratch  []rbc.Move
+	scratch  []chess.Move
 }
 
 // pooled is a pool board and its weight.
 type pooled struct {
-	b rbc.Board
+	b chess.Board
 	w float64
 }
 
@@ -70,7 +71,7 @@ func newHybrid(opts Options) Sampler {
 func (a *aosp) Name() string { return a.name }
 func (a *aosp) Workers() int { return 1 }
 
-func (a *aosp) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.Board) error {
+func (a *aosp) HandleGameStart(ctx context.Context, color chess.Color, board chess.Board) error {
 	a.know.start(color, board)
 	a.stage = a.know.stage
 	a.pool = []pooled{{board, 1}}
@@ -82,12 +83,12 @@ func (a *aosp) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.B
 	return nil
 }
 
-func (a *aosp) HandleOpponentMoveResult(ctx context.Context, captured bool, square rbc.Square) error {
+func (a *aosp) HandleOpponentMoveResult(ctx context.Context, captured bool, square chess.Square) error {
 	if !a.know.started {
 		return errors.New("sampler: " + a.name + ": observation before the game start")
 	}
 	if !captured {
-		square = rbc.NoSquare
+		square = chess.NoSquare
 	}
 	if a.stage == oppToMove {
 		parents := len(a.pool)
@@ -139,17 +140,17 @@ func (a *aosp) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece) 
 		return err
 	}
 	before := len(a.pool) + len(a.reserve)
-	a.pool = filterPooled(a.pool, func(b *rbc.Board) (rbc.Board, bool) { return *b, f.match(b) })
-	a.reserve = filterPooled(a.reserve, func(b *rbc.Board) (rbc.Board, bool) { return *b, f.match(b) })
+	a.pool = filterPooled(a.pool, func(b *chess.Board) (chess.Board, bool) { return *b, f.match(b) })
+	a.reserve = filterPooled(a.reserve, func(b *chess.Board) (chess.Board, bool) { return *b, f.match(b) })
 	a.shrink(before)
 	a.know.onSense(f)
 	a.settle()
 	return nil
 }
 
-func (a *aosp) HandleMoveResult(ctx context.Context, requested, taken rbc.Move, captured bool, square rbc.Square) error {
+func (a *aosp) HandleMoveResult(ctx context.Context, requested, taken chess.Move, captured bool, square chess.Square) error {
 	if !captured {
-		square = rbc.NoSquare
+		square = chess.NoSquare
 	}
 	o := observation{kind: obsMove, square: square, requested: requested, taken: taken}
 	before := len(a.pool) + len(a.reserve)
@@ -197,13 +198,13 @@ func (a *aosp) settle() {
 		a.complete = false
 	case a.hybrid && !a.complete && len(a.pool) < a.opts.PoolSize/hybridThin:
 		fresh := a.gen.generate(&a.know, a.opts.PoolSize/hybridThin-len(a.pool), a.rng)
-		a.pool = TopUp(a.pool, fresh, func(b rbc.Board) pooled { return pooled{b, hybridWeight} },
+		a.pool = TopUp(a.pool, fresh, func(b chess.Board) pooled { return pooled{b, hybridWeight} },
 			func(p *pooled) uint64 { return p.b.Key() })
 	}
 	a.stats.MaxBoards = max(a.stats.MaxBoards, len(a.pool))
 }
 
-func filterPooled(ps []pooled, f func(*rbc.Board) (rbc.Board, bool)) []pooled {
+func filterPooled(ps []pooled, f func(*chess.Board) (chess.Board, bool)) []pooled {
 	out := ps[:0]
 	for i := range ps {
 		if b, ok := f(&ps[i].b); ok {
@@ -224,8 +225,8 @@ func dedupPooled(ps []pooled) []pooled {
 	return out
 }
 
-func (a *aosp) boards() ([]rbc.Board, []float64) {
-	boards := make([]rbc.Board, len(a.pool))
+func (a *aosp) boards() ([]chess.Board, []float64) {
+	boards := make([]chess.Board, len(a.pool))
 	var weights []float64
 	for i := range a.pool {
 		boards[i] = a.pool[i].b
@@ -247,7 +248,7 @@ func (a *aosp) Sample(ctx context.Context, n int, rng *rand.Rand) ([]Weighted, e
 	return samplePool(boards, weights, n, rng), nil
 }
 
-func (a *aosp) ForEach(ctx context.Context, fn func(worker int, boards []rbc.Board, weights []float64) error) error {
+func (a *aosp) ForEach(ctx context.Context, fn func(worker int, boards []chess.Board, weights []float64) error) error {
 	boards, weights := a.boards()
 	return fn(0, boards, weights)
 }
@@ -265,7 +266,7 @@ func (a *aosp) Entropy() float64 {
 	return max(a.logSize, math.Log2(float64(max(len(a.pool), 1))))
 }
 
-func (a *aosp) Contains(b *rbc.Board) bool {
+func (a *aosp) Contains(b *chess.Board) bool {
 	k := b.Key()
 	for i := range a.pool {
 		if a.pool[i].b.Key() == k {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -27,7 +28,7 @@ type Replay struct {
 	Noticed func(ctx context.Context, t *ReplayTurn) error
 	// Sense picks the square the turn senses; nil senses the recorded one.
 	// Another square's result is read off the true board (SenseWith).
-	Sense func(ctx context.Context, t *ReplayTurn) (rbc.Square, error)
+	Sense func(ctx context.Context, t *ReplayTurn) (chess.Square, error)
 	// Sensed runs after the sense result. The true board is still t.Before.
 	Sensed func(ctx context.Context, t *ReplayTurn) error
 	// Moved runs after the move result, with t.After the true board. A turn
@@ -47,14 +48,14 @@ type ReplayTurn struct {
 	// Path is the true board after every observation fed so far, the
 	// starting board first: the path Present and PathChecker take. It is
 	// shared between turns; a hook that keeps it must copy it.
-	Path []rbc.Board
+	Path []chess.Board
 }
 
 // Run starts s as colour c of the game h and replays c's turns through it,
 // calling the hooks at each turn. A failed observation is returned wrapped
 // with the turn (from 0) and the observation it was; s is left as the
 // replay left it, for the caller to read or close.
-func (r *Replay) Run(ctx context.Context, s Sampler, h *rbc.History, c rbc.Color) error {
+func (r *Replay) Run(ctx context.Context, s Sampler, h *rbc.History, c chess.Color) error {
 	start, turns, err := Observations(h, c)
 	if err != nil {
 		return err
@@ -62,7 +63,7 @@ func (r *Replay) Run(ctx context.Context, s Sampler, h *rbc.History, c rbc.Color
 	if err := s.HandleGameStart(ctx, c, start); err != nil {
 		return fmt.Errorf("game start: %w", err)
 	}
-	path := []rbc.Board{start}
+	path := []chess.Board{start}
 	for i := range turns {
 		t := &ReplayTurn{ObservedTurn: turns[i], Turns: len(turns)}
 		err := r.turn(ctx, s, t, path)
@@ -81,10 +82,10 @@ func (r *Replay) Run(ctx context.Context, s Sampler, h *rbc.History, c rbc.Color
 }
 
 // turn replays one turn: each observation, then its hook.
-func (r *Replay) turn(ctx context.Context, s Sampler, t *ReplayTurn, path []rbc.Board) error {
+func (r *Replay) turn(ctx context.Context, s Sampler, t *ReplayTurn, path []chess.Board) error {
 	t.Path = path
 	// fed times one observation and records the true board after it.
-	fed := func(what string, truth rbc.Board, feed func() error) error {
+	fed := func(what string, truth chess.Board, feed func() error) error {
 		t0 := time.Now()
 		err := feed()
 		t.Spent += time.Since(t0)

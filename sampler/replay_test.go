@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -18,12 +19,12 @@ type feedLog struct {
 	log []string
 }
 
-func (f *feedLog) HandleGameStart(_ context.Context, c rbc.Color, b rbc.Board) error {
+func (f *feedLog) HandleGameStart(_ context.Context, c chess.Color, b chess.Board) error {
 	f.log = append(f.log, fmt.Sprintf("start %v %s", c, b.FEN()))
 	return nil
 }
 
-func (f *feedLog) HandleOpponentMoveResult(_ context.Context, captured bool, sq rbc.Square) error {
+func (f *feedLog) HandleOpponentMoveResult(_ context.Context, captured bool, sq chess.Square) error {
 	f.log = append(f.log, fmt.Sprintf("notice %v %v", captured, sq))
 	return nil
 }
@@ -33,7 +34,7 @@ func (f *feedLog) HandleSenseResult(_ context.Context, result []rbc.SquarePiece)
 	return nil
 }
 
-func (f *feedLog) HandleMoveResult(_ context.Context, req, taken rbc.Move, captured bool, sq rbc.Square) error {
+func (f *feedLog) HandleMoveResult(_ context.Context, req, taken chess.Move, captured bool, sq chess.Square) error {
 	f.log = append(f.log, fmt.Sprintf("move %v %v %v %v", req, taken, captured, sq))
 	return nil
 }
@@ -41,22 +42,22 @@ func (f *feedLog) HandleMoveResult(_ context.Context, req, taken rbc.Move, captu
 // recordedFeed is what a player of colour c was told in the recorded game
 // h, in the order of play, and the true board at each hook (after the
 // notice, after the sense, after the move), read straight off the record.
-func recordedFeed(t *testing.T, h *rbc.History, c rbc.Color) (feed, truths []string) {
+func recordedFeed(t *testing.T, h *rbc.History, c chess.Color) (feed, truths []string) {
 	t.Helper()
-	board := rbc.StartBoard()
-	if w := h.Turns[rbc.White]; len(w) > 0 && w[0].HasMove {
+	board := chess.StartBoard()
+	if w := h.Turns[chess.White]; len(w) > 0 && w[0].HasMove {
 		board = mustParse(t, w[0].FENBefore)
 	}
 	feed = []string{fmt.Sprintf("start %v %s", c, board.FEN())}
-	notice := rbc.NoSquare // the capture of the opponent's latest move
-	for i := range max(len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])) {
-		for _, side := range []rbc.Color{rbc.White, rbc.Black} {
+	notice := chess.NoSquare // the capture of the opponent's latest move
+	for i := range max(len(h.Turns[chess.White]), len(h.Turns[chess.Black])) {
+		for _, side := range []chess.Color{chess.White, chess.Black} {
 			if i >= len(h.Turns[side]) {
 				continue
 			}
 			rec := h.Turns[side][i]
 			if side != c {
-				notice = rbc.NoSquare
+				notice = chess.NoSquare
 				if rec.HasMove {
 					notice = rec.Capture
 					board = mustParse(t, rec.FENAfter)
@@ -79,9 +80,9 @@ func recordedFeed(t *testing.T, h *rbc.History, c rbc.Color) (feed, truths []str
 	return feed, truths
 }
 
-func mustParse(t *testing.T, fen string) rbc.Board {
+func mustParse(t *testing.T, fen string) chess.Board {
 	t.Helper()
-	b, err := rbc.ParseFEN(fen)
+	b, err := chess.ParseFEN(fen)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestReplayFeedsTheRecord(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+		for _, c := range []chess.Color{chess.White, chess.Black} {
 			t.Run(filepath.Base(file)+"/"+c.String(), func(t *testing.T) {
 				wantFeed, wantTruths := recordedFeed(t, h, c)
 				var truths []string
@@ -148,15 +149,15 @@ func TestReplayHooks(t *testing.T) {
 	ctx := context.Background()
 
 	s := &feedLog{}
-	r := &Replay{Sense: func(_ context.Context, t *ReplayTurn) (rbc.Square, error) { return rbc.E2, nil }}
-	if err := r.Run(ctx, s, h, rbc.Black); err != nil {
+	r := &Replay{Sense: func(_ context.Context, t *ReplayTurn) (chess.Square, error) { return chess.E2, nil }}
+	if err := r.Run(ctx, s, h, chess.Black); err != nil {
 		t.Fatal(err)
 	}
-	_, turns, err := Observations(h, rbc.Black)
+	_, turns, err := Observations(h, chess.Black)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("sense %v", rbc.Sense(&turns[0].Before, rbc.E2))
+	want := fmt.Sprintf("sense %v", rbc.Sense(&turns[0].Before, chess.E2))
 	if s.log[2] != want {
 		t.Errorf("first sense fed %q, want %q (e2 off the true board)", s.log[2], want)
 	}
@@ -169,13 +170,13 @@ func TestReplayHooks(t *testing.T) {
 		}
 		return nil
 	}}
-	if err := r.Run(ctx, &feedLog{}, h, rbc.White); err != nil || noticed != 3 {
+	if err := r.Run(ctx, &feedLog{}, h, chess.White); err != nil || noticed != 3 {
 		t.Errorf("stopped at turn 2: err %v after %d turns, want nil after 3", err, noticed)
 	}
 
 	boom := errors.New("boom")
 	r = &Replay{Moved: func(context.Context, *ReplayTurn) error { return boom }}
-	if err := r.Run(ctx, &feedLog{}, h, rbc.White); err != boom {
+	if err := r.Run(ctx, &feedLog{}, h, chess.White); err != boom {
 		t.Errorf("hook error: got %v, want it as it is", err)
 	}
 }

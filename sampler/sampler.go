@@ -32,6 +32,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -49,17 +50,17 @@ type Sampler interface {
 
 	// HandleGameStart starts a game: our colour and the starting board
 	// (White to move).
-	HandleGameStart(ctx context.Context, color rbc.Color, board rbc.Board) error
+	HandleGameStart(ctx context.Context, color chess.Color, board chess.Board) error
 	// HandleOpponentMoveResult is the notice at the start of each of our turns
 	// (White's first one too): whether the opponent's move captured one of our
 	// pieces, and where.
-	HandleOpponentMoveResult(ctx context.Context, captured bool, square rbc.Square) error
+	HandleOpponentMoveResult(ctx context.Context, captured bool, square chess.Square) error
 	// HandleSenseResult is our sense result in the harness's order; an empty
 	// result stands for a passed sense.
 	HandleSenseResult(ctx context.Context, result []rbc.SquarePiece) error
 	// HandleMoveResult is what became of our move request: the move as
 	// requested, the move taken (null if none), and the capture square.
-	HandleMoveResult(ctx context.Context, requested, taken rbc.Move, captured bool, square rbc.Square) error
+	HandleMoveResult(ctx context.Context, requested, taken chess.Move, captured bool, square chess.Square) error
 
 	// Sample returns up to n boards drawn from the belief with weights that
 	// sum to one. Samplers that hold few enough boards return all of them.
@@ -71,7 +72,7 @@ type Sampler interface {
 	// boards weigh the same. The slices are valid only during the call and
 	// must not be changed. It exists for sense strategies, which scan the
 	// belief many times per turn.
-	ForEach(ctx context.Context, fn func(worker int, boards []rbc.Board, weights []float64) error) error
+	ForEach(ctx context.Context, fn func(worker int, boards []chess.Board, weights []float64) error) error
 	// Workers returns the number of goroutines ForEach uses.
 	Workers() int
 
@@ -87,7 +88,7 @@ type Sampler interface {
 	// fail to look (exact, whose backlog may be on disk) logs a warning and
 	// answers true, as those boards still count in Size. Evaluation that must
 	// tell "absent" from "could not look" calls ContainsErr or Present.
-	Contains(b *rbc.Board) bool
+	Contains(b *chess.Board) bool
 	// Stats returns counters for reports and benchmarks.
 	Stats() BeliefStats
 
@@ -106,12 +107,12 @@ type Sampler interface {
 // as lost because the belief could not look, and it goes through
 // ContainsErr and Present.
 type ContainsChecker interface {
-	ContainsErr(ctx context.Context, b *rbc.Board) (bool, error)
+	ContainsErr(ctx context.Context, b *chess.Board) (bool, error)
 }
 
 // ContainsErr reports whether s gives b positive weight: by s.ContainsErr
 // when s implements ContainsChecker, else by Contains (which cannot fail).
-func ContainsErr(ctx context.Context, s Sampler, b *rbc.Board) (bool, error) {
+func ContainsErr(ctx context.Context, s Sampler, b *chess.Board) (bool, error) {
 	if c, ok := s.(ContainsChecker); ok {
 		return c.ContainsErr(ctx, b)
 	}
@@ -127,13 +128,13 @@ func ContainsErr(ctx context.Context, s Sampler, b *rbc.Board) (bool, error) {
 // bounded effort. Like ContainsErr it returns an error, never false, when it
 // could not look.
 type PathChecker interface {
-	ContainsPath(ctx context.Context, path []rbc.Board) (bool, error)
+	ContainsPath(ctx context.Context, path []chess.Board) (bool, error)
 }
 
 // Present reports whether the true board is in the belief: by ContainsPath
 // when s implements PathChecker, else by ContainsErr of the path's last
 // board. An error means the belief could not tell (it is not an absence).
-func Present(ctx context.Context, s Sampler, path []rbc.Board) (bool, error) {
+func Present(ctx context.Context, s Sampler, path []chess.Board) (bool, error) {
 	if pc, ok := s.(PathChecker); ok {
 		return pc.ContainsPath(ctx, path)
 	}
@@ -142,7 +143,7 @@ func Present(ctx context.Context, s Sampler, path []rbc.Board) (bool, error) {
 
 // Weighted is a board of a sample and its weight.
 type Weighted struct {
-	Board  rbc.Board
+	Board  chess.Board
 	Weight float64
 }
 

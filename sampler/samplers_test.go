@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -57,10 +58,10 @@ func TestRecovery(t *testing.T) {
 	ctx := context.Background()
 	// A black queen on e4 in the opening window: impossible before Black moves.
 	var impossible []rbc.SquarePiece
-	startBoard := rbc.StartBoard()
-	for _, sq := range rbc.Sense(&startBoard, rbc.E4) {
-		if sq.Square == rbc.E4 {
-			sq.Piece = rbc.MakePiece(rbc.Black, rbc.Queen)
+	startBoard := chess.StartBoard()
+	for _, sq := range rbc.Sense(&startBoard, chess.E4) {
+		if sq.Square == chess.E4 {
+			sq.Piece = chess.MakePiece(chess.Black, chess.Queen)
 		}
 		impossible = append(impossible, sq)
 	}
@@ -69,10 +70,10 @@ func TestRecovery(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			h := &countingHandler{}
 			s := mustNew(t, name, Options{Logger: slog.New(h), PoolSize: 300, Seed: 7})
-			if err := s.HandleGameStart(ctx, rbc.White, rbc.StartBoard()); err != nil {
+			if err := s.HandleGameStart(ctx, chess.White, chess.StartBoard()); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.HandleOpponentMoveResult(ctx, false, rbc.NoSquare); err != nil {
+			if err := s.HandleOpponentMoveResult(ctx, false, chess.NoSquare); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.HandleSenseResult(ctx, impossible); err != nil {
@@ -92,15 +93,15 @@ func TestRecovery(t *testing.T) {
 				if !f.match(&w.Board) {
 					t.Fatalf("recovered board %s disagrees with the sense", w.Board.FEN())
 				}
-				if w.Board.Turn() != rbc.White || w.Board.Pieces(rbc.White) != startBoard.Pieces(rbc.White) {
+				if w.Board.Turn() != chess.White || w.Board.Pieces(chess.White) != startBoard.Pieces(chess.White) {
 					t.Fatalf("recovered board %s has the wrong side to move or our pieces wrong", w.Board.FEN())
 				}
 			}
 			// Our pass, then a notice of a capture on h5, where we have no piece.
-			if err := s.HandleMoveResult(ctx, rbc.Move{}, rbc.Move{}, false, rbc.NoSquare); err != nil {
+			if err := s.HandleMoveResult(ctx, chess.Move{}, chess.Move{}, false, chess.NoSquare); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.HandleOpponentMoveResult(ctx, true, rbc.H5); err != nil {
+			if err := s.HandleOpponentMoveResult(ctx, true, chess.H5); err != nil {
 				t.Fatal(err)
 			}
 			if s.Size().Boards == 0 {
@@ -114,7 +115,7 @@ func TestRecovery(t *testing.T) {
 			}
 			sample, _ = s.Sample(ctx, 20, rand.New(rand.NewPCG(1, 1)))
 			for _, w := range sample {
-				if p := w.Board.PieceAt(rbc.H5); p == rbc.NoPiece || p.Color() != rbc.Black {
+				if p := w.Board.PieceAt(chess.H5); p == chess.NoPiece || p.Color() != chess.Black {
 					t.Fatalf("after a capture on h5 the board %s has no black piece there", w.Board.FEN())
 				}
 			}
@@ -136,11 +137,11 @@ func TestSamplersOnGames(t *testing.T) {
 			present, checks, dropped := 0, 0, false
 			for i := 0; i < n && i < len(files); i++ {
 				f := files[i*len(files)/n]
-				for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+				for _, c := range []chess.Color{chess.White, chess.Black} {
 					start, turns := loadTurns(t, f, c)
 					s := mustNew(t, name, Options{Seed: 3, PoolSize: 500, MemoryBudget: 16 << 20, BacklogBudget: 64 << 20})
 					rng := rand.New(rand.NewPCG(4, 4))
-					replayPath(t, s, c, start, turns, turnLimit, func(turn int, at checkpoint, path []rbc.Board) {
+					replayPath(t, s, c, start, turns, turnLimit, func(turn int, at checkpoint, path []chess.Board) {
 						checks++
 						truth := &path[len(path)-1]
 						if mustPresent(t, s, path) {
@@ -191,7 +192,7 @@ func TestExactBacklog(t *testing.T) {
 	}
 	for i := 0; i < games && i < len(files); i++ {
 		f := files[i*len(files)/games]
-		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+		for _, c := range []chess.Color{chess.White, chess.Black} {
 			start, turns := loadTurns(t, f, c)
 			small := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: 256 << 10, BacklogBudget: 1 << 30, MinLive: 64})
 			big := mustNew(t, "exact", Options{Seed: 1, MemoryBudget: recallBudget})
@@ -209,7 +210,7 @@ func TestExactBacklog(t *testing.T) {
 				}
 			}
 			stop := false
-			replayPath(t, small, c, start, turns, limit, func(turn int, at checkpoint, path []rbc.Board) {
+			replayPath(t, small, c, start, turns, limit, func(turn int, at checkpoint, path []chess.Board) {
 				if stop || big.Size().Boards > 100000 {
 					stop = true // keep the test quick: the sets have grown large
 					return
@@ -262,10 +263,10 @@ func TestLOSSupport(t *testing.T) {
 	checks := 0
 	for i := 0; i < n; i++ {
 		f := files[i*len(files)/n]
-		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+		for _, c := range []chess.Color{chess.White, chess.Black} {
 			start, turns := loadTurns(t, f, c)
 			l := mustNew(t, "los", Options{Seed: 1, PoolSize: 50}).(*los)
-			replayTurns(t, l, c, start, turns, -1, func(turn int, at checkpoint, truth *rbc.Board) {
+			replayTurns(t, l, c, start, turns, -1, func(turn int, at checkpoint, truth *chess.Board) {
 				checks++
 				if l.know.turn > 0 && !l.gen.consistent(&l.know, truth) {
 					t.Fatalf("%s %v turn %d %v: the true board %s is outside los's support", filepath.Base(f), c, turn, at, truth.FEN())

@@ -3,7 +3,7 @@ package sampler
 import (
 	"context"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // The exact belief's storage, for other games' exact beliefs. Kriegspiel's
@@ -25,11 +25,11 @@ type Boards struct{ s store }
 func NewBoards() *Boards { return &Boards{} }
 
 // Add appends a copy of b.
-func (s *Boards) Add(b *rbc.Board) { s.s.add(b) }
+func (s *Boards) Add(b *chess.Board) { s.s.add(b) }
 
 // At returns the i-th board; it points into the store and must not be
 // changed.
-func (s *Boards) At(i int) *rbc.Board { return s.s.at(i) }
+func (s *Boards) At(i int) *chess.Board { return s.s.at(i) }
 
 // Len returns the number of boards.
 func (s *Boards) Len() int { return s.s.n }
@@ -39,7 +39,7 @@ func (s *Boards) Bytes() int64 { return s.s.bytes() }
 
 // Chunks returns the store's chunks, in order (views into the store: read
 // them, never change them).
-func (s *Boards) Chunks() [][]rbc.Board { return s.s.chunks }
+func (s *Boards) Chunks() [][]chess.Board { return s.s.chunks }
 
 // KeySet is a set of 64-bit board keys (open addressing, linear probing): a
 // few times faster than a map for deduplicating millions of boards.

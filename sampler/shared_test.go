@@ -4,15 +4,15 @@ import (
 	"context"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // TestSharedBoardsSpillRoundTrip: boards written by SpillBoards come back
 // piece by piece, in order and unchanged, and the key set dedups them.
 func TestSharedBoardsSpillRoundTrip(t *testing.T) {
 	s := NewBoards()
-	b := rbc.StartBoard()
-	var want []rbc.Board
+	b := chess.StartBoard()
+	var want []chess.Board
 	for i := range 40_000 {
 		c := b
 		opts := c.AppendOptions(nil)

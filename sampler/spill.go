@@ -8,7 +8,7 @@ import (
 	"os"
 	"unsafe"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // The backlog's disk tier. When the backlog passes its memory budget, exact
@@ -43,7 +43,7 @@ type spilled struct {
 func (s *spilled) bytes() int64 { return int64(s.n) * boardBytes }
 
 // boardBytesOf views boards as their raw bytes.
-func boardBytesOf(boards []rbc.Board) []byte {
+func boardBytesOf(boards []chess.Board) []byte {
 	if len(boards) == 0 {
 		return nil
 	}
@@ -64,7 +64,7 @@ func writeSpill(ctx context.Context, l *layer, dir string, piece int) ([]spilled
 	var pieces []spilled
 	var off int64
 	cur := spilled{file: sf}
-	buf := make([]rbc.Board, 0, min(piece, l.n))
+	buf := make([]chess.Board, 0, min(piece, l.n))
 	flush := func() error {
 		if len(buf) == 0 {
 			return nil
@@ -81,7 +81,7 @@ func writeSpill(ctx context.Context, l *layer, dir string, piece int) ([]spilled
 		}
 		return nil
 	}
-	err = l.forEach(ctx, 1, func(_ int, boards []rbc.Board) error {
+	err = l.forEach(ctx, 1, func(_ int, boards []chess.Board) error {
 		for len(boards) > 0 {
 			k := min(len(boards), piece-cur.n-len(buf))
 			buf = append(buf, boards[:k]...)

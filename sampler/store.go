@@ -7,11 +7,11 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // boardBytes is the size of one stored board.
-const boardBytes = int64(unsafe.Sizeof(rbc.Board{}))
+const boardBytes = int64(unsafe.Sizeof(chess.Board{}))
 
 // Boards are stored in chunks of chunkLen so that a store grows without
 // copying and parallel work splits along chunk boundaries.
@@ -25,11 +25,11 @@ const (
 // belief (and by the backlog) and read by a background expansion while
 // queries read it too: appends only write past every reader's end.
 type store struct {
-	chunks [][]rbc.Board
+	chunks [][]chess.Board
 	n      int
 }
 
-func (s *store) add(b *rbc.Board) {
+func (s *store) add(b *chess.Board) {
 	if s.n&(chunkLen-1) == 0 {
 		// The first chunk grows from small (a store may hold a few boards);
 		// the later ones are allocated whole.
@@ -37,7 +37,7 @@ func (s *store) add(b *rbc.Board) {
 		if s.n == 0 {
 			size = 16
 		}
-		s.chunks = append(s.chunks, make([]rbc.Board, 0, size))
+		s.chunks = append(s.chunks, make([]chess.Board, 0, size))
 	}
 	c := &s.chunks[len(s.chunks)-1]
 	*c = append(*c, *b)
@@ -46,7 +46,7 @@ func (s *store) add(b *rbc.Board) {
 
 // at returns the i-th board. It points into the store: read it, copy it, but
 // never change it.
-func (s *store) at(i int) *rbc.Board { return &s.chunks[i>>chunkBits][i&(chunkLen-1)] }
+func (s *store) at(i int) *chess.Board { return &s.chunks[i>>chunkBits][i&(chunkLen-1)] }
 
 // bytes returns the memory the store takes.
 func (s *store) bytes() int64 {
@@ -58,7 +58,7 @@ func (s *store) bytes() int64 {
 }
 
 // storeOf returns a store holding boards.
-func storeOf(boards []rbc.Board) *store {
+func storeOf(boards []chess.Board) *store {
 	s := &store{}
 	for i := range boards {
 		s.add(&boards[i])
@@ -72,24 +72,24 @@ func storeOf(boards []rbc.Board) *store {
 // when it is needed.
 //
 //	bits 24-63: parent index, 16-23: capture group, 0-15: the move
-func makeRef(parent int, group int, m rbc.Move) uint64 {
+func makeRef(parent int, group int, m chess.Move) uint64 {
 	return uint64(parent)<<24 | uint64(group)<<16 | uint64(packMove(m))
 }
 
 func refParent(r uint64) int { return int(r >> 24) }
 
-func refMove(r uint64) rbc.Move { return unpackMove(uint16(r)) }
+func refMove(r uint64) chess.Move { return unpackMove(uint16(r)) }
 
 // packMove packs a move into 15 bits; the null move packs to 0.
-func packMove(m rbc.Move) uint16 {
+func packMove(m chess.Move) uint16 {
 	if m.IsNull() {
 		return 0
 	}
 	return uint16(m.From) | uint16(m.To)<<6 | uint16(m.Promotion)<<12
 }
 
-func unpackMove(v uint16) rbc.Move {
-	return rbc.Move{From: rbc.Square(v & 63), To: rbc.Square(v >> 6 & 63), Promotion: rbc.PieceType(v >> 12 & 7)}
+func unpackMove(v uint16) chess.Move {
+	return chess.Move{From: chess.Square(v & 63), To: chess.Square(v >> 6 & 63), Promotion: chess.PieceType(v >> 12 & 7)}
 }
 
 // part is a piece of a layer: either the boards base[lo:hi] of a store (a
@@ -106,7 +106,7 @@ func flatPart(s *store, lo, hi int) part { return part{base: s, lo: lo, hi: hi, 
 func (p *part) isFlat() bool { return p.refs == nil }
 
 // child rebuilds the board a ref names.
-func (p *part) child(r uint64) rbc.Board {
+func (p *part) child(r uint64) chess.Board {
 	b := *p.base.at(refParent(r))
 	b.Apply(refMove(r))
 	return b
@@ -161,7 +161,7 @@ func (l *layer) units() []unit {
 
 // boards returns the boards of unit u: a view into the store for a flat part
 // (read only), or the children rebuilt into buf.
-func (l *layer) boards(u unit, buf []rbc.Board) []rbc.Board {
+func (l *layer) boards(u unit, buf []chess.Board) []chess.Board {
 	p := &l.parts[u.part]
 	if p.isFlat() {
 		c := p.base.chunks[u.lo>>chunkBits]
@@ -176,9 +176,9 @@ func (l *layer) boards(u unit, buf []rbc.Board) []rbc.Board {
 }
 
 // forEach calls fn with the boards of every unit, on up to workers goroutines.
-func (l *layer) forEach(ctx context.Context, workers int, fn func(worker int, boards []rbc.Board) error) error {
+func (l *layer) forEach(ctx context.Context, workers int, fn func(worker int, boards []chess.Board) error) error {
 	us := l.units()
-	bufs := make([][]rbc.Board, workers)
+	bufs := make([][]chess.Board, workers)
 	return parallelFor(ctx, workers, len(us), func(w, i int) error {
 		b := l.boards(us[i], bufs[w])
 		if !l.parts[us[i].part].isFlat() {
@@ -191,16 +191,16 @@ func (l *layer) forEach(ctx context.Context, workers int, fn func(worker int, bo
 // filter keeps the boards for which keep is true, in new chunks: the old
 // ones may be shared (with the backlog, or a query running alongside a
 // background job), so nothing is changed in place. On error l is unchanged.
-func (l *layer) filter(ctx context.Context, workers int, keep func(b *rbc.Board) bool) error {
+func (l *layer) filter(ctx context.Context, workers int, keep func(b *chess.Board) bool) error {
 	us := l.units()
-	kept := make([][]rbc.Board, len(us))
+	kept := make([][]chess.Board, len(us))
 	keptRefs := make([][]uint64, len(us))
 	scratch := make([][]uint64, workers)
 	err := parallelFor(ctx, workers, len(us), func(w, i int) error {
 		u := us[i]
 		p := &l.parts[u.part]
 		if p.isFlat() {
-			var out []rbc.Board
+			var out []chess.Board
 			for _, b := range l.boards(u, nil) {
 				if keep(&b) {
 					out = append(out, b)
@@ -271,7 +271,7 @@ func (l *layer) applyMove(ctx context.Context, workers int, o *observation, max 
 	surv := make([]survivors, len(us))
 	taken := make([]bool, len(us))
 	var produced atomic.Int64
-	bufs := make([][]rbc.Board, workers)
+	bufs := make([][]chess.Board, workers)
 	err := parallelFor(ctx, workers, len(us), func(w, i int) error {
 		if produced.Load() >= int64(max) && i > 0 {
 			return nil
@@ -326,7 +326,7 @@ func (l *layer) applyMove(ctx context.Context, workers int, o *observation, max 
 			if sv.out[j] < 0 {
 				continue
 			}
-			var b rbc.Board
+			var b chess.Board
 			if p.isFlat() {
 				b = *p.base.at(u.lo + int(at))
 			} else {
@@ -349,7 +349,7 @@ func (l *layer) applyMove(ctx context.Context, workers int, o *observation, max 
 func newStoreN(n int) *store {
 	s := &store{n: n}
 	for left := n; left > 0; left -= chunkLen {
-		s.chunks = append(s.chunks, make([]rbc.Board, min(left, chunkLen)))
+		s.chunks = append(s.chunks, make([]chess.Board, min(left, chunkLen)))
 	}
 	return s
 }
@@ -390,7 +390,7 @@ func (l *layer) compact() layer {
 		}
 		one := layer{parts: []part{p}, n: p.n}
 		s := &store{}
-		_ = one.forEach(context.Background(), 1, func(_ int, boards []rbc.Board) error {
+		_ = one.forEach(context.Background(), 1, func(_ int, boards []chess.Board) error {
 			for i := range boards {
 				s.add(&boards[i])
 			}
@@ -422,7 +422,7 @@ func (l *layer) bytes(seen map[*store]bool) int64 {
 // "not found" must mean the whole layer was looked at.
 func (l *layer) contains(ctx context.Context, workers int, k uint64) (bool, error) {
 	var found atomic.Bool
-	err := l.forEach(ctx, workers, func(_ int, boards []rbc.Board) error {
+	err := l.forEach(ctx, workers, func(_ int, boards []chess.Board) error {
 		for i := range boards {
 			if boards[i].Key() == k {
 				found.Store(true)
@@ -445,7 +445,7 @@ func (l *layer) dedupe(ctx context.Context, workers int) (*store, error) {
 	res := &store{}
 	seen := newKeySet(l.n)
 	us := l.units()
-	var buf []rbc.Board
+	var buf []chess.Board
 	for _, u := range us {
 		if err := ctx.Err(); err != nil {
 			return nil, err

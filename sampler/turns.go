@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -18,40 +19,40 @@ type ObservedTurn struct {
 	Index int
 	// CaptureSquare is where the opponent's last move captured one of our
 	// pieces (the notice at the turn's start), or NoSquare.
-	CaptureSquare rbc.Square
+	CaptureSquare chess.Square
 	// Sense is the sensed square (NoSquare for a pass) and SenseResult what
 	// the sense showed.
-	Sense       rbc.Square
+	Sense       chess.Square
 	SenseResult []rbc.SquarePiece
 	// HasMove is false when the game ended after the sense.
 	HasMove   bool
-	Requested rbc.Move
-	Taken     rbc.Move
-	Capture   rbc.Square // where our move captured, or NoSquare
+	Requested chess.Move
+	Taken     chess.Move
+	Capture   chess.Square // where our move captured, or NoSquare
 	// Before and After are the true boards before and after our move (After
 	// is the zero board without a move).
-	Before, After rbc.Board
+	Before, After chess.Board
 }
 
 // Observations returns the starting board and the turns of colour c in a
 // recorded game, as c observed them.
-func Observations(h *rbc.History, c rbc.Color) (rbc.Board, []ObservedTurn, error) {
-	start := rbc.StartBoard()
-	if w := h.Turns[rbc.White]; len(w) > 0 && w[0].HasMove {
-		b, err := rbc.ParseFEN(w[0].FENBefore)
+func Observations(h *rbc.History, c chess.Color) (chess.Board, []ObservedTurn, error) {
+	start := chess.StartBoard()
+	if w := h.Turns[chess.White]; len(w) > 0 && w[0].HasMove {
+		b, err := chess.ParseFEN(w[0].FENBefore)
 		if err != nil {
-			return rbc.Board{}, nil, fmt.Errorf("sampler: white's first board: %w", err)
+			return chess.Board{}, nil, fmt.Errorf("sampler: white's first board: %w", err)
 		}
 		start = b
 	}
 	opp := h.Turns[c.Other()]
 	var turns []ObservedTurn
 	for i, rec := range h.Turns[c] {
-		t := ObservedTurn{Index: i, CaptureSquare: rbc.NoSquare, Sense: rec.Sense, SenseResult: rec.SenseResult,
-			HasMove: rec.HasMove, Requested: rec.Requested, Taken: rec.Taken, Capture: rbc.NoSquare}
+		t := ObservedTurn{Index: i, CaptureSquare: chess.NoSquare, Sense: rec.Sense, SenseResult: rec.SenseResult,
+			HasMove: rec.HasMove, Requested: rec.Requested, Taken: rec.Taken, Capture: chess.NoSquare}
 		// The opponent's move just before this turn.
 		j := i
-		if c == rbc.White {
+		if c == chess.White {
 			j = i - 1
 		}
 		var prev *rbc.TurnRecord
@@ -64,19 +65,19 @@ func Observations(h *rbc.History, c rbc.Color) (rbc.Board, []ObservedTurn, error
 		var err error
 		switch {
 		case rec.HasMove:
-			t.Before, err = rbc.ParseFEN(rec.FENBefore)
+			t.Before, err = chess.ParseFEN(rec.FENBefore)
 		case prev != nil && prev.HasMove:
-			t.Before, err = rbc.ParseFEN(prev.FENAfter)
+			t.Before, err = chess.ParseFEN(prev.FENAfter)
 		default:
 			t.Before = start
 		}
 		if err != nil {
-			return rbc.Board{}, nil, fmt.Errorf("sampler: %v's turn %d: %w", c, i, err)
+			return chess.Board{}, nil, fmt.Errorf("sampler: %v's turn %d: %w", c, i, err)
 		}
 		if rec.HasMove {
 			t.Capture = rec.Capture
-			if t.After, err = rbc.ParseFEN(rec.FENAfter); err != nil {
-				return rbc.Board{}, nil, fmt.Errorf("sampler: %v's turn %d: %w", c, i, err)
+			if t.After, err = chess.ParseFEN(rec.FENAfter); err != nil {
+				return chess.Board{}, nil, fmt.Errorf("sampler: %v's turn %d: %w", c, i, err)
 			}
 		}
 		turns = append(turns, t)
@@ -92,7 +93,7 @@ func (t *ObservedTurn) Notice(ctx context.Context, s Sampler) error {
 // SenseWith feeds the turn's sense result to s. With a valid square other
 // than the recorded one it feeds what that square shows on the true board
 // instead (for trying sense strategies on recorded games); NoSquare passes.
-func (t *ObservedTurn) SenseWith(ctx context.Context, s Sampler, square rbc.Square) error {
+func (t *ObservedTurn) SenseWith(ctx context.Context, s Sampler, square chess.Square) error {
 	if square == t.Sense {
 		return s.HandleSenseResult(ctx, t.SenseResult)
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/blindfish-rbc/blindfish/analysis"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/browsertest"
-	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -31,7 +31,7 @@ func TestBrowser(t *testing.T) {
 	capture := analysis.NewCapture(slog.LevelDebug, 50)
 	p, err := Build(context.Background(), h, Options{Colors: both, Sampler: "aosp",
 		SamplerOptions: sampler.Options{PoolSize: 500}, Seed: 1,
-		Bot: &BotOptions{Spec: "logger", Color: rbc.Black, Player: &loggingBot{log: slog.New(capture)}, Left: time.Minute, Log: capture}})
+		Bot: &BotOptions{Spec: "logger", Color: chess.Black, Player: &loggingBot{log: slog.New(capture)}, Left: time.Minute, Log: capture}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestBrowserKriegspiel(t *testing.T) {
 	}
 
 	// Black's own page, its belief stopped past 30 boards.
-	p, err = BuildKriegspiel(context.Background(), rec, Options{Colors: []rbc.Color{rbc.Black}, MaxBoards: 30})
+	p, err = BuildKriegspiel(context.Background(), rec, Options{Colors: []chess.Color{chess.Black}, MaxBoards: 30})
 	if err != nil {
 		t.Fatal(err)
 	}

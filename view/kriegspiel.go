@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
@@ -141,7 +142,7 @@ func BuildKriegspiel(ctx context.Context, rec *kriegspiel.Record, opts Options) 
 	if len(opts.Colors) == 0 {
 		return p, nil
 	}
-	start, err := rbc.ParseFEN(rec.StartFEN) // read by addTurns already
+	start, err := chess.ParseFEN(rec.StartFEN) // read by addTurns already
 	if err != nil {
 		return nil, fmt.Errorf("view: the record's start: %w", err)
 	}
@@ -160,8 +161,8 @@ func BuildKriegspiel(ctx context.Context, rec *kriegspiel.Record, opts Options) 
 			return nil, fmt.Errorf("view: %w", err)
 		}
 		frames := make([]*KriegspielBelief, len(rec.Turns)+1)
-		frames[0] = countBelief([]rbc.Board{start}, c, &start, name == "exact")
-		st, err := kriegspiel.FollowTurns(ctx, rec, c, v, func(turn int, truth *rbc.Board) error {
+		frames[0] = countBelief([]chess.Board{start}, c, &start, name == "exact")
+		st, err := kriegspiel.FollowTurns(ctx, rec, c, v, func(turn int, truth *chess.Board) error {
 			frames[turn+1] = countBelief(v.Boards(), c, truth, name == "exact")
 			return nil
 		})
@@ -230,7 +231,7 @@ func stoppedNote(rec *kriegspiel.Record, st kriegspiel.FollowStats, limit int) s
 
 // countBelief counts, per square, the boards with a man of c's opponent
 // there.
-func countBelief(boards []rbc.Board, c rbc.Color, truth *rbc.Board, exact bool) *KriegspielBelief {
+func countBelief(boards []chess.Board, c chess.Color, truth *chess.Board, exact bool) *KriegspielBelief {
 	b := &KriegspielBelief{Boards: len(boards), Exact: exact, Counts: make([]int, 64)}
 	enemy := c.Other()
 	want, key := truth.Pieces(enemy), truth.Key()
@@ -251,7 +252,7 @@ func countBelief(boards []rbc.Board, c rbc.Color, truth *rbc.Board, exact bool) 
 func (p *KriegspielPage) addTurns(rec *kriegspiel.Record, side int) error {
 	before := rec.StartFEN
 	tries := rec.PawnTries
-	own := map[rbc.Color]int{}
+	own := map[chess.Color]int{}
 	for i, t := range rec.Turns {
 		shown, err := seenBoard(before, side)
 		if err != nil {
@@ -288,15 +289,15 @@ func (p *KriegspielPage) addTurns(rec *kriegspiel.Record, side int) error {
 // seenBoard returns the board of fen as side sees it: all of it (side < 0),
 // or its own men only.
 func seenBoard(fen string, side int) (string, error) {
-	b, err := rbc.ParseFEN(fen)
+	b, err := chess.ParseFEN(fen)
 	if err != nil {
 		return "", err
 	}
 	if side < 0 {
 		return fen, nil
 	}
-	for bb := b.Pieces(rbc.Color(side).Other()); bb != 0; {
-		b.SetPiece(bb.PopFirst(), rbc.NoPiece)
+	for bb := b.Pieces(chess.Color(side).Other()); bb != 0; {
+		b.SetPiece(bb.PopFirst(), chess.NoPiece)
 	}
 	// The placement and the side to move: the castling rights, en-passant
 	// square and move counters would tell of the opponent's men.
@@ -306,13 +307,13 @@ func seenBoard(fen string, side int) (string, error) {
 
 // tryOf returns a question and its answer as the page shows them; seen says
 // whether the question itself is shown (the asker's, or the true board's).
-func tryOf(mover rbc.Color, try kriegspiel.Try, seen bool) KriegspielTry {
+func tryOf(mover chess.Color, try kriegspiel.Try, seen bool) KriegspielTry {
 	a := try.Answer
 	kt := KriegspielTry{Verdict: a.Verdict.String(), Says: answerWords(mover, a), Public: try.Public}
 	if seen || try.Question.AskAny {
 		kt.Q = try.Question.String()
 	}
-	if a.Capture != rbc.NoSquare {
+	if a.Capture != chess.NoSquare {
 		kt.Capture = a.Capture.String()
 	}
 	if a.Checks[0] != kriegspiel.NoCheck {
@@ -323,7 +324,7 @@ func tryOf(mover rbc.Color, try kriegspiel.Try, seen bool) KriegspielTry {
 
 // answerWords says an answer to mover's question in words: "legal,
 // captures on d5 (a pawn), check on the file; black's pawn tries: 1".
-func answerWords(mover rbc.Color, a kriegspiel.Answer) string {
+func answerWords(mover chess.Color, a kriegspiel.Answer) string {
 	var parts []string
 	switch a.Verdict {
 	case kriegspiel.Impossible:

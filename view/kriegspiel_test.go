@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -92,7 +93,7 @@ func TestKriegspielPage(t *testing.T) {
 			}
 		}
 	}
-	if p.Turns[0].Before != rbc.StartFEN || p.Turns[1].Before != rec.Turns[0].FENAfter || p.Final != rec.FinalFEN {
+	if p.Turns[0].Before != chess.StartFEN || p.Turns[1].Before != rec.Turns[0].FENAfter || p.Final != rec.FinalFEN {
 		t.Errorf("boards: first %q, second %q, final %q", p.Turns[0].Before, p.Turns[1].Before, p.Final)
 	}
 
@@ -108,7 +109,7 @@ func TestKriegspielPage(t *testing.T) {
 			}
 			for sq, n := range b.Counts {
 				if n < 0 || n > b.Boards {
-					t.Errorf("%s, frame %d: %d of %d boards on %v", side, k+1, n, b.Boards, rbc.Square(sq))
+					t.Errorf("%s, frame %d: %d of %d boards on %v", side, k+1, n, b.Boards, chess.Square(sq))
 				}
 			}
 		}
@@ -124,7 +125,7 @@ func TestKriegspielPage(t *testing.T) {
 			want = 1
 		}
 		if start.Boards != 1 || start.Counts[sq] != want {
-			t.Fatalf("white's belief at the start: %d boards, %d on %v, want 1 and %d", start.Boards, start.Counts[sq], rbc.Square(sq), want)
+			t.Fatalf("white's belief at the start: %d boards, %d on %v, want 1 and %d", start.Boards, start.Counts[sq], chess.Square(sq), want)
 		}
 	}
 	// After White's first move (legal, no pawn try for Black): each of its
@@ -132,7 +133,7 @@ func TestKriegspielPage(t *testing.T) {
 	// reached by a2a3 and b1a3, e4 by e2e4 only.
 	b := p.Beliefs["black"][1]
 	for sq, want := range map[string]int{"a2": 18, "a3": 2, "b1": 18, "e2": 18, "e4": 1, "e1": 20, "e5": 0} {
-		s, _ := rbc.ParseSquare(sq)
+		s, _ := chess.ParseSquare(sq)
 		if b.Boards != 20 || b.Counts[s] != want {
 			t.Errorf("black's belief after 1. e4: %d boards, %d with a man on %s, want 20 and %d", b.Boards, b.Counts[s], sq, want)
 		}
@@ -144,7 +145,7 @@ func TestKriegspielPage(t *testing.T) {
 // and not its opponent's illegal tries under wild16.
 func TestKriegspielPageSide(t *testing.T) {
 	rec := scriptedGame(t)
-	p, err := BuildKriegspiel(context.Background(), rec, Options{Colors: []rbc.Color{rbc.Black}})
+	p, err := BuildKriegspiel(context.Background(), rec, Options{Colors: []chess.Color{chess.Black}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestKriegspielPageSide(t *testing.T) {
 // followed further, and the page says so instead of drawing a wrong one.
 func TestKriegspielPageLimit(t *testing.T) {
 	rec := scriptedGame(t)
-	p, err := BuildKriegspiel(context.Background(), rec, Options{Colors: []rbc.Color{rbc.Black}, MaxBoards: 30})
+	p, err := BuildKriegspiel(context.Background(), rec, Options{Colors: []chess.Color{chess.Black}, MaxBoards: 30})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestKriegspielPageLimit(t *testing.T) {
 	}
 	// A game that ends in the middle of a turn: the last frame has none.
 	rec = scriptedGame(t, "e2e4", "e7e5", "e4e5")
-	rec.Result = kriegspiel.Result{Reason: kriegspiel.Timeout, Winner: rbc.Black, HasWinner: true}
+	rec.Result = kriegspiel.Result{Reason: kriegspiel.Timeout, Winner: chess.Black, HasWinner: true}
 	p, err = BuildKriegspiel(context.Background(), rec, Options{Colors: both})
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +251,7 @@ func TestKriegspielRecordDetected(t *testing.T) {
 	if _, ok, err := KriegspielRecord(broken); !ok || err == nil || !strings.Contains(err.Error(), "verdict") {
 		t.Errorf("a broken record: ok %v, err %v", ok, err)
 	}
-	p, err := BuildKriegspiel(context.Background(), kr, Options{Colors: []rbc.Color{rbc.White}, Sampler: "aosp", Seed: 1})
+	p, err := BuildKriegspiel(context.Background(), kr, Options{Colors: []chess.Color{chess.White}, Sampler: "aosp", Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/analysis"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -16,7 +17,7 @@ import (
 // seed) to ask on color's side, told it has left at every turn, its
 // decisions' log lines captured for the page. The caller closes its
 // Player when done.
-func NewBot(spec string, color rbc.Color, seed int64, left time.Duration) (*BotOptions, error) {
+func NewBot(spec string, color chess.Color, seed int64, left time.Duration) (*BotOptions, error) {
 	capture := analysis.NewCapture(slog.LevelDebug, 200)
 	p, err := player.NewLoggingPlayer(spec, seed, slog.New(capture))
 	if err != nil {

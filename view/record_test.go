@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // TestBuildFile: the page goes beside the record when no path is given,
@@ -44,11 +44,11 @@ func TestBuildFile(t *testing.T) {
 // TestNewBot: a bot of a known spec with its capture, an error for an
 // unknown one.
 func TestNewBot(t *testing.T) {
-	b, err := NewBot("random", rbc.Black, 1, time.Minute)
-	if err != nil || b.Player == nil || b.Log == nil || b.Color != rbc.Black || b.Spec != "random" {
+	b, err := NewBot("random", chess.Black, 1, time.Minute)
+	if err != nil || b.Player == nil || b.Log == nil || b.Color != chess.Black || b.Spec != "random" {
 		t.Fatalf("%+v, %v", b, err)
 	}
-	if _, err := NewBot("nobot", rbc.White, 1, time.Minute); err == nil {
+	if _, err := NewBot("nobot", chess.White, 1, time.Minute); err == nil {
 		t.Error("unknown bot: no error")
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/analysis"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
@@ -39,7 +40,7 @@ const DefaultMaxBoards = 200_000
 type Options struct {
 	// Colors are the sides whose belief is computed (none: the page shows the
 	// game only).
-	Colors []rbc.Color
+	Colors []chess.Color
 	// Sampler names the belief (sampler.Names); default "exact".
 	Sampler string
 	// SamplerOptions configure it.
@@ -62,7 +63,7 @@ type Options struct {
 type BotOptions struct {
 	// Spec names the bot on the page.
 	Spec  string
-	Color rbc.Color
+	Color chess.Color
 	// Player is a fresh player for this game; Build does not close it.
 	Player rbc.Player
 	// Left is the clock time the bot is told it has at every turn.
@@ -257,7 +258,7 @@ func parseAlternatives(s string) []Alternative {
 		if !ok {
 			return nil
 		}
-		if _, err := rbc.ParseMove(mv); err != nil {
+		if _, err := chess.ParseMove(mv); err != nil {
 			return nil
 		}
 		v, err := strconv.ParseFloat(val, 64)
@@ -271,11 +272,11 @@ func parseAlternatives(s string) []Alternative {
 
 // addPlies lists both players' turns in the order they were played.
 func (p *Page) addPlies(h *rbc.History) error {
-	start := rbc.StartBoard()
+	start := chess.StartBoard()
 	p.Final = start.FEN()
-	n := max(len(h.Turns[rbc.White]), len(h.Turns[rbc.Black]))
+	n := max(len(h.Turns[chess.White]), len(h.Turns[chess.Black]))
 	for i := range n {
-		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+		for _, c := range []chess.Color{chess.White, chess.Black} {
 			if i >= len(h.Turns[c]) {
 				continue
 			}
@@ -309,11 +310,11 @@ func (p *Page) addPlies(h *rbc.History) error {
 			default:
 				ply.Before = p.Final
 			}
-			if _, err := rbc.ParseFEN(ply.Before); err != nil {
+			if _, err := chess.ParseFEN(ply.Before); err != nil {
 				return fmt.Errorf("view: %v's turn %d: board before the move: %w", c, i, err)
 			}
 			if ply.After != "" {
-				if _, err := rbc.ParseFEN(ply.After); err != nil {
+				if _, err := chess.ParseFEN(ply.After); err != nil {
 					return fmt.Errorf("view: %v's turn %d: board after the move: %w", c, i, err)
 				}
 			}
@@ -325,7 +326,7 @@ func (p *Page) addPlies(h *rbc.History) error {
 
 // replay feeds colour c's observations to a fresh sampler and summarises the
 // belief at each moment of each turn.
-func replay(ctx context.Context, h *rbc.History, c rbc.Color, opts Options) ([]TurnBeliefs, error) {
+func replay(ctx context.Context, h *rbc.History, c chess.Color, opts Options) ([]TurnBeliefs, error) {
 	so := opts.SamplerOptions
 	so.Seed = opts.Seed
 	s, err := sampler.New(opts.Sampler, so)
@@ -371,12 +372,12 @@ type tally struct {
 	n     int
 }
 
-func (t *tally) add(b *rbc.Board, weight float64, enemy rbc.Color, truth [6]rbc.Bitboard) {
+func (t *tally) add(b *chess.Board, weight float64, enemy chess.Color, truth [6]chess.Bitboard) {
 	t.total += weight
 	t.n++
 	same := true
 	for k := range 6 {
-		bb := b.PiecesOf(enemy, rbc.PieceType(k+1))
+		bb := b.PiecesOf(enemy, chess.PieceType(k+1))
 		if bb != truth[k] {
 			same = false
 		}
@@ -391,15 +392,15 @@ func (t *tally) add(b *rbc.Board, weight float64, enemy rbc.Color, truth [6]rbc.
 
 // summarise counts the enemy's pieces over the belief: every board when it
 // holds at most maxBoards, else a weighted sample of maxBoards.
-func summarise(ctx context.Context, s sampler.Sampler, enemy rbc.Color, truthBoard *rbc.Board, maxBoards int, rng *rand.Rand) (*Belief, error) {
+func summarise(ctx context.Context, s sampler.Sampler, enemy chess.Color, truthBoard *chess.Board, maxBoards int, rng *rand.Rand) (*Belief, error) {
 	size := s.Size()
 	b := &Belief{Size: size.Boards, Exact: size.Exact, Deferred: size.Deferred, Entropy: s.Entropy()}
 	if math.IsNaN(b.Entropy) || math.IsInf(b.Entropy, 0) {
 		b.Entropy = 0
 	}
-	var truth [6]rbc.Bitboard
+	var truth [6]chess.Bitboard
 	for k := range 6 {
-		truth[k] = truthBoard.PiecesOf(enemy, rbc.PieceType(k+1))
+		truth[k] = truthBoard.PiecesOf(enemy, chess.PieceType(k+1))
 	}
 	var total tally
 	if size.Boards > maxBoards {
@@ -413,7 +414,7 @@ func summarise(ctx context.Context, s sampler.Sampler, enemy rbc.Color, truthBoa
 		}
 	} else {
 		tallies := make([]tally, s.Workers())
-		err := s.ForEach(ctx, func(worker int, boards []rbc.Board, weights []float64) error {
+		err := s.ForEach(ctx, func(worker int, boards []chess.Board, weights []float64) error {
 			if worker < 0 || worker >= len(tallies) {
 				return errors.New("sampler gave a worker id out of range")
 			}
@@ -455,15 +456,15 @@ func summarise(ctx context.Context, s sampler.Sampler, enemy rbc.Color, truthBoa
 	return b, nil
 }
 
-func squareName(s rbc.Square) string {
+func squareName(s chess.Square) string {
 	if !s.Valid() {
 		return ""
 	}
 	return s.String()
 }
 
-func pieceLetter(p rbc.Piece) string {
-	if p == rbc.NoPiece {
+func pieceLetter(p chess.Piece) string {
+	if p == chess.NoPiece {
 		return ""
 	}
 	return p.String()

@@ -12,11 +12,12 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/analysis"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
-var both = []rbc.Color{rbc.White, rbc.Black}
+var both = []chess.Color{chess.White, chess.Black}
 
 // pageData pulls the embedded JSON back out of a page (a Page or a
 // KriegspielPage), as the page's script does, so that tests check what the
@@ -51,9 +52,9 @@ func load(t *testing.T, name string) *rbc.History {
 // checkPage checks a page's data against its record: every turn of both
 // players in order, the belief of each side for each of its turns, and
 // probabilities that are probabilities.
-func checkPage(t *testing.T, name string, h *rbc.History, p *Page, colors []rbc.Color) {
+func checkPage(t *testing.T, name string, h *rbc.History, p *Page, colors []chess.Color) {
 	t.Helper()
-	nw, nb := len(h.Turns[rbc.White]), len(h.Turns[rbc.Black])
+	nw, nb := len(h.Turns[chess.White]), len(h.Turns[chess.Black])
 	if len(p.Plies) != nw+nb {
 		t.Fatalf("%s: %d plies, want %d", name, len(p.Plies), nw+nb)
 	}
@@ -145,7 +146,7 @@ func TestExact(t *testing.T) {
 				if tb.Sensed.Truth <= 0 {
 					t.Errorf("%s: %v turn %d: the true placement has probability 0", name, c, i)
 				}
-				before := rbc.MustParseFEN(h.Turns[c][i].FENBefore)
+				before := chess.MustParseFEN(h.Turns[c][i].FENBefore)
 				if !h.Turns[c][i].HasMove {
 					continue
 				}
@@ -166,7 +167,7 @@ func TestExact(t *testing.T) {
 // says so.
 func TestCapped(t *testing.T) {
 	h := load(t, "attacker_bot-trout_bot-gen-001.json")
-	p, err := Build(context.Background(), h, Options{Colors: []rbc.Color{rbc.White}, Sampler: "aosp",
+	p, err := Build(context.Background(), h, Options{Colors: []chess.Color{chess.White}, Sampler: "aosp",
 		SamplerOptions: sampler.Options{PoolSize: 300}, MaxBoards: 10, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -244,14 +245,16 @@ type loggingBot struct {
 	turns int
 }
 
-func (b *loggingBot) HandleGameStart(context.Context, rbc.Color, rbc.Board, string) error { return nil }
-func (b *loggingBot) HandleOpponentMoveResult(context.Context, bool, rbc.Square) error    { return nil }
-func (b *loggingBot) ChooseSense(context.Context, []rbc.Square, []rbc.Move, time.Duration) (rbc.Square, error) {
+func (b *loggingBot) HandleGameStart(context.Context, chess.Color, chess.Board, string) error {
+	return nil
+}
+func (b *loggingBot) HandleOpponentMoveResult(context.Context, bool, chess.Square) error { return nil }
+func (b *loggingBot) ChooseSense(context.Context, []chess.Square, []chess.Move, time.Duration) (chess.Square, error) {
 	b.log.Debug("sense", "square", "a1", "value", 3)
-	return rbc.Square(0), nil
+	return chess.Square(0), nil
 }
 func (b *loggingBot) HandleSenseResult(context.Context, []rbc.SquarePiece) error { return nil }
-func (b *loggingBot) ChooseMove(_ context.Context, actions []rbc.Move, _ time.Duration) (rbc.Move, error) {
+func (b *loggingBot) ChooseMove(_ context.Context, actions []chess.Move, _ time.Duration) (chess.Move, error) {
 	b.turns++
 	next := actions[0].String() + ":12 0000:-3"
 	if b.turns == 2 {
@@ -260,7 +263,7 @@ func (b *loggingBot) ChooseMove(_ context.Context, actions []rbc.Move, _ time.Du
 	b.log.Debug("move", "move", actions[0].String(), "next", next)
 	return actions[0], nil
 }
-func (b *loggingBot) HandleMoveResult(context.Context, rbc.Move, rbc.Move, bool, rbc.Square) error {
+func (b *loggingBot) HandleMoveResult(context.Context, chess.Move, chess.Move, bool, chess.Square) error {
 	return nil
 }
 func (b *loggingBot) HandleGameEnd(context.Context, rbc.Outcome, *rbc.History) error { return nil }
@@ -272,7 +275,7 @@ func TestBotChoices(t *testing.T) {
 	h := load(t, "attacker_bot-random_bot-3-000.json")
 	capture := analysis.NewCapture(slog.LevelDebug, 50)
 	bot := &loggingBot{log: slog.New(capture)}
-	p, err := Build(context.Background(), h, Options{Bot: &BotOptions{Spec: "logger", Color: rbc.Black, Player: bot, Left: time.Minute, Log: capture}})
+	p, err := Build(context.Background(), h, Options{Bot: &BotOptions{Spec: "logger", Color: chess.Black, Player: bot, Left: time.Minute, Log: capture}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,8 +284,8 @@ func TestBotChoices(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := pageData[Page](t, buf.Bytes()).Bot
-	if got == nil || got.Spec != "logger" || got.Color != "black" || got.LeftS != 60 || len(got.Turns) != len(h.Turns[rbc.Black]) {
-		t.Fatalf("bot analysis %+v, want black's %d turns", got, len(h.Turns[rbc.Black]))
+	if got == nil || got.Spec != "logger" || got.Color != "black" || got.LeftS != 60 || len(got.Turns) != len(h.Turns[chess.Black]) {
+		t.Fatalf("bot analysis %+v, want black's %d turns", got, len(h.Turns[chess.Black]))
 	}
 	first := got.Turns[0]
 	if first.Sense != "a1" || !first.HasMove || first.Move == "" || len(first.Top) != 2 || first.Top[0].Move != first.Move ||

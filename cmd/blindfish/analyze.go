@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/blindfish-rbc/blindfish/analysis"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -61,7 +62,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		defer ev.Close()
 		return analysis.WriteSwings(ctx, stdout, ev, fs.Arg(0), h, *depth, *swing)
 	}
-	color, err := rbc.ParseColor(*colorFlag)
+	color, err := chess.ParseColor(*colorFlag)
 	if err != nil {
 		return usageError{"--color must be white or black"}
 	}

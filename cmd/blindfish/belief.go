@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/report"
 	"github.com/blindfish-rbc/blindfish/sampler"
 	"github.com/blindfish-rbc/blindfish/sampler/beliefbench"
@@ -156,7 +156,7 @@ func parseBeliefFlags(args []string, stderr io.Writer) (*beliefConfig, error) {
 	if cfg.Samplers, err = sampler.ParseNames(*samplers); err != nil {
 		return nil, usageError{err.Error()}
 	}
-	if cfg.Colors, err = rbc.ParseSides(*color); err != nil {
+	if cfg.Colors, err = chess.ParseSides(*color); err != nil {
 		return nil, usageError{"--color " + err.Error()}
 	}
 	if *budget <= 0 || *pool <= 0 || *workers < 0 || *replay < 0 || *disk < 0 {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient/rbcclienttest"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -42,9 +43,9 @@ func loopbackServer(t *testing.T, f rbcclienttest.Faults, n, turnLimit int) (*rb
 		srv.Close()
 	})
 	for i := range n {
-		color := rbc.White
+		color := chess.White
 		if i%2 == 1 {
-			color = rbc.Black
+			color = chess.Black
 		}
 		bot, err := player.NewPlayer("random", int64(i+1))
 		if err != nil {

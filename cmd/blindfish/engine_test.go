@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -84,7 +85,7 @@ func normalEnd(o rbc.Outcome) bool {
 func TestEngineConformanceGames(t *testing.T) {
 	bin := blindfishBinary(t)
 	spec := "cmd:" + bin + " engine --bot random"
-	for g, engineColor := range []rbc.Color{rbc.White, rbc.Black} {
+	for g, engineColor := range []chess.Color{chess.White, chess.Black} {
 		ext, err := botspec.NewResolver(os.Stderr, "").NewPlayer(spec, int64(g+1))
 		if err != nil {
 			t.Fatal(err)
@@ -94,7 +95,7 @@ func TestEngineConformanceGames(t *testing.T) {
 			t.Fatal(err)
 		}
 		white, black := ext, local
-		if engineColor == rbc.Black {
+		if engineColor == chess.Black {
 			white, black = local, ext
 		}
 		res, err := rbc.PlayLocalGame(context.Background(), white, black, quickGame(60*time.Second))
@@ -201,7 +202,7 @@ func TestEngineCommandSession(t *testing.T) {
 		{"setoption name bot value attacker", "ok"},
 		{"setoption name seed value 12", "ok"},
 		{"isready", "readyok"},
-		{"newgame color black fen " + rbc.StartFEN + " opponent Human", "ok"},
+		{"newgame color black fen " + chess.StartFEN + " opponent Human", "ok"},
 		{"choosesense time 10 moves e7e5", "error unexpected \"choosesense\""},
 		{"opponentmove capture -", "ok"},
 		{"choosesense time not-a-number", "error rbcp: malformed line"},

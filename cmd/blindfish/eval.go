@@ -5,8 +5,8 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // runEval scores one position for its side to move, and optionally one
@@ -46,7 +46,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{err.Error()}
 	}
 
-	board, err := rbc.ParseFEN(*fen)
+	board, err := chess.ParseFEN(*fen)
 	if err != nil {
 		return err
 	}

@@ -7,8 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // runKriegspielBelief is `blindfish belief kriegspiel ...` (and `blindfish
@@ -36,7 +36,7 @@ func runKriegspielBelief(ctx context.Context, args []string, stdout, stderr io.W
 	if o.Views, err = kriegspiel.ParseViews(*views); err != nil {
 		return usageError{"--view " + err.Error()}
 	}
-	if o.Colors, err = rbc.ParseSides(*color); err != nil {
+	if o.Colors, err = chess.ParseSides(*color); err != nil {
 		return usageError{"--color " + err.Error()}
 	}
 	if *size < 1 || *limit < 1 || *workers < 1 || *memory < 0 || fs.NArg() == 0 {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -54,13 +55,13 @@ func TestMatchRandomVsAttackerTable(t *testing.T) {
 		switch {
 		case !h.Outcome.HasWinner:
 			draws++
-		case h.Outcome.Winner == rbc.White:
+		case h.Outcome.Winner == chess.White:
 			wins++
 		default:
 			losses++
 		}
 		reasons[h.Outcome.Reason.String()]++
-		turns += len(h.Turns[rbc.White]) + len(h.Turns[rbc.Black])
+		turns += len(h.Turns[chess.White]) + len(h.Turns[chess.Black])
 		if h.Outcome.Reason != rbc.KingCapture && h.Outcome.Reason != rbc.MoveLimit {
 			t.Errorf("%s: %v", name, h.Outcome)
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/protocol/terminal"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -39,9 +40,9 @@ func runPlayFrom(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	g := terminal.Game{OpponentName: *bot, In: stdin, Out: stdout, Logger: newLogger(stderr, slog.LevelError, *verbose)}
 	switch *color {
 	case "random":
-		g.Color = rbc.Color(rand.IntN(2))
+		g.Color = chess.Color(rand.IntN(2))
 	default:
-		c, err := rbc.ParseColor(*color)
+		c, err := chess.ParseColor(*color)
 		if err != nil {
 			return usageError{err.Error()}
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/protocol/terminal"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -22,14 +23,14 @@ func TestPlayHumanPassingLosesToAttacker(t *testing.T) {
 	script := strings.Repeat("pass\n", 200)
 	var out bytes.Buffer
 	dir := t.TempDir()
-	g := terminal.Game{Color: rbc.Black, OpponentName: "attacker", Initial: 60 * time.Second, Increment: time.Second,
+	g := terminal.Game{Color: chess.Black, OpponentName: "attacker", Initial: 60 * time.Second, Increment: time.Second,
 		In: strings.NewReader(script), Out: &out}
 	h, err := playHuman(context.Background(), g, 1, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
-	if o := h.Outcome; o.Winner != rbc.White || o.Reason != rbc.KingCapture {
+	if o := h.Outcome; o.Winner != chess.White || o.Reason != rbc.KingCapture {
 		t.Fatalf("outcome %v\n%s", o, text)
 	}
 	for _, want := range []string{"You play black against attacker", "    h  g  f  e  d  c  b  a", "You passed.", "You lose by KING_CAPTURE."} {

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/match"
-	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/report"
 )
 
@@ -24,9 +24,9 @@ func writeGames(t *testing.T, dir, a, b string, wins, draws, losses int) {
 	game := 0
 	add := func(k int, winner string) {
 		for range k {
-			r := &match.Result{White: a, Black: b, BotColor: rbc.White, Clock: "1+0", Game: game}
+			r := &match.Result{White: a, Black: b, BotColor: chess.White, Clock: "1+0", Game: game}
 			if game%2 == 1 {
-				r.White, r.Black, r.BotColor = b, a, rbc.Black
+				r.White, r.Black, r.BotColor = b, a, chess.Black
 			}
 			switch winner {
 			case "a":

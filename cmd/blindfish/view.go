@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/sampler"
 	"github.com/blindfish-rbc/blindfish/view"
 )
@@ -37,17 +37,17 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if fs.NArg() != 1 {
 		return usageError{"give exactly one game record"}
 	}
-	var colors []rbc.Color
+	var colors []chess.Color
 	switch *colorFlag {
 	case "both":
-		colors = []rbc.Color{rbc.White, rbc.Black}
+		colors = []chess.Color{chess.White, chess.Black}
 	case "none":
 	default:
-		c, err := rbc.ParseColor(*colorFlag)
+		c, err := chess.ParseColor(*colorFlag)
 		if err != nil {
 			return usageError{"--color must be white, black, both or none"}
 		}
-		colors = []rbc.Color{c}
+		colors = []chess.Color{c}
 	}
 	if _, err := sampler.New(*samplerName, sampler.Options{}); err != nil {
 		return usageError{err.Error()}
@@ -61,7 +61,7 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if side == "" && len(colors) == 1 {
 			side = colors[0].String()
 		}
-		c, err := rbc.ParseColor(side)
+		c, err := chess.ParseColor(side)
 		if err != nil {
 			return usageError{"--bot needs its side: --bot-color white or black (or --color white or black)"}
 		}

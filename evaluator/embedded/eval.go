@@ -12,7 +12,9 @@
 // initialisation) so that tests and caches can rely on it.
 package embedded
 
-import "github.com/blindfish-rbc/blindfish/rbc"
+import (
+	"github.com/blindfish-rbc/blindfish/chess"
+)
 
 // Piece values in centipawns, indexed by rbc.PieceType. The king has no
 // material value: losing it ends the game, which the search scores itself.
@@ -20,7 +22,7 @@ var pieceValue = [7]int{0, 100, 320, 330, 500, 960, 0}
 
 // PieceValue returns the material value of a piece type in centipawns
 // (0 for the king and for no piece).
-func PieceValue(t rbc.PieceType) int {
+func PieceValue(t chess.PieceType) int {
 	if int(t) >= len(pieceValue) {
 		return 0
 	}
@@ -39,7 +41,7 @@ var pst = buildTables()
 
 func buildTables() *tables {
 	t := new(tables)
-	for s := rbc.Square(0); s < 64; s++ {
+	for s := chess.Square(0); s < 64; s++ {
 		f, r := s.File(), s.Rank()
 		// centre is 0 on d4/e4/d5/e5 and 3 on the rim (Chebyshev distance in half-squares).
 		centre := max(abs(2*f-7), abs(2*r-7)) / 2
@@ -52,14 +54,14 @@ func buildTables() *tables {
 		if fileCentre == 3 {
 			pawn -= 4
 		}
-		t.mid[rbc.Pawn][s] = pawn
-		t.end[rbc.Pawn][s] = [8]int{0, 0, 8, 18, 32, 52, 80, 0}[r]
+		t.mid[chess.Pawn][s] = pawn
+		t.end[chess.Pawn][s] = [8]int{0, 0, 8, 18, 32, 52, 80, 0}[r]
 
-		t.mid[rbc.Knight][s] = 24 - 12*centre
-		t.end[rbc.Knight][s] = 16 - 8*centre
+		t.mid[chess.Knight][s] = 24 - 12*centre
+		t.end[chess.Knight][s] = 16 - 8*centre
 
-		t.mid[rbc.Bishop][s] = 12 - 5*centre
-		t.end[rbc.Bishop][s] = 8 - 4*centre
+		t.mid[chess.Bishop][s] = 12 - 5*centre
+		t.end[chess.Bishop][s] = 8 - 4*centre
 
 		rook := 0
 		if r == 6 {
@@ -68,18 +70,18 @@ func buildTables() *tables {
 		if fileCentre <= 1 {
 			rook += 4
 		}
-		t.mid[rbc.Rook][s] = rook
-		t.end[rbc.Rook][s] = rook / 2
+		t.mid[chess.Rook][s] = rook
+		t.end[chess.Rook][s] = rook / 2
 
-		t.mid[rbc.Queen][s] = 6 - 3*centre
-		t.end[rbc.Queen][s] = 12 - 5*centre
+		t.mid[chess.Queen][s] = 6 - 3*centre
+		t.end[chess.Queen][s] = 12 - 5*centre
 
 		king := -18 * r
 		if r == 0 && (f <= 2 || f >= 6) {
 			king += 14
 		}
-		t.mid[rbc.King][s] = king
-		t.end[rbc.King][s] = 24 - 10*centre
+		t.mid[chess.King][s] = king
+		t.end[chess.King][s] = 24 - 10*centre
 	}
 	return t
 }
@@ -102,20 +104,20 @@ const tempo = 10
 // move's point of view: material, piece-square terms blended by game phase,
 // and a small bonus for having the move. It does not look at threats; the
 // search does.
-func Evaluate(b *rbc.Board) int {
+func Evaluate(b *chess.Board) int {
 	var mid, end, phase int
-	for c := rbc.White; c <= rbc.Black; c++ {
+	for c := chess.White; c <= chess.Black; c++ {
 		sign := 1
-		flip := rbc.Square(0)
-		if c == rbc.Black {
+		flip := chess.Square(0)
+		if c == chess.Black {
 			sign, flip = -1, 56
 		}
-		for t := rbc.Pawn; t <= rbc.King; t++ {
+		for t := chess.Pawn; t <= chess.King; t++ {
 			bb := b.PiecesOf(c, t)
 			n := bb.Count()
 			mid += sign * n * pieceValue[t]
 			end += sign * n * pieceValue[t]
-			if t != rbc.Pawn {
+			if t != chess.Pawn {
 				phase += n * pieceValue[t]
 			}
 			for bb != 0 {
@@ -127,7 +129,7 @@ func Evaluate(b *rbc.Board) int {
 	}
 	phase = min(phase, phaseFull)
 	score := (mid*phase + end*(phaseFull-phase)) / phaseFull
-	if b.Turn() == rbc.Black {
+	if b.Turn() == chess.Black {
 		score = -score
 	}
 	return score + tempo

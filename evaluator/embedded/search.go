@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // Win is the score of capturing the enemy king now. A king capture found
@@ -45,7 +45,7 @@ type Result struct {
 	// a forced king capture.
 	Score int
 	// Best is the best option found (the null move stands for a pass).
-	Best rbc.Move
+	Best chess.Move
 	// Depth is the deepest completed iteration (0 when the side to move
 	// could capture the king at the root).
 	Depth int
@@ -85,7 +85,7 @@ var errAbort = errors.New("embedded: search aborted")
 // Search scores b by iterative deepening up to the limits. It returns the
 // deepest completed iteration. It fails only when ctx ends before the first
 // iteration completes; the error then wraps ctx.Err().
-func (e *Engine) Search(ctx context.Context, b rbc.Board, lim Limits) (Result, error) {
+func (e *Engine) Search(ctx context.Context, b chess.Board, lim Limits) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("embedded: search not started: %w", err)
 	}
@@ -128,15 +128,15 @@ func (e *Engine) Search(ctx context.Context, b rbc.Board, lim Limits) (Result, e
 }
 
 // kingCapture returns a move of the side to move that captures an enemy king.
-func kingCapture(b *rbc.Board) rbc.Move {
-	var buf [256]rbc.Move
-	kings := b.PiecesOf(b.Turn().Other(), rbc.King)
+func kingCapture(b *chess.Board) chess.Move {
+	var buf [256]chess.Move
+	kings := b.PiecesOf(b.Turn().Other(), chess.King)
 	for _, m := range b.AppendOptions(buf[:0]) {
 		if !m.IsNull() && kings.Has(m.To) {
 			return m
 		}
 	}
-	return rbc.Move{}
+	return chess.Move{}
 }
 
 // searcher holds the state of one search.
@@ -145,16 +145,16 @@ type searcher struct {
 	nodes    int64
 	maxNodes int64
 	limitOn  bool // whether the node limit applies (not in the first iteration)
-	rootBest rbc.Move
-	moves    [MaxPly + 1][256]rbc.Move
+	rootBest chess.Move
+	moves    [MaxPly + 1][256]chess.Move
 	order    [MaxPly + 1][256]int32
-	killers  [MaxPly + 1][2]rbc.Move
+	killers  [MaxPly + 1][2]chess.Move
 }
 
 func (s *searcher) reset(ctx context.Context, maxNodes int64) {
 	s.ctx, s.nodes, s.maxNodes, s.limitOn = ctx, 0, maxNodes, false
-	s.rootBest = rbc.Move{}
-	s.killers = [MaxPly + 1][2]rbc.Move{}
+	s.rootBest = chess.Move{}
+	s.killers = [MaxPly + 1][2]chess.Move{}
 }
 
 // visit counts a node and reports whether the search must stop.
@@ -170,10 +170,10 @@ func (s *searcher) visit() error {
 }
 
 // root searches the root to depth d, trying hint first.
-func (s *searcher) root(b *rbc.Board, d int, hint rbc.Move) (int, error) {
+func (s *searcher) root(b *chess.Board, d int, hint chess.Move) (int, error) {
 	moves := s.generate(b, 0, false, hint, false)
 	alpha, beta := -Win-1, Win+1
-	best := rbc.Move{}
+	best := chess.Move{}
 	for _, m := range moves {
 		child := *b
 		child.Apply(m)
@@ -190,7 +190,7 @@ func (s *searcher) root(b *rbc.Board, d int, hint rbc.Move) (int, error) {
 	return alpha, nil
 }
 
-func (s *searcher) alphaBeta(b *rbc.Board, depth, alpha, beta, ply int) (int, error) {
+func (s *searcher) alphaBeta(b *chess.Board, depth, alpha, beta, ply int) (int, error) {
 	if b.KingCapturable() {
 		return Win - ply, nil
 	}
@@ -200,7 +200,7 @@ func (s *searcher) alphaBeta(b *rbc.Board, depth, alpha, beta, ply int) (int, er
 	if err := s.visit(); err != nil {
 		return 0, err
 	}
-	moves := s.generate(b, ply, false, rbc.Move{}, false)
+	moves := s.generate(b, ply, false, chess.Move{}, false)
 	best := -Win - 1
 	for _, m := range moves {
 		child := *b
@@ -217,7 +217,7 @@ func (s *searcher) alphaBeta(b *rbc.Board, depth, alpha, beta, ply int) (int, er
 			alpha = score
 		}
 		if alpha >= beta {
-			if capture == rbc.NoSquare && !m.IsNull() && s.killers[ply][0] != m {
+			if capture == chess.NoSquare && !m.IsNull() && s.killers[ply][0] != m {
 				s.killers[ply][1], s.killers[ply][0] = s.killers[ply][0], m
 			}
 			break
@@ -230,7 +230,7 @@ func (s *searcher) alphaBeta(b *rbc.Board, depth, alpha, beta, ply int) (int, er
 // side whose king is attacked may not stand pat (the opponent would take
 // the king), so for a few plies it also tries king moves; blocks are not
 // searched, so a loss found that way falls back to the static score.
-func (s *searcher) quiesce(b *rbc.Board, alpha, beta, ply, qply int) (int, error) {
+func (s *searcher) quiesce(b *chess.Board, alpha, beta, ply, qply int) (int, error) {
 	if b.KingCapturable() {
 		return Win - ply, nil
 	}
@@ -243,7 +243,7 @@ func (s *searcher) quiesce(b *rbc.Board, alpha, beta, ply, qply int) (int, error
 	}
 	us := b.Turn()
 	inCheck := false
-	if k := b.KingSquare(us); k != rbc.NoSquare {
+	if k := b.KingSquare(us); k != chess.NoSquare {
 		inCheck = b.Attacked(k, us.Other())
 	}
 	if inCheck && qply >= maxQCheck {
@@ -257,8 +257,8 @@ func (s *searcher) quiesce(b *rbc.Board, alpha, beta, ply, qply int) (int, error
 		best = stand
 		alpha = max(alpha, stand)
 	}
-	for _, m := range s.generate(b, ply, true, rbc.Move{}, inCheck) {
-		if !inCheck && m.Promotion == rbc.NoPieceType {
+	for _, m := range s.generate(b, ply, true, chess.Move{}, inCheck) {
+		if !inCheck && m.Promotion == chess.NoPieceType {
 			// Delta pruning: even winning the piece outright cannot reach alpha.
 			if stand+pieceValue[b.PieceAt(b.CaptureSquare(m)).Type()]+200 <= alpha {
 				continue
@@ -293,10 +293,10 @@ func (s *searcher) quiesce(b *rbc.Board, alpha, beta, ply, qply int) (int, error
 // hint, captures by most valuable victim then least valuable attacker, queen
 // promotions, killers, quiet moves, and the pass last. With noisyOnly it
 // keeps only captures and promotions, and king moves if kingMoves is set.
-func (s *searcher) generate(b *rbc.Board, ply int, noisyOnly bool, hint rbc.Move, kingMoves bool) []rbc.Move {
-	kings := rbc.Bitboard(0)
+func (s *searcher) generate(b *chess.Board, ply int, noisyOnly bool, hint chess.Move, kingMoves bool) []chess.Move {
+	kings := chess.Bitboard(0)
 	if kingMoves {
-		kings = b.PiecesOf(b.Turn(), rbc.King)
+		kings = b.PiecesOf(b.Turn(), chess.King)
 	}
 	all := b.AppendOptions(s.moves[ply][:0])
 	order := s.order[ply][:0]
@@ -314,9 +314,9 @@ func (s *searcher) generate(b *rbc.Board, ply int, noisyOnly bool, hint rbc.Move
 		default:
 			victim := b.CaptureSquare(m)
 			switch {
-			case victim != rbc.NoSquare:
+			case victim != chess.NoSquare:
 				key = 1<<20 + int32(pieceValue[b.PieceAt(victim).Type()])*16 - int32(b.PieceAt(m.From).Type())
-			case m.Promotion == rbc.Queen:
+			case m.Promotion == chess.Queen:
 				key = 1 << 19
 			case noisyOnly && !kings.Has(m.From):
 				continue
@@ -325,7 +325,7 @@ func (s *searcher) generate(b *rbc.Board, ply int, noisyOnly bool, hint rbc.Move
 			case m == s.killers[ply][1]:
 				key = 1<<18 - 1
 			}
-			if m.Promotion != rbc.NoPieceType && m.Promotion != rbc.Queen {
+			if m.Promotion != chess.NoPieceType && m.Promotion != chess.Queen {
 				key -= 1 << 17 // under-promotions last among their kind
 			}
 		}

@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/stall"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 func search(t *testing.T, fen string, lim Limits) Result {
 	t.Helper()
-	r, err := New().Search(context.Background(), rbc.MustParseFEN(fen), lim)
+	r, err := New().Search(context.Background(), chess.MustParseFEN(fen), lim)
 	if err != nil {
 		t.Fatalf("%s: %v", fen, err)
 	}
@@ -41,7 +41,7 @@ func TestKingLeftEnPriseLoses(t *testing.T) {
 	if CaptureDistance(r.Score) != 0 {
 		t.Fatalf("score %d: black can step aside, want an ordinary score", r.Score)
 	}
-	if r.Best.From != rbc.A8 || r.Best.To.File() == 0 {
+	if r.Best.From != chess.A8 || r.Best.To.File() == 0 {
 		t.Fatalf("best %v, want the king off the a-file", r.Best)
 	}
 }
@@ -103,7 +103,7 @@ func TestNodeLimit(t *testing.T) {
 func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := New().Search(ctx, rbc.StartBoard(), Limits{Depth: 3})
+	_, err := New().Search(ctx, chess.StartBoard(), Limits{Depth: 3})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want context.Canceled", err)
 	}
@@ -113,7 +113,7 @@ func TestCancel(t *testing.T) {
 	// stall), which a starved machine adds to any search.
 	probe := stall.Start()
 	start := time.Now()
-	r, err := New().Search(ctx, rbc.StartBoard(), Limits{Depth: 30})
+	r, err := New().Search(ctx, chess.StartBoard(), Limits{Depth: 30})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,13 +126,13 @@ func TestCancel(t *testing.T) {
 }
 
 func TestEvaluateSymmetric(t *testing.T) {
-	w := rbc.MustParseFEN("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+	w := chess.MustParseFEN("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
 	// The same position with colours swapped and the board mirrored.
-	b := rbc.MustParseFEN("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4")
+	b := chess.MustParseFEN("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4")
 	if Evaluate(&w) != Evaluate(&b) {
 		t.Fatalf("mirror evaluations differ: %d vs %d", Evaluate(&w), Evaluate(&b))
 	}
-	s := rbc.StartBoard()
+	s := chess.StartBoard()
 	if Evaluate(&s) != tempo {
 		t.Fatalf("start position scores %d, want the tempo %d", Evaluate(&s), tempo)
 	}
@@ -140,14 +140,14 @@ func TestEvaluateSymmetric(t *testing.T) {
 
 func BenchmarkSearchDefault(b *testing.B) {
 	fens := []string{
-		rbc.StartFEN,
+		chess.StartFEN,
 		"r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
 		"r3k2r/pp1n1ppp/2p1pn2/q7/1bPP4/2N1PN2/PP1B1PPP/R2QKB1R w KQkq - 2 9",
 		"6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
 	}
-	boards := make([]rbc.Board, len(fens))
+	boards := make([]chess.Board, len(fens))
 	for i, f := range fens {
-		boards[i] = rbc.MustParseFEN(f)
+		boards[i] = chess.MustParseFEN(f)
 	}
 	e := New()
 	ctx := context.Background()

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -39,7 +40,7 @@ func TestBotsMateALoneKing(t *testing.T) {
 					t.Fatal(err)
 				}
 				switch r := res.Record.Result; {
-				case r.HasWinner && r.Winner == rbc.White:
+				case r.HasWinner && r.Winner == chess.White:
 					mates++
 				case r.HasWinner || r.Reason == kriegspiel.Resign:
 					t.Errorf("%s, %s, %s: %s", name, rules.Name, fen, r)
@@ -63,12 +64,12 @@ func TestBotsMateALoneKing(t *testing.T) {
 func TestBotsPromoteAPawn(t *testing.T) {
 	positions := []struct {
 		fen string
-		bot rbc.Color
+		bot chess.Color
 	}{
-		{"7k/8/8/4K3/8/4P3/8/8 w - - 0 1", rbc.White},
-		{"k7/8/8/2K5/8/2P5/8/8 w - - 0 1", rbc.White},
-		{"8/8/3p4/8/3k4/8/8/7K b - - 0 1", rbc.Black},
-		{"7k/8/8/3K4/8/3P4/8/8 w - - 0 1", rbc.White},
+		{"7k/8/8/4K3/8/4P3/8/8 w - - 0 1", chess.White},
+		{"k7/8/8/2K5/8/2P5/8/8 w - - 0 1", chess.White},
+		{"8/8/3p4/8/3k4/8/8/7K b - - 0 1", chess.Black},
+		{"7k/8/8/3K4/8/3P4/8/8 w - - 0 1", chess.White},
 	}
 	for name, mk := range endgameBots() {
 		for _, rules := range []kriegspiel.Ruleset{kriegspiel.Wild16(), kriegspiel.Berkeley()} {
@@ -80,7 +81,7 @@ func TestBotsPromoteAPawn(t *testing.T) {
 				opts.Clock = rbc.NewManualClock(time.Unix(0, 0))
 				opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 				white, black := mk(), kriegspiel.Player(kriegspiel.NewRandomPlayer(uint64(i)))
-				if pos.bot == rbc.Black {
+				if pos.bot == chess.Black {
 					white, black = black, white
 				}
 				res, err := kriegspiel.PlayGame(context.Background(), white, black, opts)

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // MCTSConfig tunes the MCTS player.
@@ -93,7 +93,7 @@ func (p *MCTS) ChooseQuestion(ctx context.Context, questions []kriegspiel.Questi
 }
 
 // HandleGameStart starts the belief and the game's count of iterations.
-func (p *MCTS) HandleGameStart(ctx context.Context, color rbc.Color, rules kriegspiel.Ruleset, start rbc.Board, pawnTries int, opponent string) error {
+func (p *MCTS) HandleGameStart(ctx context.Context, color chess.Color, rules kriegspiel.Ruleset, start chess.Board, pawnTries int, opponent string) error {
 	p.Iterations = 0
 	return p.Sampling.HandleGameStart(ctx, color, rules, start, pawnTries, opponent)
 }
@@ -131,7 +131,7 @@ type searchNode struct {
 
 // edge is one of our moves from a node, with the referee's answers to it.
 type edge struct {
-	move    rbc.Move
+	move    chess.Move
 	guesses []guess
 	// est is each answer's value so far; next the node after the
 	// opponent's reply to each made move; n how often each was followed.
@@ -151,7 +151,7 @@ func (e *edge) mean() float64 {
 
 // newTree builds the root from the belief's boards: its metaposition, and
 // for each move the answers as the boards give them.
-func newTree(rules kriegspiel.Ruleset, boards []rbc.Board, us rbc.Color, moves []rbc.Move, cfg MCTSConfig) *tree {
+func newTree(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, moves []chess.Move, cfg MCTSConfig) *tree {
 	guesses := rootGuesses(rules, boards, us, moves, cfg.Restrict)
 	pos := summarize(boards, us)
 	root := &searchNode{pos: pos, static: 0.5}
@@ -191,14 +191,14 @@ func newTree(rules kriegspiel.Ruleset, boards []rbc.Board, us rbc.Color, moves [
 // metaposition, so that a check or a capture narrows what follows as it
 // will in the game. With restrict, each gets the restriction bonus of its
 // boards.
-func rootGuesses(rules kriegspiel.Ruleset, boards []rbc.Board, us rbc.Color, moves []rbc.Move, restrict bool) [][]guess {
+func rootGuesses(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, moves []chess.Move, restrict bool) [][]guess {
 	type group struct {
 		kind   answerKind
 		n      int
-		boards []rbc.Board
+		boards []chess.Board
 	}
 	out := make([][]guess, len(moves))
-	var buf [256]rbc.Move
+	var buf [256]chess.Move
 	groups := make([]map[kriegspiel.Answer]*group, len(moves))
 	order := make([][]*group, len(moves)) // the groups as first met: a deterministic order
 	illegal := make([]int, len(moves))
@@ -259,12 +259,12 @@ func rootGuesses(rules kriegspiel.Ruleset, boards []rbc.Board, us rbc.Color, mov
 // move), much against a lone king (30 cp a move), where a mate is the
 // king's moves brought to none with a check: the summary's mating pattern
 // alone drove a king to the edge but mated too rarely.
-func restriction(boards []rbc.Board, after *metaposition) float64 {
+func restriction(boards []chess.Board, after *metaposition) float64 {
 	perMove := 2.0
 	if after.material() <= 150 {
 		perMove = 30
 	}
-	var buf [256]rbc.Move
+	var buf [256]chess.Move
 	moves := 0
 	for i := range boards {
 		moves += len(kriegspiel.AppendLegalMoves(&boards[i], buf[:0]))
@@ -305,10 +305,10 @@ const maxIterations = 200_000
 // reply and our next move. It returns the value found, for us.
 func (t *tree) iterate(node *searchNode, depth int, rand func() float64) float64 {
 	if node.edges == nil {
-		var buf [256]rbc.Move
+		var buf [256]chess.Move
 		for _, m := range node.pos.own.AppendMoveActions(buf[:0]) {
-			if m.Promotion == rbc.NoPieceType && (m.To.Rank() == 0 || m.To.Rank() == 7) &&
-				node.pos.own.PieceAt(m.From).Type() == rbc.Pawn {
+			if m.Promotion == chess.NoPieceType && (m.To.Rank() == 0 || m.To.Rank() == 7) &&
+				node.pos.own.PieceAt(m.From).Type() == chess.Pawn {
 				continue // a pawn reaching the last rank must promote
 			}
 			node.edges = append(node.edges, &edge{move: m})

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // TestMetapositionGuesses: the summary of two boards, a black pawn on a4 in
@@ -15,12 +15,12 @@ import (
 // would: a1a8 is illegal half the time, a1a4 always legal and a capture
 // half the time, worth a pawn more than the silent answer.
 func TestMetapositionGuesses(t *testing.T) {
-	boards := []rbc.Board{
-		rbc.MustParseFEN("4k3/8/8/8/p7/8/8/R3K3 w - - 0 1"),
-		rbc.MustParseFEN("4k3/8/8/8/7p/8/8/R3K3 w - - 0 1"),
+	boards := []chess.Board{
+		chess.MustParseFEN("4k3/8/8/8/p7/8/8/R3K3 w - - 0 1"),
+		chess.MustParseFEN("4k3/8/8/8/7p/8/8/R3K3 w - - 0 1"),
 	}
-	m := summarize(boards, rbc.White)
-	if got := m.theirs[sq("a4")][rbc.Pawn]; got != 0.5 {
+	m := summarize(boards, chess.White)
+	if got := m.theirs[sq("a4")][chess.Pawn]; got != 0.5 {
 		t.Fatalf("a4 holds a pawn with probability %v, want 0.5", got)
 	}
 	prob := func(gs []guess, k answerKind) float64 {
@@ -32,11 +32,11 @@ func TestMetapositionGuesses(t *testing.T) {
 		}
 		return p
 	}
-	far := m.guesses(rbc.Move{From: sq("a1"), To: sq("a8")})
+	far := m.guesses(chess.Move{From: sq("a1"), To: sq("a8")})
 	if p := prob(far, answerIllegal); math.Abs(p-0.5) > 1e-9 {
 		t.Errorf("a1a8 illegal with probability %v, want 0.5", p)
 	}
-	near := m.guesses(rbc.Move{From: sq("a1"), To: sq("a4")})
+	near := m.guesses(chess.Move{From: sq("a1"), To: sq("a4")})
 	if p := prob(near, answerIllegal); p != 0 {
 		t.Errorf("a1a4 illegal with probability %v, want 0", p)
 	}
@@ -55,24 +55,24 @@ func TestMetapositionGuesses(t *testing.T) {
 	if capture == nil || silent == nil {
 		t.Fatalf("a1a4: want a capture and a silent answer, got %+v", near)
 	}
-	if d := capture.evaluate() - silent.evaluate(); math.Abs(d-pieceValue[rbc.Pawn]) > 1e-6 {
-		t.Errorf("the capture is worth %v more than the silent move, want a pawn (%v)", d, pieceValue[rbc.Pawn])
+	if d := capture.evaluate() - silent.evaluate(); math.Abs(d-pieceValue[chess.Pawn]) > 1e-6 {
+		t.Errorf("the capture is worth %v more than the silent move, want a pawn (%v)", d, pieceValue[chess.Pawn])
 	}
 	// The opponent's move spreads its men but keeps their number.
 	next := capture.opponentMoves()
 	before, after := 0.0, 0.0
-	for s := range rbc.Square(64) {
+	for s := range chess.Square(64) {
 		before += capture.occupied(s)
 		after += next.occupied(s)
 	}
-	if math.Abs(before-after) > 1e-4 || next.own.Turn() != rbc.White {
+	if math.Abs(before-after) > 1e-4 || next.own.Turn() != chess.White {
 		t.Errorf("after the opponent's move: %.4f men (want %.4f), %v to move (want white)", after, before, next.own.Turn())
 	}
 }
 
 // sq returns the square named s, which must be valid.
-func sq(s string) rbc.Square {
-	q, err := rbc.ParseSquare(s)
+func sq(s string) chess.Square {
+	q, err := chess.ParseSquare(s)
 	if err != nil {
 		panic(err)
 	}
@@ -187,14 +187,14 @@ func TestNewMCTSSettings(t *testing.T) {
 // to the opponent's lone king is not counted as lost to that king (the
 // mate Qg7 must not look 900 worse than Qg6).
 func TestMetapositionKingRules(t *testing.T) {
-	m := summarize([]rbc.Board{rbc.MustParseFEN("4k3/8/8/8/8/8/8/r3K3 w - - 0 1")}, rbc.White)
-	for _, g := range m.guesses(rbc.Move{From: sq("e1"), To: sq("f1")}) {
+	m := summarize([]chess.Board{chess.MustParseFEN("4k3/8/8/8/8/8/8/r3K3 w - - 0 1")}, chess.White)
+	for _, g := range m.guesses(chess.Move{From: sq("e1"), To: sq("f1")}) {
 		if g.kind != answerIllegal && g.p > 1e-9 {
 			t.Errorf("Ke1-f1 along the rook's rank: answer %d with probability %v, want refused", g.kind, g.p)
 		}
 	}
-	mate := summarize([]rbc.Board{rbc.MustParseFEN("7k/6Q1/5K2/8/8/8/8/8 w - - 0 1")}, rbc.White)
-	near := summarize([]rbc.Board{rbc.MustParseFEN("7k/8/5KQ1/8/8/8/8/8 w - - 0 1")}, rbc.White)
+	mate := summarize([]chess.Board{chess.MustParseFEN("7k/6Q1/5K2/8/8/8/8/8 w - - 0 1")}, chess.White)
+	near := summarize([]chess.Board{chess.MustParseFEN("7k/8/5KQ1/8/8/8/8/8 w - - 0 1")}, chess.White)
 	if d := near.evaluate() - mate.evaluate(); d > 300 {
 		t.Errorf("Qg7 (defended, next to the king) scores %v less than Qg6", d)
 	}

@@ -1,6 +1,8 @@
 package bots
 
-import "github.com/blindfish-rbc/blindfish/rbc"
+import (
+	"github.com/blindfish-rbc/blindfish/chess"
+)
 
 // metaposition is a summary of a Kriegspiel belief in the manner of
 // Darkboard's metapositions: our own men exactly (every board of a belief
@@ -11,11 +13,11 @@ import "github.com/blindfish-rbc/blindfish/rbc"
 // cannot be carried through moves whose answers are only guessed.
 type metaposition struct {
 	// own holds our men only; its turn is ours.
-	own rbc.Board
-	us  rbc.Color
+	own chess.Board
+	us  chess.Color
 	// theirs[s][t] is the probability that the opponent's man of type t
 	// stands on s (index 0 unused). The sum over types is at most 1.
-	theirs [64][rbc.King + 1]float32
+	theirs [64][chess.King + 1]float32
 	// gain is material (centipawns, for us) that the probabilities do not
 	// show: a capture takes a whole man where the square held a fraction of
 	// one, and a move onto a square found empty leaves the opponent the
@@ -25,12 +27,12 @@ type metaposition struct {
 
 // pieceValue is the material value of a man of each type in centipawns
 // (the king 0: it is never taken in Kriegspiel, the rules mate it).
-var pieceValue = [rbc.King + 1]float64{0, 100, 300, 310, 500, 900, 0}
+var pieceValue = [chess.King + 1]float64{0, 100, 300, 310, 500, 900, 0}
 
 // summarize returns the metaposition of boards (each with us to move): the
 // share of the boards with each opponent man on each square. boards must
 // not be empty.
-func summarize(boards []rbc.Board, us rbc.Color) *metaposition {
+func summarize(boards []chess.Board, us chess.Color) *metaposition {
 	m := &metaposition{us: us, own: ownMen(&boards[0], us)}
 	w := 1 / float32(len(boards))
 	for i := range boards {
@@ -44,18 +46,18 @@ func summarize(boards []rbc.Board, us rbc.Color) *metaposition {
 }
 
 // ownMen returns b without the men of us's opponent.
-func ownMen(b *rbc.Board, us rbc.Color) rbc.Board {
+func ownMen(b *chess.Board, us chess.Color) chess.Board {
 	own := *b
 	for bb := own.Pieces(us.Other()); bb != 0; {
-		own.SetPiece(bb.PopFirst(), rbc.NoPiece)
+		own.SetPiece(bb.PopFirst(), chess.NoPiece)
 	}
 	return own
 }
 
 // occupied is the probability that an opponent's man stands on s.
-func (m *metaposition) occupied(s rbc.Square) float64 {
+func (m *metaposition) occupied(s chess.Square) float64 {
 	var p float32
-	for t := rbc.Pawn; t <= rbc.King; t++ {
+	for t := chess.Pawn; t <= chess.King; t++ {
 		p += m.theirs[s][t]
 	}
 	return min(float64(p), 1)
@@ -63,7 +65,7 @@ func (m *metaposition) occupied(s rbc.Square) float64 {
 
 // clearPath is the probability that no opponent's man stands on any square
 // of path, taking the squares as independent (the summary's one assumption).
-func (m *metaposition) clearPath(path rbc.Bitboard) float64 {
+func (m *metaposition) clearPath(path chess.Bitboard) float64 {
 	p := 1.0
 	for path != 0 {
 		p *= 1 - m.occupied(path.PopFirst())
@@ -76,35 +78,35 @@ func (m *metaposition) clearPath(path rbc.Bitboard) float64 {
 // certain, theirs with their probabilities). A king move passes our men
 // without the king: a line through its square still reaches the square it
 // goes to.
-func (m *metaposition) attackedBy(s rbc.Square, ownOcc rbc.Bitboard) (by [rbc.King + 1]float64) {
-	none := [rbc.King + 1]float64{1, 1, 1, 1, 1, 1, 1}
-	miss := func(from rbc.Square, t rbc.PieceType, reach float64) {
+func (m *metaposition) attackedBy(s chess.Square, ownOcc chess.Bitboard) (by [chess.King + 1]float64) {
+	none := [chess.King + 1]float64{1, 1, 1, 1, 1, 1, 1}
+	miss := func(from chess.Square, t chess.PieceType, reach float64) {
 		if p := float64(m.theirs[from][t]); p > 0 {
 			none[t] *= 1 - p*reach
 		}
 	}
-	for bb := rbc.PawnAttacks(m.us, s); bb != 0; {
-		miss(bb.PopFirst(), rbc.Pawn, 1)
+	for bb := chess.PawnAttacks(m.us, s); bb != 0; {
+		miss(bb.PopFirst(), chess.Pawn, 1)
 	}
-	for bb := rbc.KnightAttacks(s); bb != 0; {
-		miss(bb.PopFirst(), rbc.Knight, 1)
+	for bb := chess.KnightAttacks(s); bb != 0; {
+		miss(bb.PopFirst(), chess.Knight, 1)
 	}
-	for bb := rbc.KingAttacks(s); bb != 0; {
-		miss(bb.PopFirst(), rbc.King, 1)
+	for bb := chess.KingAttacks(s); bb != 0; {
+		miss(bb.PopFirst(), chess.King, 1)
 	}
-	lines := rbc.RookAttacks(s, ownOcc)
-	diagonals := rbc.BishopAttacks(s, ownOcc)
+	lines := chess.RookAttacks(s, ownOcc)
+	diagonals := chess.BishopAttacks(s, ownOcc)
 	for bb := (lines | diagonals) &^ ownOcc; bb != 0; {
 		from := bb.PopFirst()
-		reach := m.clearPath(rbc.Between(from, s))
+		reach := m.clearPath(chess.Between(from, s))
 		if lines.Has(from) {
-			miss(from, rbc.Rook, reach)
+			miss(from, chess.Rook, reach)
 		} else {
-			miss(from, rbc.Bishop, reach)
+			miss(from, chess.Bishop, reach)
 		}
-		miss(from, rbc.Queen, reach)
+		miss(from, chess.Queen, reach)
 	}
-	for t := rbc.Pawn; t <= rbc.King; t++ {
+	for t := chess.Pawn; t <= chess.King; t++ {
 		by[t] = 1 - none[t]
 	}
 	return by
@@ -119,15 +121,15 @@ func (m *metaposition) attackedBy(s rbc.Square, ownOcc rbc.Bitboard) (by [rbc.Ki
 func (m *metaposition) evaluate() float64 {
 	us, them := m.us, m.us.Other()
 	score := m.gain
-	for t := rbc.Pawn; t < rbc.King; t++ {
+	for t := chess.Pawn; t < chess.King; t++ {
 		score += pieceValue[t] * float64(m.own.PiecesOf(us, t).Count())
 	}
 	theirMaterial := 0.0
-	for s := range rbc.Square(64) {
-		for t := rbc.Pawn; t < rbc.King; t++ {
+	for s := range chess.Square(64) {
+		for t := chess.Pawn; t < chess.King; t++ {
 			if p := m.theirs[s][t]; p > 0 {
 				theirMaterial += float64(p) * pieceValue[t]
-				if t == rbc.Pawn {
+				if t == chess.Pawn {
 					score -= float64(p) * advance(them, s)
 				}
 			}
@@ -135,10 +137,10 @@ func (m *metaposition) evaluate() float64 {
 	}
 	score -= theirMaterial
 	worst, rest := 0.0, 0.0
-	for bb := m.own.Pieces(us) &^ m.own.PiecesOf(us, rbc.King); bb != 0; {
+	for bb := m.own.Pieces(us) &^ m.own.PiecesOf(us, chess.King); bb != 0; {
 		s := bb.PopFirst()
 		t := m.own.PieceAt(s).Type()
-		if t == rbc.Pawn {
+		if t == chess.Pawn {
 			score += advance(us, s)
 		}
 		by := m.attackedBy(s, m.own.Occupied())
@@ -147,7 +149,7 @@ func (m *metaposition) evaluate() float64 {
 			// Defended: the exchange loses the difference to the cheapest
 			// attacker, if there is any (the king cannot take a defended man).
 			left := 1.0
-			for a := rbc.Pawn; a < rbc.King && left > 0; a++ {
+			for a := chess.Pawn; a < chess.King && left > 0; a++ {
 				if by[a] > 0 {
 					loss += left * by[a] * max(pieceValue[t]-pieceValue[a], 0)
 					left *= 1 - by[a]
@@ -155,7 +157,7 @@ func (m *metaposition) evaluate() float64 {
 			}
 		} else {
 			left := 1.0
-			for a := rbc.Pawn; a <= rbc.King; a++ {
+			for a := chess.Pawn; a <= chess.King; a++ {
 				left *= 1 - by[a]
 			}
 			loss = (1 - left) * pieceValue[t]
@@ -176,7 +178,7 @@ func (m *metaposition) evaluate() float64 {
 }
 
 // centre is d4, e4, d5 and e5.
-const centre rbc.Bitboard = 1<<27 | 1<<28 | 1<<35 | 1<<36
+const centre chess.Bitboard = 1<<27 | 1<<28 | 1<<35 | 1<<36
 
 // shape scores what a blind opponent's attacks punish, while it has more
 // than a pawn: our king's lines (the squares a queen on the king's square
@@ -188,25 +190,25 @@ func (m *metaposition) shape(theirMaterial float64) float64 {
 	occ := m.own.Occupied()
 	v := 0.0
 	if k := m.own.KingSquare(us); k.Valid() && theirMaterial > 1200 {
-		v -= 6 * float64((rbc.QueenAttacks(k, occ) &^ occ).Count())
+		v -= 6 * float64((chess.QueenAttacks(k, occ) &^ occ).Count())
 	}
 	if theirMaterial > 2500 {
-		home := rbc.Bitboard(1<<1 | 1<<2 | 1<<5 | 1<<6) // b1, c1, f1, g1
-		if us == rbc.Black {
+		home := chess.Bitboard(1<<1 | 1<<2 | 1<<5 | 1<<6) // b1, c1, f1, g1
+		if us == chess.Black {
 			home <<= 56
 		}
-		minor := m.own.PiecesOf(us, rbc.Knight) | m.own.PiecesOf(us, rbc.Bishop)
+		minor := m.own.PiecesOf(us, chess.Knight) | m.own.PiecesOf(us, chess.Bishop)
 		v -= 12 * float64((minor & home).Count())
 	}
-	v += 10 * float64((m.own.PiecesOf(us, rbc.Pawn) & centre).Count())
+	v += 10 * float64((m.own.PiecesOf(us, chess.Pawn) & centre).Count())
 	return v
 }
 
 // material is the opponent's expected material, its king left out.
 func (m *metaposition) material() float64 {
 	v := 0.0
-	for s := range rbc.Square(64) {
-		for t := rbc.Pawn; t < rbc.King; t++ {
+	for s := range chess.Square(64) {
+		for t := chess.Pawn; t < chess.King; t++ {
 			v += float64(m.theirs[s][t]) * pieceValue[t]
 		}
 	}
@@ -215,9 +217,9 @@ func (m *metaposition) material() float64 {
 
 // advance is what a pawn of colour c on s is worth beyond its material:
 // more the nearer it is to promotion.
-func advance(c rbc.Color, s rbc.Square) float64 {
+func advance(c chess.Color, s chess.Square) float64 {
 	r := s.Rank()
-	if c == rbc.Black {
+	if c == chess.Black {
 		r = 7 - r
 	}
 	return [8]float64{0, 0, 0, 4, 12, 30, 60, 0}[r]
@@ -231,13 +233,13 @@ func (m *metaposition) mating() float64 {
 	ours := m.own.KingSquare(m.us)
 	occ := m.own.Pieces(m.us)
 	v := 0.0
-	for s := range rbc.Square(64) {
-		p := float64(m.theirs[s][rbc.King])
+	for s := range chess.Square(64) {
+		p := float64(m.theirs[s][chess.King])
 		if p == 0 {
 			continue
 		}
 		free := 0
-		for f := rbc.KingAttacks(s) &^ occ; f != 0; {
+		for f := chess.KingAttacks(s) &^ occ; f != 0; {
 			if !m.own.Attacked(f.PopFirst(), m.us) {
 				free++
 			}
@@ -248,13 +250,13 @@ func (m *metaposition) mating() float64 {
 }
 
 // centreDistance is how many king steps s is from the four centre squares.
-func centreDistance(s rbc.Square) float64 {
+func centreDistance(s chess.Square) float64 {
 	f, r := s.File(), s.Rank()
 	return float64(max(3-f, f-4, 0) + max(3-r, r-4, 0))
 }
 
 // distance is the king distance between a and b (0 when b is not a square).
-func distance(a, b rbc.Square) float64 {
+func distance(a, b chess.Square) float64 {
 	if !b.Valid() {
 		return 0
 	}
@@ -298,40 +300,40 @@ type guess struct {
 // attacks); a legal move onto a square that may hold a man of theirs is a
 // capture of that man with its probability. Pins and checks on our king
 // are not seen here; the boards see them at the root.
-func (m *metaposition) guesses(mv rbc.Move) []guess {
+func (m *metaposition) guesses(mv chess.Move) []guess {
 	piece := m.own.PieceAt(mv.From)
 	t := piece.Type()
 	to := mv.To
 	legal := 1.0
 	switch t {
-	case rbc.Knight:
-	case rbc.King:
+	case chess.Knight:
+	case chess.King:
 		occ := m.own.Occupied() &^ mv.From.Bit()
 		crossed := to.Bit()
 		if d := int(to) - int(mv.From); d == 2 || d == -2 { // castling: the squares between king and rook empty, the king's not attacked
 			legal = m.clearPath(castlePath(mv))
-			crossed |= mv.From.Bit() | rbc.Between(mv.From, to)
+			crossed |= mv.From.Bit() | chess.Between(mv.From, to)
 		}
 		for crossed != 0 {
 			by := m.attackedBy(crossed.PopFirst(), occ)
-			for a := rbc.Pawn; a <= rbc.King; a++ {
+			for a := chess.Pawn; a <= chess.King; a++ {
 				legal *= 1 - by[a]
 			}
 		}
 	default:
-		legal = m.clearPath(rbc.Between(mv.From, to))
+		legal = m.clearPath(chess.Between(mv.From, to))
 	}
 	// A man of ours cannot move onto the opponent's king (it would have
 	// been in check on the opponent's own move): the summary's share of
 	// the king there counts as a refusal, and the men are the rest.
-	king := float64(m.theirs[to][rbc.King])
+	king := float64(m.theirs[to][chess.King])
 	occ := m.occupied(to) - king
-	pawnDiagonal := t == rbc.Pawn && mv.From.File() != to.File()
+	pawnDiagonal := t == chess.Pawn && mv.From.File() != to.File()
 	var out []guess
 	switch {
 	case pawnDiagonal:
 		legal *= occ
-	case t == rbc.Pawn:
+	case t == chess.Pawn:
 		legal *= 1 - occ - king
 	default:
 		legal *= 1 - king
@@ -348,15 +350,15 @@ func (m *metaposition) guesses(mv rbc.Move) []guess {
 	switch {
 	case pawnDiagonal:
 		captured = 1 // the man is there when the capture is legal
-	case t != rbc.Pawn:
+	case t != chess.Pawn:
 		captured = occ / (1 - king)
 	}
 	if king > 0 {
 		after.moveKingMass(to, king)
 	}
-	after.theirs[to] = [rbc.King + 1]float32{}
+	after.theirs[to] = [chess.King + 1]float32{}
 	var there float64 // the material the summary has on to
-	for c := rbc.Pawn; c < rbc.King; c++ {
+	for c := chess.Pawn; c < chess.King; c++ {
 		there += float64(m.theirs[to][c]) * pieceValue[c]
 	}
 	if captured > 0 {
@@ -374,25 +376,25 @@ func (m *metaposition) guesses(mv rbc.Move) []guess {
 
 // moveKingMass takes the king's share p off s, where it cannot be, and
 // spreads it over its other squares in proportion.
-func (m *metaposition) moveKingMass(s rbc.Square, p float64) {
-	m.theirs[s][rbc.King] = 0
+func (m *metaposition) moveKingMass(s chess.Square, p float64) {
+	m.theirs[s][chess.King] = 0
 	if p >= 1 {
 		return
 	}
 	scale := float32(1 / (1 - p))
-	for q := range rbc.Square(64) {
-		m.theirs[q][rbc.King] *= scale
+	for q := range chess.Square(64) {
+		m.theirs[q][chess.King] *= scale
 	}
 }
 
 // castlePath returns the squares that must be empty for the castling mv:
 // those between the king and its rook.
-func castlePath(mv rbc.Move) rbc.Bitboard {
-	rook := rbc.Square(int(mv.From) + 3)
+func castlePath(mv chess.Move) chess.Bitboard {
+	rook := chess.Square(int(mv.From) + 3)
 	if mv.To < mv.From {
-		rook = rbc.Square(int(mv.From) - 4)
+		rook = chess.Square(int(mv.From) - 4)
 	}
-	return rbc.Between(mv.From, rook)
+	return chess.Between(mv.From, rook)
 }
 
 // opponentMoves returns the metaposition after the opponent's unseen
@@ -403,28 +405,28 @@ func castlePath(mv rbc.Move) rbc.Bitboard {
 // This is the pseudo-move of the metaposition papers.
 func (m *metaposition) opponentMoves() *metaposition {
 	next := &metaposition{us: m.us, own: m.own}
-	next.own.Apply(rbc.Move{}) // our turn again
+	next.own.Apply(chess.Move{}) // our turn again
 	them := m.us.Other()
 	ownOcc := m.own.Occupied()
 	n := 0.0
-	for s := range rbc.Square(64) {
+	for s := range chess.Square(64) {
 		n += m.occupied(s)
 	}
 	move := 1 / max(n, 1)
-	var attacked rbc.Bitboard // the squares our men attack
-	for q := range rbc.Square(64) {
+	var attacked chess.Bitboard // the squares our men attack
+	for q := range chess.Square(64) {
 		if m.own.Attacked(q, m.us) {
 			attacked |= q.Bit()
 		}
 	}
-	for s := range rbc.Square(64) {
-		for t := rbc.Pawn; t <= rbc.King; t++ {
+	for s := range chess.Square(64) {
+		for t := chess.Pawn; t <= chess.King; t++ {
 			p := m.theirs[s][t]
 			if p == 0 {
 				continue
 			}
 			targets := reach(them, t, s, ownOcc)
-			if t == rbc.King {
+			if t == chess.King {
 				targets &^= attacked // the king does not step into check
 			}
 			if targets == 0 {
@@ -437,21 +439,21 @@ func (m *metaposition) opponentMoves() *metaposition {
 			for targets != 0 {
 				d := targets.PopFirst()
 				dt := t
-				if t == rbc.Pawn && (d.Rank() == 0 || d.Rank() == 7) {
-					dt = rbc.Queen
+				if t == chess.Pawn && (d.Rank() == 0 || d.Rank() == 7) {
+					dt = chess.Queen
 				}
 				next.theirs[d][dt] += share
 			}
 		}
 	}
 	// Where men pile up past certainty, scale the square back to 1.
-	for s := range rbc.Square(64) {
+	for s := range chess.Square(64) {
 		if o := next.occupied(s); o >= 1 {
 			var sum float32
-			for t := rbc.Pawn; t <= rbc.King; t++ {
+			for t := chess.Pawn; t <= chess.King; t++ {
 				sum += next.theirs[s][t]
 			}
-			for t := rbc.Pawn; t <= rbc.King; t++ {
+			for t := chess.Pawn; t <= chess.King; t++ {
 				next.theirs[s][t] /= sum
 			}
 		}
@@ -461,33 +463,33 @@ func (m *metaposition) opponentMoves() *metaposition {
 
 // reach returns the squares a man of colour c and type t on s may move to
 // without a capture, with occ (our men) in the way: pushes for a pawn.
-func reach(c rbc.Color, t rbc.PieceType, s rbc.Square, occ rbc.Bitboard) rbc.Bitboard {
-	var to rbc.Bitboard
+func reach(c chess.Color, t chess.PieceType, s chess.Square, occ chess.Bitboard) chess.Bitboard {
+	var to chess.Bitboard
 	switch t {
-	case rbc.Pawn:
+	case chess.Pawn:
 		step, start := 8, 1
-		if c == rbc.Black {
+		if c == chess.Black {
 			step, start = -8, 6
 		}
-		one := rbc.Square(int(s) + step)
+		one := chess.Square(int(s) + step)
 		if one.Valid() && !occ.Has(one) {
 			to |= one.Bit()
-			two := rbc.Square(int(one) + step)
+			two := chess.Square(int(one) + step)
 			if s.Rank() == start && !occ.Has(two) {
 				to |= two.Bit()
 			}
 		}
 		return to
-	case rbc.Knight:
-		to = rbc.KnightAttacks(s)
-	case rbc.Bishop:
-		to = rbc.BishopAttacks(s, occ)
-	case rbc.Rook:
-		to = rbc.RookAttacks(s, occ)
-	case rbc.Queen:
-		to = rbc.QueenAttacks(s, occ)
-	case rbc.King:
-		to = rbc.KingAttacks(s)
+	case chess.Knight:
+		to = chess.KnightAttacks(s)
+	case chess.Bishop:
+		to = chess.BishopAttacks(s, occ)
+	case chess.Rook:
+		to = chess.RookAttacks(s, occ)
+	case chess.Queen:
+		to = chess.QueenAttacks(s, occ)
+	case chess.King:
+		to = chess.KingAttacks(s)
 	}
 	return to &^ occ
 }

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Recovery: when a cut exact belief loses the true board (its next update
@@ -36,7 +36,7 @@ const maxRecoveries = 6
 // is built from.
 type game struct {
 	rules     kriegspiel.Ruleset
-	start     rbc.Board
+	start     chess.Board
 	pawnTries int
 	heard     []observed
 }

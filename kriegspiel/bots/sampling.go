@@ -13,10 +13,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/kriegspiel/endgame"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // SamplingConfig tunes the sampling player.
@@ -62,7 +62,7 @@ type Sampling struct {
 	log    *slog.Logger
 	rng    *rand.Rand
 	belief kriegspiel.View
-	color  rbc.Color
+	color  chess.Color
 	lost   bool // the belief emptied and was not rebuilt: play at random
 	game   game // what a rebuilt belief is built from
 	owned  bool // Close closes eval
@@ -83,7 +83,7 @@ type Sampling struct {
 
 type scoreKey struct {
 	board uint64
-	move  rbc.Move
+	move  chess.Move
 }
 
 // NewSampling returns a sampling player scoring with eval (which it does not
@@ -96,7 +96,7 @@ func NewSampling(cfg SamplingConfig, eval evaluator.Evaluator, seed uint64, log 
 }
 
 // HandleGameStart starts the belief from the known starting position.
-func (p *Sampling) HandleGameStart(_ context.Context, color rbc.Color, rules kriegspiel.Ruleset, start rbc.Board, pawnTries int, _ string) error {
+func (p *Sampling) HandleGameStart(_ context.Context, color chess.Color, rules kriegspiel.Ruleset, start chess.Board, pawnTries int, _ string) error {
 	p.color, p.lost = color, false
 	p.game = game{rules: rules, start: start, pawnTries: pawnTries}
 	p.ending = endgame.NewTracker(color, rules, start, 1) // its own seed: the player's stream stays as it was
@@ -285,7 +285,7 @@ func (p *Sampling) ChooseQuestion(ctx context.Context, questions []kriegspiel.Qu
 	boards := p.sample()
 	sum := make([]int, len(moves))
 	n := make([]int, len(moves))
-	var buf [256]rbc.Move
+	var buf [256]chess.Move
 	scored := 0
 	for _, b := range boards {
 		legal := kriegspiel.AppendLegalMoves(&b, buf[:0])
@@ -358,8 +358,8 @@ func (p *Sampling) endgameHear(err error) {
 // movesOf returns the moves among the referee's questions. With none, it
 // returns the question to ask instead (only "any?" is left), or an error
 // when the list is empty.
-func movesOf(questions []kriegspiel.Question) ([]rbc.Move, kriegspiel.Question, error) {
-	moves := make([]rbc.Move, 0, len(questions))
+func movesOf(questions []kriegspiel.Question) ([]chess.Move, kriegspiel.Question, error) {
+	moves := make([]chess.Move, 0, len(questions))
 	for _, q := range questions {
 		if !q.AskAny {
 			moves = append(moves, q.Move)
@@ -375,12 +375,12 @@ func movesOf(questions []kriegspiel.Question) ([]rbc.Move, kriegspiel.Question, 
 }
 
 // sample draws up to Samples boards of the belief without replacement.
-func (p *Sampling) sample() []rbc.Board {
+func (p *Sampling) sample() []chess.Board {
 	all := p.belief.Boards()
 	if len(all) <= p.cfg.Samples {
 		return slices.Clone(all)
 	}
-	out := make([]rbc.Board, 0, p.cfg.Samples)
+	out := make([]chess.Board, 0, p.cfg.Samples)
 	for _, i := range p.rng.Perm(len(all))[:p.cfg.Samples] {
 		out = append(out, all[i])
 	}
@@ -390,7 +390,7 @@ func (p *Sampling) sample() []rbc.Board {
 // score returns the value for us of making the legal move m on b: the
 // rules' verdict when the move ends the game, else the evaluator's score of
 // the position for the opponent, negated.
-func (p *Sampling) score(ctx context.Context, b rbc.Board, m rbc.Move) (int, error) {
+func (p *Sampling) score(ctx context.Context, b chess.Board, m chess.Move) (int, error) {
 	k := scoreKey{b.Key(), m}
 	if v, ok := p.scores[k]; ok {
 		return v, nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -46,15 +47,15 @@ func playAgainstRandom(t *testing.T, rules kriegspiel.Ruleset, games int) (wins,
 // White in even games g and Black in odd ones, under opts with a clock
 // that never runs (a loaded machine cannot flag either side) and a limit of
 // 100 turns; it returns the result and p's colour.
-func gameAgainstRandom(t *testing.T, p kriegspiel.Player, g int, randomSeed uint64, opts kriegspiel.Options) (kriegspiel.Result, rbc.Color) {
+func gameAgainstRandom(t *testing.T, p kriegspiel.Player, g int, randomSeed uint64, opts kriegspiel.Options) (kriegspiel.Result, chess.Color) {
 	t.Helper()
 	opts.Clock = rbc.NewManualClock(time.Unix(0, 0))
 	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	opts.TurnLimit = 100
 	var white, black kriegspiel.Player = p, kriegspiel.NewRandomPlayer(randomSeed)
-	us := rbc.White
+	us := chess.White
 	if g%2 == 1 {
-		white, black, us = black, white, rbc.Black
+		white, black, us = black, white, chess.Black
 	}
 	res, err := kriegspiel.PlayGame(context.Background(), white, black, opts)
 	if err != nil {

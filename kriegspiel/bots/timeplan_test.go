@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -122,11 +123,11 @@ func randomGame(t *testing.T, turns int) *kriegspiel.Record {
 func followAs(t *testing.T, p *Sampling, rec *kriegspiel.Record, before, after func(i int)) {
 	t.Helper()
 	ctx := context.Background()
-	start, err := rbc.ParseFEN(rec.StartFEN)
+	start, err := chess.ParseFEN(rec.StartFEN)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.HandleGameStart(ctx, rbc.White, rec.Ruleset, start, rec.PawnTries, "random"); err != nil {
+	if err := p.HandleGameStart(ctx, chess.White, rec.Ruleset, start, rec.PawnTries, "random"); err != nil {
 		t.Fatal(err)
 	}
 	var heard []kriegspiel.Heard
@@ -134,7 +135,7 @@ func followAs(t *testing.T, p *Sampling, rec *kriegspiel.Record, before, after f
 		if turn.Move.IsNull() {
 			break
 		}
-		if turn.Color == rbc.Black {
+		if turn.Color == chess.Black {
 			heard = append(heard, turn.Overheard()...)
 			continue
 		}

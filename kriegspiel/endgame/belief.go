@@ -16,8 +16,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // ErrLost is returned when no square is consistent with what was heard: a
@@ -34,11 +34,11 @@ var ErrLost = errors.New("endgame: no square of the lone king is consistent with
 // announce them (berkeley) included.
 type Belief struct {
 	rules kriegspiel.Ruleset
-	us    rbc.Color
+	us    chess.Color
 	// mine holds our men, the side to move, our castling rights, the
 	// en-passant square and the clocks; never an enemy man.
-	mine    rbc.Board
-	squares rbc.Bitboard
+	mine    chess.Board
+	squares chess.Bitboard
 }
 
 // NewBelief starts the belief at the start of one of our turns, from our men
@@ -47,14 +47,14 @@ type Belief struct {
 // none of our men and none of our men attacks (the king is not in check on
 // our move), cut to capture when its last move captured one of our men
 // there (NoSquare otherwise).
-func NewBelief(rules kriegspiel.Ruleset, mine rbc.Board, capture rbc.Square) (*Belief, error) {
+func NewBelief(rules kriegspiel.Ruleset, mine chess.Board, capture chess.Square) (*Belief, error) {
 	us := mine.Turn()
 	clean, err := ownMenOnly(mine, us)
 	if err != nil {
 		return nil, err
 	}
 	set := ^clean.Pieces(us) &^ attacks(&clean, us)
-	if capture != rbc.NoSquare {
+	if capture != chess.NoSquare {
 		set &= capture.Bit()
 	}
 	if set == 0 {
@@ -66,13 +66,13 @@ func NewBelief(rules kriegspiel.Ruleset, mine rbc.Board, capture rbc.Square) (*B
 // ownMenOnly returns b with the enemy men removed and the enemy's castling
 // rights dropped (a lone king has no rook to castle with, and a right left
 // over would only make boards compare unequal).
-func ownMenOnly(b rbc.Board, us rbc.Color) (rbc.Board, error) {
+func ownMenOnly(b chess.Board, us chess.Color) (chess.Board, error) {
 	for bb := b.Pieces(us.Other()); bb != 0; {
-		b.SetPiece(bb.PopFirst(), rbc.NoPiece)
+		b.SetPiece(bb.PopFirst(), chess.NoPiece)
 	}
 	fields := strings.Fields(b.FEN())
 	keep := "KQ"
-	if us == rbc.Black {
+	if us == chess.Black {
 		keep = "kq"
 	}
 	rights := strings.Map(func(r rune) rune {
@@ -85,40 +85,40 @@ func ownMenOnly(b rbc.Board, us rbc.Color) (rbc.Board, error) {
 		rights = "-"
 	}
 	fields[2] = rights
-	out, err := rbc.ParseFEN(strings.Join(fields, " "))
+	out, err := chess.ParseFEN(strings.Join(fields, " "))
 	if err != nil {
-		return rbc.Board{}, fmt.Errorf("endgame: our men: %w", err)
+		return chess.Board{}, fmt.Errorf("endgame: our men: %w", err)
 	}
 	return out, nil
 }
 
 // withHalfmove returns b with its half-move clock set to n.
-func withHalfmove(b rbc.Board, n int) (rbc.Board, error) {
+func withHalfmove(b chess.Board, n int) (chess.Board, error) {
 	fields := strings.Fields(b.FEN())
 	fields[4] = strconv.Itoa(n)
-	out, err := rbc.ParseFEN(strings.Join(fields, " "))
+	out, err := chess.ParseFEN(strings.Join(fields, " "))
 	if err != nil {
-		return rbc.Board{}, fmt.Errorf("endgame: half-move clock: %w", err)
+		return chess.Board{}, fmt.Errorf("endgame: half-move clock: %w", err)
 	}
 	return out, nil
 }
 
 // Squares returns the squares the king may stand on.
-func (bl *Belief) Squares() rbc.Bitboard { return bl.squares }
+func (bl *Belief) Squares() chess.Bitboard { return bl.squares }
 
 // Mine returns our men as the belief knows them (no enemy man on the board).
-func (bl *Belief) Mine() rbc.Board { return bl.mine }
+func (bl *Belief) Mine() chess.Board { return bl.mine }
 
 // Color returns our colour.
-func (bl *Belief) Color() rbc.Color { return bl.us }
+func (bl *Belief) Color() chess.Color { return bl.us }
 
 // Rules returns the game's rules.
 func (bl *Belief) Rules() kriegspiel.Ruleset { return bl.rules }
 
 // Board returns the board with the king on s and our men.
-func (bl *Belief) Board(s rbc.Square) rbc.Board {
+func (bl *Belief) Board(s chess.Square) chess.Board {
 	b := bl.mine
-	b.SetPiece(s, rbc.MakePiece(bl.us.Other(), rbc.King))
+	b.SetPiece(s, chess.MakePiece(bl.us.Other(), chess.King))
 	return b
 }
 
@@ -130,8 +130,8 @@ func (bl *Belief) Own(q kriegspiel.Question, a kriegspiel.Answer) error {
 	if a.Verdict == kriegspiel.Impossible || q.AskAny {
 		return nil
 	}
-	var kept rbc.Bitboard
-	var after rbc.Board
+	var kept chess.Bitboard
+	var after chess.Board
 	for bb := bl.squares; bb != 0; {
 		s := bb.PopFirst()
 		b := bl.Board(s)
@@ -156,7 +156,7 @@ func (bl *Belief) Own(q kriegspiel.Question, a kriegspiel.Answer) error {
 	}
 	bl.squares = kept
 	if a.Verdict.Done() {
-		after.SetPiece(after.KingSquare(bl.us.Other()), rbc.NoPiece)
+		after.SetPiece(after.KingSquare(bl.us.Other()), chess.NoPiece)
 		bl.mine = after
 	}
 	return nil
@@ -184,14 +184,14 @@ func (bl *Belief) Opponent(heard []kriegspiel.Heard) error {
 	if move == nil {
 		return nil // the game ended before the king moved
 	}
-	var next rbc.Bitboard
-	var after rbc.Board
-	var buf [32]rbc.Move
+	var next chess.Bitboard
+	var after chess.Board
+	var buf [32]chess.Move
 	for bb := bl.squares; bb != 0; {
 		s := bb.PopFirst()
 		b := bl.Board(s)
 		moves := kriegspiel.AppendLegalMoves(&b, buf[:0])
-		if illegal > 0 && rbc.KingAttacks(s).Count()-len(moves) < illegal {
+		if illegal > 0 && chess.KingAttacks(s).Count()-len(moves) < illegal {
 			continue
 		}
 		for _, m := range moves {
@@ -206,7 +206,7 @@ func (bl *Belief) Opponent(heard []kriegspiel.Heard) error {
 		return fmt.Errorf("%w (after the king's move announced %s)", ErrLost, move)
 	}
 	bl.squares = next
-	after.SetPiece(after.KingSquare(bl.us.Other()), rbc.NoPiece)
+	after.SetPiece(after.KingSquare(bl.us.Other()), chess.NoPiece)
 	bl.mine = after
 	return nil
 }

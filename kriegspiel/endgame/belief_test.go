@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // rulesets are the rules the tests play under: the two that differ in what
@@ -26,7 +26,7 @@ func TestBeliefHoldsTheKing(t *testing.T) {
 		func(r *rand.Rand) defender { return adversary{r} },
 	}
 	for _, rules := range rulesets() {
-		for _, piece := range []rbc.PieceType{rbc.Queen, rbc.Rook} {
+		for _, piece := range []chess.PieceType{chess.Queen, chess.Rook} {
 			for _, mk := range defenders {
 				t.Run(rules.Name+"/"+piece.String()+"/"+mk(nil).name(), func(t *testing.T) {
 					tl := run(t, rules, piece, mk, games(3), 11)
@@ -52,7 +52,7 @@ func TestBeliefFollowsRandomPlay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			bl, err := NewBelief(rules, rbc.MustParseFEN(fen), rbc.NoSquare)
+			bl, err := NewBelief(rules, chess.MustParseFEN(fen), chess.NoSquare)
 			if err != nil {
 				t.Fatalf("%s: %v", fen, err)
 			}
@@ -95,11 +95,11 @@ func holds(t *testing.T, g *kriegspiel.Game, bl *Belief) {
 		return
 	}
 	b := g.Board()
-	if k := b.KingSquare(rbc.Black); !bl.Squares().Has(k) {
+	if k := b.KingSquare(chess.Black); !bl.Squares().Has(k) {
 		t.Fatalf("%s: the belief %v lacks the king's square %s", b.FEN(), bl.Squares().Squares(), k)
 	}
 	mine := bl.Mine()
-	if mine.Pieces(rbc.White) != b.Pieces(rbc.White) {
+	if mine.Pieces(chess.White) != b.Pieces(chess.White) {
 		t.Fatalf("%s: the belief's men %s differ", b.FEN(), mine.FEN())
 	}
 }
@@ -107,22 +107,22 @@ func holds(t *testing.T, g *kriegspiel.Game, bl *Belief) {
 // randomArmy returns a legal position of White's king with a queen or rook
 // and a few random men against Black's lone king, White to move.
 func randomArmy(rng *rand.Rand) string {
-	types := []rbc.PieceType{rbc.Pawn, rbc.Pawn, rbc.Knight, rbc.Bishop, rbc.Rook, rbc.Queen}
+	types := []chess.PieceType{chess.Pawn, chess.Pawn, chess.Knight, chess.Bishop, chess.Rook, chess.Queen}
 	for {
-		b := rbc.MustParseFEN("8/8/8/8/8/8/8/8 w - - 0 1")
+		b := chess.MustParseFEN("8/8/8/8/8/8/8/8 w - - 0 1")
 		sq := rng.Perm(64)
-		b.SetPiece(rbc.Square(sq[0]), rbc.MakePiece(rbc.White, rbc.King))
-		b.SetPiece(rbc.Square(sq[1]), rbc.MakePiece(rbc.Black, rbc.King))
-		b.SetPiece(rbc.Square(sq[2]), rbc.MakePiece(rbc.White, []rbc.PieceType{rbc.Queen, rbc.Rook}[rng.IntN(2)]))
+		b.SetPiece(chess.Square(sq[0]), chess.MakePiece(chess.White, chess.King))
+		b.SetPiece(chess.Square(sq[1]), chess.MakePiece(chess.Black, chess.King))
+		b.SetPiece(chess.Square(sq[2]), chess.MakePiece(chess.White, []chess.PieceType{chess.Queen, chess.Rook}[rng.IntN(2)]))
 		for i := range rng.IntN(4) {
-			s := rbc.Square(sq[3+i])
+			s := chess.Square(sq[3+i])
 			p := types[rng.IntN(len(types))]
-			if p == rbc.Pawn && (s.Rank() == 0 || s.Rank() == 7) {
+			if p == chess.Pawn && (s.Rank() == 0 || s.Rank() == 7) {
 				continue
 			}
-			b.SetPiece(s, rbc.MakePiece(rbc.White, p))
+			b.SetPiece(s, chess.MakePiece(chess.White, p))
 		}
-		if kriegspiel.Attackers(&b, b.KingSquare(rbc.Black), rbc.White) != 0 {
+		if kriegspiel.Attackers(&b, b.KingSquare(chess.Black), chess.White) != 0 {
 			continue
 		}
 		if g, err := kriegspiel.NewGameFromFEN(kriegspiel.Wild16(), b.FEN()); err == nil && !g.Over() {
@@ -133,32 +133,32 @@ func randomArmy(rng *rand.Rand) string {
 
 // TestBeliefDropsWhatAnswersRuleOut checks a few answers by hand.
 func TestBeliefDropsWhatAnswersRuleOut(t *testing.T) {
-	mine := rbc.MustParseFEN("8/8/8/8/8/8/8/R3K3 w - - 0 1")
+	mine := chess.MustParseFEN("8/8/8/8/8/8/8/R3K3 w - - 0 1")
 	// Free of our men and their attacks: off the a-file, a1–e1 and the
 	// king's steps (g1 and h1 stand behind our king).
-	start := ^(rbc.Bitboard(0x1F) | 0x0101_0101_0101_0101 | rbc.KingAttacks(rbc.E1))
+	start := ^(chess.Bitboard(0x1F) | 0x0101_0101_0101_0101 | chess.KingAttacks(chess.E1))
 	tests := []struct {
 		name string
 		q    string
 		a    kriegspiel.Answer
-		want rbc.Bitboard // squares kept, within the starting set
+		want chess.Bitboard // squares kept, within the starting set
 	}{
 		{"our king refused: the king stands next to its target", "e1e2",
-			kriegspiel.Answer{Verdict: kriegspiel.Illegal, Capture: rbc.NoSquare, PawnTries: -1},
-			rbc.D3.Bit() | rbc.E3.Bit() | rbc.F3.Bit()},
+			kriegspiel.Answer{Verdict: kriegspiel.Illegal, Capture: chess.NoSquare, PawnTries: -1},
+			chess.D3.Bit() | chess.E3.Bit() | chess.F3.Bit()},
 		{"a rook move impossible for our own men tells nothing", "a1h1",
-			kriegspiel.Answer{Verdict: kriegspiel.Illegal, Capture: rbc.NoSquare, PawnTries: -1},
+			kriegspiel.Answer{Verdict: kriegspiel.Illegal, Capture: chess.NoSquare, PawnTries: -1},
 			start},
 		{"a check along the rank: the king is on the rank", "a1a2",
-			kriegspiel.Answer{Verdict: kriegspiel.Moved, Capture: rbc.NoSquare, Checks: [2]kriegspiel.Check{kriegspiel.CheckRank}, PawnTries: 0},
-			rbc.B2.Bit() | rbc.C2.Bit() | rbc.G2.Bit() | rbc.H2.Bit()},
+			kriegspiel.Answer{Verdict: kriegspiel.Moved, Capture: chess.NoSquare, Checks: [2]kriegspiel.Check{kriegspiel.CheckRank}, PawnTries: 0},
+			chess.B2.Bit() | chess.C2.Bit() | chess.G2.Bit() | chess.H2.Bit()},
 		{"a quiet move: the king is off the rank and the a-file", "a1a2",
-			kriegspiel.Answer{Verdict: kriegspiel.Moved, Capture: rbc.NoSquare, PawnTries: 0},
+			kriegspiel.Answer{Verdict: kriegspiel.Moved, Capture: chess.NoSquare, PawnTries: 0},
 			start &^ 0xFF00},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			bl, err := NewBelief(kriegspiel.Wild16(), mine, rbc.NoSquare)
+			bl, err := NewBelief(kriegspiel.Wild16(), mine, chess.NoSquare)
 			if err != nil {
 				t.Fatal(err)
 			}

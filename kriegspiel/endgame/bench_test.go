@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 var (
@@ -28,7 +28,7 @@ var (
 //	go test ./kriegspiel/endgame -run '^$' -bench Mates -benchtime 1x
 func BenchmarkMates(b *testing.B) {
 	for _, rules := range []kriegspiel.Ruleset{kriegspiel.Wild16().WithChessDraws(), kriegspiel.Berkeley().WithChessDraws()} {
-		for _, piece := range []rbc.PieceType{rbc.Queen, rbc.Rook} {
+		for _, piece := range []chess.PieceType{chess.Queen, chess.Rook} {
 			for _, mk := range []func(*rand.Rand) defender{
 				func(r *rand.Rand) defender { return randomDefender{r} },
 				func(r *rand.Rand) defender { return adversary{r} },

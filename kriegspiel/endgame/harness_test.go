@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // The test and benchmark harness: generated won positions played out
@@ -16,16 +16,16 @@ import (
 
 // randomPosition returns a legal position of White's king and a man of type
 // piece against Black's lone king, White to move, that is not over.
-func randomPosition(rng *rand.Rand, piece rbc.PieceType) string {
+func randomPosition(rng *rand.Rand, piece chess.PieceType) string {
 	for {
-		var b rbc.Board
+		var b chess.Board
 		sq := rng.Perm(64)
-		wk, wp, bk := rbc.Square(sq[0]), rbc.Square(sq[1]), rbc.Square(sq[2])
-		b = rbc.MustParseFEN("8/8/8/8/8/8/8/8 w - - 0 1")
-		b.SetPiece(wk, rbc.MakePiece(rbc.White, rbc.King))
-		b.SetPiece(wp, rbc.MakePiece(rbc.White, piece))
-		b.SetPiece(bk, rbc.MakePiece(rbc.Black, rbc.King))
-		if kriegspiel.Attackers(&b, bk, rbc.White) != 0 {
+		wk, wp, bk := chess.Square(sq[0]), chess.Square(sq[1]), chess.Square(sq[2])
+		b = chess.MustParseFEN("8/8/8/8/8/8/8/8 w - - 0 1")
+		b.SetPiece(wk, chess.MakePiece(chess.White, chess.King))
+		b.SetPiece(wp, chess.MakePiece(chess.White, piece))
+		b.SetPiece(bk, chess.MakePiece(chess.Black, chess.King))
+		if kriegspiel.Attackers(&b, bk, chess.White) != 0 {
 			continue // Black, not to move, would be in check
 		}
 		g, err := kriegspiel.NewGameFromFEN(kriegspiel.Wild16(), b.FEN())
@@ -68,15 +68,15 @@ func (adversary) name() string { return "adversarial" }
 func (d adversary) ask(g *kriegspiel.Game) kriegspiel.Question {
 	b := g.Board()
 	white := b
-	white.SetPiece(b.KingSquare(rbc.Black), rbc.NoPiece)
-	a := attacks(&white, rbc.White)
-	wk := b.KingSquare(rbc.White)
-	best, bestScore := rbc.Move{}, -1
+	white.SetPiece(b.KingSquare(chess.Black), chess.NoPiece)
+	a := attacks(&white, chess.White)
+	wk := b.KingSquare(chess.White)
+	best, bestScore := chess.Move{}, -1
 	for i, m := range kriegspiel.LegalMoves(&b) {
 		score := 0
-		if b.Pieces(rbc.White).Has(m.To) {
+		if b.Pieces(chess.White).Has(m.To) {
 			score = 1 << 24
-		} else if k, p, ok := kpkMen(&white, rbc.White); ok {
+		} else if k, p, ok := kpkMen(&white, chess.White); ok {
 			score = int(kpk().us[kpkIndex(k, p, m.To)]) << 16 // above what follows
 		}
 		region := m.To.Bit()
@@ -137,14 +137,14 @@ func play(rules kriegspiel.Ruleset, fen string, d defender, seed uint64, limit i
 // playFrom is play with the tracker's belief started on the squares of
 // known that the start allows (all of them where known is empty), as if
 // White had heard where the king is.
-func playFrom(rules kriegspiel.Ruleset, fen string, known rbc.Bitboard, d defender, seed uint64, limit int) playout {
+func playFrom(rules kriegspiel.Ruleset, fen string, known chess.Bitboard, d defender, seed uint64, limit int) playout {
 	g, err := kriegspiel.NewGameFromFEN(rules, fen)
 	if err != nil {
 		return playout{err: err}
 	}
-	tr := NewTracker(rbc.White, rules, rbc.MustParseFEN(fen), seed)
+	tr := NewTracker(chess.White, rules, chess.MustParseFEN(fen), seed)
 	if known != 0 {
-		tr.belief, err = NewBelief(rules, rbc.MustParseFEN(fen), rbc.NoSquare)
+		tr.belief, err = NewBelief(rules, chess.MustParseFEN(fen), chess.NoSquare)
 		if err != nil {
 			return playout{err: err}
 		}
@@ -154,7 +154,7 @@ func playFrom(rules kriegspiel.Ruleset, fen string, known rbc.Bitboard, d defend
 	check := func() {
 		if bl := tr.Belief(); bl != nil && !g.Over() {
 			b := g.Board()
-			if !bl.Squares().Has(b.KingSquare(rbc.Black)) {
+			if !bl.Squares().Has(b.KingSquare(chess.Black)) {
 				out.missed = true
 			}
 		}
@@ -185,7 +185,7 @@ func playFrom(rules kriegspiel.Ruleset, fen string, known rbc.Bitboard, d defend
 		out.moves++
 		heard = defenderTurn(g, rules, d)
 		for _, h := range heard {
-			if h.Answer.Capture != rbc.NoSquare {
+			if h.Answer.Capture != chess.NoSquare {
 				out.taken = true
 			}
 		}
@@ -229,7 +229,7 @@ func (t *tally) String() string {
 }
 
 // run plays n generated positions of piece under rules against the defender.
-func run(tb testing.TB, rules kriegspiel.Ruleset, piece rbc.PieceType, mk func(*rand.Rand) defender, n int, seed uint64) *tally {
+func run(tb testing.TB, rules kriegspiel.Ruleset, piece chess.PieceType, mk func(*rand.Rand) defender, n int, seed uint64) *tally {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(seed, 1))
 	var t tally

@@ -4,8 +4,8 @@ import (
 	"math"
 	"sync"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // King and pawn against king, after Ciancarini, Dalla Libera and Maran
@@ -54,7 +54,7 @@ type kpkTable struct {
 	us, them [64 * 64 * 64]int8
 }
 
-func kpkIndex(k, p, e rbc.Square) int { return int(k)<<12 | int(p)<<6 | int(e) }
+func kpkIndex(k, p, e chess.Square) int { return int(k)<<12 | int(p)<<6 | int(e) }
 
 // kpk returns the table, built on first use and never changed after (a
 // constant, computed rather than stored: it is 512 KiB).
@@ -63,15 +63,15 @@ var kpk = sync.OnceValue(buildKPK)
 // kpkPromotes reports whether a queen that has just promoted on q, with our
 // king on k and the enemy king on e to move, is safe: the king cannot take
 // it and is not stalemated (a mate is safe).
-func kpkPromotes(k, q, e rbc.Square) bool {
+func kpkPromotes(k, q, e chess.Square) bool {
 	if k == q || e == q {
 		return false
 	}
-	guarded := rbc.KingAttacks(k) | rbc.QueenAttacks(q, k.Bit()|q.Bit())
-	if rbc.KingAttacks(e).Has(q) && !rbc.KingAttacks(k).Has(q) {
+	guarded := chess.KingAttacks(k) | chess.QueenAttacks(q, k.Bit()|q.Bit())
+	if chess.KingAttacks(e).Has(q) && !chess.KingAttacks(k).Has(q) {
 		return false // it takes the queen
 	}
-	return rbc.KingAttacks(e)&^guarded != 0 || guarded.Has(e)
+	return chess.KingAttacks(e)&^guarded != 0 || guarded.Has(e)
 }
 
 // kpkPromotion returns the piece a pawn that has just promoted on q, with
@@ -79,22 +79,22 @@ func kpkPromotes(k, q, e rbc.Square) bool {
 // where it is safe, else a rook the KRK table wins (where the queen would
 // stalemate, a rook may leave the king a square), else none: the
 // promotion draws.
-func kpkPromotion(k, q, e rbc.Square) rbc.PieceType {
-	for _, piece := range []rbc.PieceType{rbc.Queen, rbc.Rook} {
+func kpkPromotion(k, q, e chess.Square) chess.PieceType {
+	for _, piece := range []chess.PieceType{chess.Queen, chess.Rook} {
 		if kpkPromotionWins(piece, k, q, e) {
 			return piece
 		}
 	}
-	return rbc.NoPieceType
+	return chess.NoPieceType
 }
 
 // kpkPromotionWins reports whether the pawn's promotion to piece on q,
 // with our king on k and the enemy king on e to move, wins.
-func kpkPromotionWins(piece rbc.PieceType, k, q, e rbc.Square) bool {
+func kpkPromotionWins(piece chess.PieceType, k, q, e chess.Square) bool {
 	switch piece {
-	case rbc.Queen:
+	case chess.Queen:
 		return kpkPromotes(k, q, e)
-	case rbc.Rook:
+	case chess.Rook:
 		return k != q && e != q && krkMoves(k, q, e) != krkDraw
 	}
 	return false
@@ -102,7 +102,7 @@ func kpkPromotionWins(piece rbc.PieceType, k, q, e rbc.Square) bool {
 
 // kpkPushes returns the squares the pawn on p can advance to with the kings
 // on k and e, the last rank (a promotion) included.
-func kpkPushes(k, p, e rbc.Square) rbc.Bitboard {
+func kpkPushes(k, p, e chess.Square) chess.Bitboard {
 	occ := k.Bit() | e.Bit()
 	one := p + 8
 	if occ.Has(one) {
@@ -127,22 +127,22 @@ func buildKPK() *kpkTable {
 		t.us[i], t.them[i] = kpkDraw, kpkDraw
 	}
 	// The king's moves from e, or done with a final value.
-	escapes := func(k, p, e rbc.Square) (to rbc.Bitboard, final int8, done bool) {
-		to = rbc.KingAttacks(e) &^ rbc.KingAttacks(k) &^ rbc.PawnAttacks(rbc.White, p)
+	escapes := func(k, p, e chess.Square) (to chess.Bitboard, final int8, done bool) {
+		to = chess.KingAttacks(e) &^ chess.KingAttacks(k) &^ chess.PawnAttacks(chess.White, p)
 		switch {
 		case to.Has(p):
 			return 0, kpkDraw, true // it takes the pawn
-		case to == 0 && rbc.PawnAttacks(rbc.White, p).Has(e):
+		case to == 0 && chess.PawnAttacks(chess.White, p).Has(e):
 			return 0, 0, true // mated by the pawn
 		case to == 0:
 			return 0, kpkDraw, true // stalemated
 		}
 		return to, 0, false
 	}
-	for k := rbc.Square(0); k < 64; k++ {
-		for p := rbc.A2; p <= rbc.H7; p++ {
-			for e := rbc.Square(0); e < 64; e++ {
-				if k == p || k == e || p == e || rbc.KingAttacks(k).Has(e) {
+	for k := chess.Square(0); k < 64; k++ {
+		for p := chess.A2; p <= chess.H7; p++ {
+			for e := chess.Square(0); e < 64; e++ {
+				if k == p || k == e || p == e || chess.KingAttacks(k).Has(e) {
 					continue
 				}
 				i := kpkIndex(k, p, e)
@@ -151,11 +151,11 @@ func buildKPK() *kpkTable {
 				} else {
 					t.them[i] = unknown
 				}
-				if rbc.PawnAttacks(rbc.White, p).Has(e) {
+				if chess.PawnAttacks(chess.White, p).Has(e) {
 					continue // the king, not to move, would be in check
 				}
 				t.us[i] = unknown
-				if p.Rank() == 6 && kpkPushes(k, p, e) != 0 && kpkPromotion(k, p+8, e) != rbc.NoPieceType {
+				if p.Rank() == 6 && kpkPushes(k, p, e) != 0 && kpkPromotion(k, p+8, e) != chess.NoPieceType {
 					t.us[i] = 1
 				}
 			}
@@ -167,9 +167,9 @@ func buildKPK() *kpkTable {
 			if v != unknown {
 				continue
 			}
-			k, p, e := rbc.Square(i>>12), rbc.Square(i>>6&63), rbc.Square(i&63)
+			k, p, e := chess.Square(i>>12), chess.Square(i>>6&63), chess.Square(i&63)
 			won := false
-			for to := rbc.KingAttacks(k) &^ rbc.KingAttacks(e) &^ p.Bit(); to != 0 && !won; {
+			for to := chess.KingAttacks(k) &^ chess.KingAttacks(e) &^ p.Bit(); to != 0 && !won; {
 				won = t.them[kpkIndex(to.PopFirst(), p, e)] == n-1
 			}
 			if p.Rank() < 6 {
@@ -186,7 +186,7 @@ func buildKPK() *kpkTable {
 			if v != unknown {
 				continue
 			}
-			k, p, e := rbc.Square(i>>12), rbc.Square(i>>6&63), rbc.Square(i&63)
+			k, p, e := chess.Square(i>>12), chess.Square(i>>6&63), chess.Square(i&63)
 			to, _, _ := escapes(k, p, e)
 			all := true
 			for to != 0 && all {
@@ -215,9 +215,9 @@ func buildKPK() *kpkTable {
 
 // kpkMen returns the squares of our king and our pawn when they are our
 // only men.
-func kpkMen(mine *rbc.Board, us rbc.Color) (k, p rbc.Square, ok bool) {
-	pawns := mine.PiecesOf(us, rbc.Pawn)
-	if pawns.Count() != 1 || mine.Pieces(us).Count() != 2 || mine.KingSquare(us) == rbc.NoSquare {
+func kpkMen(mine *chess.Board, us chess.Color) (k, p chess.Square, ok bool) {
+	pawns := mine.PiecesOf(us, chess.Pawn)
+	if pawns.Count() != 1 || mine.Pieces(us).Count() != 2 || mine.KingSquare(us) == chess.NoSquare {
 		return 0, 0, false
 	}
 	return mine.KingSquare(us), pawns.First(), true
@@ -225,8 +225,8 @@ func kpkMen(mine *rbc.Board, us rbc.Color) (k, p rbc.Square, ok bool) {
 
 // pawnView returns s as the table sees it: the pawn's side is White, so
 // Black's squares are mirrored rank for rank.
-func pawnView(us rbc.Color, s rbc.Square) rbc.Square {
-	if us == rbc.Black {
+func pawnView(us chess.Color, s chess.Square) chess.Square {
+	if us == chess.Black {
 		return s ^ 56
 	}
 	return s
@@ -235,7 +235,7 @@ func pawnView(us rbc.Color, s rbc.Square) rbc.Square {
 // kpkWon reports whether the placement of our king k and pawn p (us to
 // move) is won in the table for every square of set, and the largest
 // number of moves it takes.
-func kpkWon(us rbc.Color, k, p rbc.Square, set rbc.Bitboard) (won bool, worst int) {
+func kpkWon(us chess.Color, k, p chess.Square, set chess.Bitboard) (won bool, worst int) {
 	t := kpk()
 	k, p = pawnView(us, k), pawnView(us, p)
 	for bb := set; bb != 0; {
@@ -255,10 +255,10 @@ func kpkWon(us rbc.Color, k, p rbc.Square, set rbc.Bitboard) (won bool, worst in
 // king k does not stand in its path. It ignores our king otherwise, so a
 // stalemate on the promotion, which our king can help give, is the
 // table's to see.
-func outsideSquare(us rbc.Color, k, p, e rbc.Square) bool {
+func outsideSquare(us chess.Color, k, p, e chess.Square) bool {
 	k, p, e = pawnView(us, k), pawnView(us, p), pawnView(us, e)
-	queen := rbc.MakeSquare(p.File(), 7)
-	if rbc.Between(p, queen).Has(k) || queen == k {
+	queen := chess.MakeSquare(p.File(), 7)
+	if chess.Between(p, queen).Has(k) || queen == k {
 		return false
 	}
 	moves := 7 - max(p.Rank(), 2)
@@ -268,9 +268,9 @@ func outsideSquare(us rbc.Color, k, p, e rbc.Square) bool {
 // pawnCandidate reports whether the pawn planner considers m: what the
 // mater does (see candidate), and a pawn's promotion to a rook, which wins
 // where the queen's would stalemate.
-func pawnCandidate(b *rbc.Board, m rbc.Move) bool {
-	if m.Promotion == rbc.Rook {
-		return b.PieceAt(m.From).Type() == rbc.Pawn && m.From.File() == m.To.File()
+func pawnCandidate(b *chess.Board, m chess.Move) bool {
+	if m.Promotion == chess.Rook {
+		return b.PieceAt(m.From).Type() == chess.Pawn && m.From.File() == m.To.File()
 	}
 	return candidate(b, m)
 }
@@ -311,7 +311,7 @@ const kpkSpreadCost = 0.05
 
 // kpkPlan searches the pawn ending for one side.
 type kpkPlan struct {
-	us rbc.Color
+	us chess.Color
 	t  *kpkTable
 	// mt, when set, tells the positions that would repeat a third time.
 	mt *Mater
@@ -320,7 +320,7 @@ type kpkPlan struct {
 // cost returns the worth of the king on any square of set with our king on
 // k and pawn on p (ours, not yet mirrored), from the table for the side to
 // move (us or them), less the moves already counted.
-func (pl *kpkPlan) cost(table *[64 * 64 * 64]int8, k, p rbc.Square, set rbc.Bitboard, less int) (v float64, lost int) {
+func (pl *kpkPlan) cost(table *[64 * 64 * 64]int8, k, p chess.Square, set chess.Bitboard, less int) (v float64, lost int) {
 	k, p = pawnView(pl.us, k), pawnView(pl.us, p)
 	worst, sum, n := 0, 0, 0
 	for bb := set; bb != 0; {
@@ -336,8 +336,8 @@ func (pl *kpkPlan) cost(table *[64 * 64 * 64]int8, k, p rbc.Square, set rbc.Bitb
 
 // turn returns the worth of our turn with our men mine and the king on any
 // square of set, depth of our moves ahead: our best try's.
-func (pl *kpkPlan) turn(mine *rbc.Board, set rbc.Bitboard, depth, refusals int) float64 {
-	var buf [64]rbc.Move
+func (pl *kpkPlan) turn(mine *chess.Board, set chess.Bitboard, depth, refusals int) float64 {
+	var buf [64]chess.Move
 	best := math.Inf(1)
 	for _, mv := range kriegspiel.AppendLegalMoves(mine, buf[:0]) {
 		if !pawnCandidate(mine, mv) {
@@ -360,7 +360,7 @@ func (pl *kpkPlan) turn(mine *rbc.Board, set rbc.Bitboard, depth, refusals int) 
 // when made and, where it may be refused, of our turn again with the
 // squares that refuse it (the referee's answer tells which). ok is false
 // when it is refused on every square.
-func (pl *kpkPlan) try(mine *rbc.Board, set rbc.Bitboard, mv rbc.Move, depth, refusals int) (v float64, ok bool) {
+func (pl *kpkPlan) try(mine *chess.Board, set chess.Bitboard, mv chess.Move, depth, refusals int) (v float64, ok bool) {
 	t := try(mine, pl.us, set, mv)
 	legal := set &^ t.illegal
 	if legal == 0 {
@@ -383,9 +383,9 @@ func (pl *kpkPlan) try(mine *rbc.Board, set rbc.Bitboard, mv rbc.Move, depth, re
 // made returns the worth of the made try t with the king on any square of
 // legal: the table's, one move ahead, or the worst of our best turns after
 // the king's unseen reply, answer by answer.
-func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float64 {
+func (pl *kpkPlan) made(t *trial, legal chess.Bitboard, depth, refusals int) float64 {
 	k := t.after.KingSquare(pl.us)
-	if t.move.Promotion != rbc.NoPieceType {
+	if t.move.Promotion != chess.NoPieceType {
 		lost := 0
 		for bb := legal; bb != 0; {
 			if !kpkPromotionWins(t.move.Promotion, pawnView(pl.us, k), pawnView(pl.us, t.move.To), pawnView(pl.us, bb.PopFirst())) {
@@ -395,13 +395,13 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 		if lost > 0 {
 			return kpkLostCost*float64(lost) + kpkSoonCost*float64(depth)
 		}
-		if t.move.Promotion == rbc.Rook {
+		if t.move.Promotion == chess.Rook {
 			return kpkRookCost - float64(depth)
 		}
 		return -float64(depth)
 	}
 	_, p, _ := kpkMen(&t.after, pl.us)
-	var rep rbc.Bitboard
+	var rep chess.Bitboard
 	if pl.mt != nil {
 		rep = pl.mt.repeats(&t.after, legal)
 	}
@@ -411,7 +411,7 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 		lost += n
 	}
 	ours := t.after
-	ours.Apply(rbc.Move{}) // the king's move, unseen: our turn again
+	ours.Apply(chess.Move{}) // the king's move, unseen: our turn again
 	if lost > 0 {
 		v += kpkSoonCost * float64(depth)
 		// On the squares that do not draw at once the game goes on, and
@@ -425,7 +425,7 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 		return v
 	}
 	if depth <= 1 {
-		var next rbc.Bitboard
+		var next chess.Bitboard
 		for _, o := range t.outcomes {
 			if o.end == goesOn {
 				next |= t.next(o)
@@ -442,7 +442,7 @@ func (pl *kpkPlan) made(t *trial, legal rbc.Bitboard, depth, refusals int) float
 // goOn returns the worth of the game after the made try t with the king
 // on any square of set, ours our men after its unseen reply: the worst of
 // our best turns, answer by answer, depth-1 of our moves ahead.
-func (pl *kpkPlan) goOn(t *trial, ours *rbc.Board, set rbc.Bitboard, depth, refusals int) float64 {
+func (pl *kpkPlan) goOn(t *trial, ours *chess.Board, set chess.Bitboard, depth, refusals int) float64 {
 	worst := math.Inf(-1)
 	for _, o := range t.outcomes {
 		if o.squares&set == 0 {
@@ -465,9 +465,9 @@ func (pl *kpkPlan) goOn(t *trial, ours *rbc.Board, set rbc.Bitboard, depth, refu
 
 // drawn returns the squares of set on which the table, for the side to
 // move, draws with our king on k and pawn on p (ours, not yet mirrored).
-func (pl *kpkPlan) drawn(table *[64 * 64 * 64]int8, k, p rbc.Square, set rbc.Bitboard) rbc.Bitboard {
+func (pl *kpkPlan) drawn(table *[64 * 64 * 64]int8, k, p chess.Square, set chess.Bitboard) chess.Bitboard {
 	mk, mp := pawnView(pl.us, k), pawnView(pl.us, p)
-	var out rbc.Bitboard
+	var out chess.Bitboard
 	for bb := set; bb != 0; {
 		s := bb.PopFirst()
 		if table[kpkIndex(mk, mp, pawnView(pl.us, s))] == kpkDraw {
@@ -480,7 +480,7 @@ func (pl *kpkPlan) drawn(table *[64 * 64 * 64]int8, k, p rbc.Square, set rbc.Bit
 // repeats returns the squares of set on which the king's step makes the
 // position of our men ours, us to move, a third time (none without the
 // game's record).
-func (pl *kpkPlan) repeats(ours *rbc.Board, set rbc.Bitboard) rbc.Bitboard {
+func (pl *kpkPlan) repeats(ours *chess.Board, set chess.Bitboard) chess.Bitboard {
 	if pl.mt == nil {
 		return 0
 	}
@@ -501,7 +501,7 @@ func (pl *kpkPlan) repeats(ours *rbc.Board, set rbc.Bitboard) rbc.Bitboard {
 // Where some try is safe until our next turn, it never takes one that
 // draws at once on some square, even where the search scores that one
 // better for what it fears a move or two later.
-func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, moves []rbc.Move) (rbc.Move, bool) {
+func (mt *Mater) choosePawn(mine *chess.Board, us chess.Color, set chess.Bitboard, moves []chess.Move) (chess.Move, bool) {
 	pl := kpkPlan{us: us, t: kpk(), mt: mt}
 	if mine.FullmoveNumber() != mt.weighedAt {
 		// The turn's first choice: the king has stepped, and a position
@@ -555,7 +555,7 @@ func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, mov
 		}
 	}
 	if best < 0 {
-		return rbc.Move{}, false
+		return chess.Move{}, false
 	}
 	return moves[best], true
 }
@@ -565,7 +565,7 @@ func (mt *Mater) choosePawn(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, mov
 // where the referee allows it, and refused, our turn again has such a try.
 // Without one there is nothing to wait with; the next move already draws
 // on some square, and the king's likely squares should choose which.
-func (pl *kpkPlan) safeNow(mine *rbc.Board, set rbc.Bitboard, moves []rbc.Move) bool {
+func (pl *kpkPlan) safeNow(mine *chess.Board, set chess.Bitboard, moves []chess.Move) bool {
 	for _, mv := range moves {
 		if !pawnCandidate(mine, mv) {
 			continue
@@ -580,17 +580,17 @@ func (pl *kpkPlan) safeNow(mine *rbc.Board, set rbc.Bitboard, moves []rbc.Move) 
 // run returns the pawn's push when the rule of the square lets it run:
 // the king is outside the pawn's square on every square of set, and the
 // table agrees (it would not where the queen's promotion stalemates).
-func (pl *kpkPlan) run(mine *rbc.Board, set rbc.Bitboard, moves []rbc.Move) (rbc.Move, bool) {
+func (pl *kpkPlan) run(mine *chess.Board, set chess.Bitboard, moves []chess.Move) (chess.Move, bool) {
 	k, p, ok := kpkMen(mine, pl.us)
 	if !ok {
-		return rbc.Move{}, false
+		return chess.Move{}, false
 	}
 	for bb := set; bb != 0; {
 		if !outsideSquare(pl.us, k, p, bb.PopFirst()) {
-			return rbc.Move{}, false
+			return chess.Move{}, false
 		}
 	}
-	best, far := rbc.Move{}, -1
+	best, far := chess.Move{}, -1
 	for _, mv := range moves {
 		if mv.From != p || !pawnCandidate(mine, mv) {
 			continue
@@ -620,10 +620,10 @@ const (
 // planner that stopped waiting stuck moves ago: the weight of the squares
 // on which the table then draws, times kpkRiskCost shared over those
 // moves, plus the largest distance to promotion of the others.
-func (mt *Mater) risk(pl *kpkPlan, t *trial, legal rbc.Bitboard, stuck int) float64 {
+func (mt *Mater) risk(pl *kpkPlan, t *trial, legal chess.Bitboard, stuck int) float64 {
 	k := pawnView(pl.us, t.after.KingSquare(pl.us))
-	promoted := t.move.Promotion != rbc.NoPieceType
-	var p rbc.Square
+	promoted := t.move.Promotion != chess.NoPieceType
+	var p chess.Square
 	if !promoted {
 		_, p, _ = kpkMen(&t.after, pl.us)
 		p = pawnView(pl.us, p)
@@ -673,7 +673,7 @@ const kpkKnowingPrior = 0.5
 // front of the pawn where a knowing king waits for the opposition. It
 // returns for how many turns the largest of the squares' distances to
 // promotion (us to move) has not fallen below its least yet.
-func (mt *Mater) weigh(mine *rbc.Board, set rbc.Bitboard) (stuck int) {
+func (mt *Mater) weigh(mine *chess.Board, set chess.Bitboard) (stuck int) {
 	if turn := mine.FullmoveNumber(); turn != mt.weighedAt {
 		mt.knowing, mt.wandering = stepKnowing(mine, &mt.knowing), stepWandering(mine, &mt.wandering)
 		mt.weighedAt = turn
@@ -708,7 +708,7 @@ func (mt *Mater) weigh(mine *rbc.Board, set rbc.Bitboard) (stuck int) {
 // the ending, against our men mine (us to move): each square's weight goes
 // evenly to its steps where the table's distance to promotion is longest.
 // Without our king and pawn alone on the board it wanders.
-func stepKnowing(mine *rbc.Board, g *[64]float64) [64]float64 {
+func stepKnowing(mine *chess.Board, g *[64]float64) [64]float64 {
 	us := mine.Turn()
 	k, p, men := kpkMen(mine, us)
 	if !men {
@@ -722,8 +722,8 @@ func stepKnowing(mine *rbc.Board, g *[64]float64) [64]float64 {
 		if w == 0 {
 			continue
 		}
-		far, best := -1, rbc.Bitboard(0)
-		for bb := rbc.KingAttacks(rbc.Square(s)) &^ barred; bb != 0; {
+		far, best := -1, chess.Bitboard(0)
+		for bb := chess.KingAttacks(chess.Square(s)) &^ barred; bb != 0; {
 			e := bb.PopFirst()
 			switch d := int(kpk().us[kpkIndex(pawnView(us, k), pawnView(us, p), pawnView(us, e))]); {
 			case d > far:
@@ -746,13 +746,13 @@ func stepKnowing(mine *rbc.Board, g *[64]float64) [64]float64 {
 // cuts those, which also lowers this king's share where it stands near
 // our men. Spread over the legal steps alone, the guess lost a game of
 // TestKPKTraps ("no safe try, a move after the king was seen").
-func stepWandering(mine *rbc.Board, g *[64]float64) [64]float64 {
+func stepWandering(mine *chess.Board, g *[64]float64) [64]float64 {
 	var next [64]float64
 	for s, w := range g {
 		if w == 0 {
 			continue
 		}
-		steps := rbc.KingAttacks(rbc.Square(s))
+		steps := chess.KingAttacks(chess.Square(s))
 		share := w / float64(max(steps.Count(), 1))
 		for steps != 0 {
 			next[steps.PopFirst()] += share
@@ -763,10 +763,10 @@ func stepWandering(mine *rbc.Board, g *[64]float64) [64]float64 {
 
 // cutGuess cuts the guess g to set, scales it to sum to 1 where it holds
 // any of set, and returns the weight it held there.
-func cutGuess(g *[64]float64, set rbc.Bitboard) float64 {
+func cutGuess(g *[64]float64, set chess.Bitboard) float64 {
 	total := 0.0
 	for s := range g {
-		if !set.Has(rbc.Square(s)) {
+		if !set.Has(chess.Square(s)) {
 			g[s] = 0
 		}
 		total += g[s]
@@ -780,7 +780,7 @@ func cutGuess(g *[64]float64, set rbc.Bitboard) float64 {
 }
 
 // evenGuess sets the guess g to weigh every square of set the same.
-func evenGuess(g *[64]float64, set rbc.Bitboard) {
+func evenGuess(g *[64]float64, set chess.Bitboard) {
 	*g = [64]float64{}
 	n := float64(set.Count())
 	for bb := set; bb != 0; {

@@ -4,22 +4,21 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // sq parses a square's name.
-func sq(s string) rbc.Square { return rbc.MakeSquare(int(s[0]-'a'), int(s[1]-'1')) }
+func sq(s string) chess.Square { return chess.MakeSquare(int(s[0]-'a'), int(s[1]-'1')) }
 
 // TestKPKTable checks the table against textbook positions of the ending.
 // kpkPlacements calls f for every placement of our king k, pawn p (White)
 // and the enemy king e that may stand with us to move.
-func kpkPlacements(f func(k, p, e rbc.Square)) {
-	for k := rbc.Square(0); k < 64; k++ {
-		for p := rbc.A2; p <= rbc.H7; p++ {
-			for e := rbc.Square(0); e < 64; e++ {
-				if k == p || k == e || p == e || rbc.KingAttacks(k).Has(e) || rbc.PawnAttacks(rbc.White, p).Has(e) {
+func kpkPlacements(f func(k, p, e chess.Square)) {
+	for k := chess.Square(0); k < 64; k++ {
+		for p := chess.A2; p <= chess.H7; p++ {
+			for e := chess.Square(0); e < 64; e++ {
+				if k == p || k == e || p == e || chess.KingAttacks(k).Has(e) || chess.PawnAttacks(chess.White, p).Has(e) {
 					continue
 				}
 				f(k, p, e)
@@ -34,7 +33,7 @@ func kpkPlacements(f func(k, p, e rbc.Square)) {
 func TestKPKTable(t *testing.T) {
 	tb := kpk()
 	won, all, longest := 0, 0, 0
-	kpkPlacements(func(k, p, e rbc.Square) {
+	kpkPlacements(func(k, p, e chess.Square) {
 		all++
 		if v := tb.us[kpkIndex(k, p, e)]; v != kpkDraw {
 			won++
@@ -84,15 +83,15 @@ func TestKPKTable(t *testing.T) {
 func TestKPKRuleOfTheSquare(t *testing.T) {
 	tb := kpk()
 	ruled, rooks := 0, 0
-	kpkPlacements(func(k, p, e rbc.Square) {
-		if !outsideSquare(rbc.White, k, p, e) {
+	kpkPlacements(func(k, p, e chess.Square) {
+		if !outsideSquare(chess.White, k, p, e) {
 			return
 		}
 		ruled++
 		if tb.us[kpkIndex(k, p, e)] == kpkDraw {
 			t.Errorf("K%s P%s k%s: outside the square, but the table draws", k, p, e)
 		}
-		if p.Rank() == 6 && kpkPromotion(k, p+8, e) == rbc.Rook {
+		if p.Rank() == 6 && kpkPromotion(k, p+8, e) == chess.Rook {
 			rooks++
 		}
 	})
@@ -110,12 +109,12 @@ func TestKPKRuleOfTheSquare(t *testing.T) {
 type kpkBelief struct {
 	name string
 	// squares returns the starting set for the king on e.
-	squares func(e rbc.Square) rbc.Bitboard
+	squares func(e chess.Square) chess.Bitboard
 }
 
 var kpkBeliefs = []kpkBelief{
-	{"known", func(e rbc.Square) rbc.Bitboard { return e.Bit() }},
-	{"near", func(e rbc.Square) rbc.Bitboard { return e.Bit() | rbc.KingAttacks(e) }},
+	{"known", func(e chess.Square) chess.Bitboard { return e.Bit() }},
+	{"near", func(e chess.Square) chess.Bitboard { return e.Bit() | chess.KingAttacks(e) }},
 }
 
 // kpkStart is a generated start: its FEN, the starting belief (the squares
@@ -123,7 +122,7 @@ var kpkBeliefs = []kpkBelief{
 // it for every one of them.
 type kpkStart struct {
 	fen    string
-	belief rbc.Bitboard
+	belief chess.Bitboard
 	won    bool
 }
 
@@ -132,27 +131,27 @@ type kpkStart struct {
 func randomKPK(rng *rand.Rand, kb kpkBelief) kpkStart {
 	for {
 		sq := rng.Perm(64)
-		k, p, e := rbc.Square(sq[0]), rbc.Square(sq[1]), rbc.Square(sq[2])
+		k, p, e := chess.Square(sq[0]), chess.Square(sq[1]), chess.Square(sq[2])
 		if p.Rank() == 0 || p.Rank() == 7 {
 			continue
 		}
-		b := rbc.MustParseFEN("8/8/8/8/8/8/8/8 w - - 0 1")
-		b.SetPiece(k, rbc.MakePiece(rbc.White, rbc.King))
-		b.SetPiece(p, rbc.MakePiece(rbc.White, rbc.Pawn))
-		b.SetPiece(e, rbc.MakePiece(rbc.Black, rbc.King))
-		if kriegspiel.Attackers(&b, e, rbc.White) != 0 {
+		b := chess.MustParseFEN("8/8/8/8/8/8/8/8 w - - 0 1")
+		b.SetPiece(k, chess.MakePiece(chess.White, chess.King))
+		b.SetPiece(p, chess.MakePiece(chess.White, chess.Pawn))
+		b.SetPiece(e, chess.MakePiece(chess.Black, chess.King))
+		if kriegspiel.Attackers(&b, e, chess.White) != 0 {
 			continue
 		}
 		g, err := kriegspiel.NewGameFromFEN(kriegspiel.Wild16(), b.FEN())
 		if err != nil || g.Over() {
 			continue
 		}
-		bl, err := NewBelief(kriegspiel.Wild16(), b, rbc.NoSquare)
+		bl, err := NewBelief(kriegspiel.Wild16(), b, chess.NoSquare)
 		if err != nil {
 			continue
 		}
 		set := bl.Squares() & kb.squares(e)
-		won, _ := kpkWon(rbc.White, k, p, set)
+		won, _ := kpkWon(chess.White, k, p, set)
 		return kpkStart{fen: b.FEN(), belief: set, won: won}
 	}
 }
@@ -224,42 +223,42 @@ func TestKPKConverts(t *testing.T) {
 func TestKPKTraps(t *testing.T) {
 	for _, c := range []struct {
 		name, fen string
-		known     rbc.Bitboard
+		known     chess.Bitboard
 		adversary bool
 		// stream seeds the defender (seed, stream), seed the tracker.
 		seed, stream, tracker uint64
 	}{
-		{"stalemate in the corner", "8/kPK5/8/8/8/8/8/8 w - - 0 1", rbc.A7.Bit(), true, 1, 7, 1},
-		{"the pawn taken", "8/8/8/8/8/7k/4P3/4K3 w - - 0 1", rbc.H3.Bit(), true, 1, 7, 1},
-		{"repetition", "8/8/8/7k/1K1P4/8/8/8 w - - 0 1", rbc.H5.Bit() | rbc.KingAttacks(rbc.H5), false, 1, 7, 1},
-		{"a loss later", "8/8/8/4k3/8/1P6/1K6/8 w - - 0 1", rbc.E5.Bit(), true, 1, 145, 146},
+		{"stalemate in the corner", "8/kPK5/8/8/8/8/8/8 w - - 0 1", chess.A7.Bit(), true, 1, 7, 1},
+		{"the pawn taken", "8/8/8/8/8/7k/4P3/4K3 w - - 0 1", chess.H3.Bit(), true, 1, 7, 1},
+		{"repetition", "8/8/8/7k/1K1P4/8/8/8 w - - 0 1", chess.H5.Bit() | chess.KingAttacks(chess.H5), false, 1, 7, 1},
+		{"a loss later", "8/8/8/4k3/8/1P6/1K6/8 w - - 0 1", chess.E5.Bit(), true, 1, 145, 146},
 		// Seed 2's 89th, 169th and 175th known placements: the knight's
 		// pawn against a king in its corner, where the planner's safe
 		// king moves went round in a circle and the only move that kept
 		// the pawn won stood the position a third time (the search did
 		// not know it), or took a risk to avoid it.
-		{"a third repetition", "8/3K4/k7/8/8/1P6/8/8 w - - 0 1", rbc.A6.Bit(), true, 2, 89, 91},
-		{"a third repetition, from afar", "3k4/8/8/8/8/8/1P6/1K6 w - - 0 1", rbc.D8.Bit(), true, 2, 169, 171},
-		{"a risk to avoid a repetition", "8/8/8/5k2/8/8/1P1K4/8 w - - 0 1", rbc.F5.Bit(), true, 2, 175, 177},
+		{"a third repetition", "8/3K4/k7/8/8/1P6/8/8 w - - 0 1", chess.A6.Bit(), true, 2, 89, 91},
+		{"a third repetition, from afar", "3k4/8/8/8/8/8/1P6/1K6 w - - 0 1", chess.D8.Bit(), true, 2, 169, 171},
+		{"a risk to avoid a repetition", "8/8/8/5k2/8/8/1P1K4/8 w - - 0 1", chess.F5.Bit(), true, 2, 175, 177},
 		// Seed 2's 144th known placement: a king known at the start and
 		// then unseen for eight moves while our king escorts the pawn, so
 		// that the belief may hold squares both in front of the pawn and
 		// behind it, where no try is safe for all: the pawn is still won
 		// against the adversary.
-		{"unseen in front and behind, the pawn at home", "8/8/8/8/8/2k5/5KP1/8 w - - 0 1", rbc.C3.Bit(), true, 2, 144, 146},
+		{"unseen in front and behind, the pawn at home", "8/8/8/8/8/2k5/5KP1/8 w - - 0 1", chess.C3.Bit(), true, 2, 144, 146},
 		// Seed 5's 587th and 698th known placements: one move after the
 		// king was known, every try draws on some square it may have
 		// stepped to (a push leaves the pawn to a king beside it, our
 		// king's step to another), and the planner, waiting for a safe
 		// try that could not come, gave the pawn away on the likeliest
 		// square.
-		{"no safe try, a move after the king was seen", "8/8/2K5/8/8/7k/5P2/8 w - - 0 1", rbc.H3.Bit(), true, 5, 587, 592},
-		{"no safe try, beside the pawn on its sixth", "3k4/8/8/6P1/3K4/8/8/8 w - - 0 1", rbc.D8.Bit(), true, 5, 698, 703},
+		{"no safe try, a move after the king was seen", "8/8/2K5/8/8/7k/5P2/8 w - - 0 1", chess.H3.Bit(), true, 5, 587, 592},
+		{"no safe try, beside the pawn on its sixth", "3k4/8/8/6P1/3K4/8/8/8 w - - 0 1", chess.D8.Bit(), true, 5, 698, 703},
 		// Seed 6's 596th known placement: our king went d4, c4, d4, c4
 		// while the king stood on c6 and d6, and the king's step made
 		// the position with us to move a third time, which the search
 		// did not count (it counted only those its own moves make).
-		{"a third repetition by the king's step", "8/8/8/8/8/6k1/2P5/2K5 w - - 0 1", rbc.G3.Bit(), true, 6, 596, 602},
+		{"a third repetition by the king's step", "8/8/8/8/8/6k1/2P5/2K5 w - - 0 1", chess.G3.Bit(), true, 6, 596, 602},
 		// Seed 2's 78th and 188th and seed 6's 27th known placements: the
 		// pawn reaches its fifth rank with our king beside it while the
 		// adversary, unseen for several moves, waits on the promotion
@@ -267,22 +266,22 @@ func TestKPKTraps(t *testing.T) {
 		// weighed the squares in front of the pawn at a few per cent and
 		// the king stood on one. The referee's answers tell how much the
 		// king behaves like one that knows the ending (see weigh).
-		{"a knowing king in front, the pawn on the fifth", "8/8/7k/4P3/8/1K6/8/8 w - - 0 1", rbc.H6.Bit(), true, 2, 78, 80},
-		{"a knowing king in front, the pawn at home", "8/8/8/8/8/3k1K2/5P2/8 w - - 0 1", rbc.D3.Bit(), true, 2, 188, 190},
-		{"a knowing king in front, the king far", "8/8/4k3/K7/8/2P5/8/8 w - - 0 1", rbc.E6.Bit(), true, 6, 27, 33},
+		{"a knowing king in front, the pawn on the fifth", "8/8/7k/4P3/8/1K6/8/8 w - - 0 1", chess.H6.Bit(), true, 2, 78, 80},
+		{"a knowing king in front, the pawn at home", "8/8/8/8/8/3k1K2/5P2/8 w - - 0 1", chess.D3.Bit(), true, 2, 188, 190},
+		{"a knowing king in front, the king far", "8/8/4k3/K7/8/2P5/8/8 w - - 0 1", chess.E6.Bit(), true, 6, 27, 33},
 		// Seed 7's 88th near placement and seed 6's 266th known one: the
 		// planner took a try that draws at once on a square the king may
 		// be on (our king steps off the pawn it guards), where another
 		// keeps every square won until our next turn and risks only
 		// squares a move later; the king took the pawn.
-		{"a loss now for a feared one later", "8/8/8/6k1/8/K1P5/8/8 w - - 0 1", rbc.G5.Bit() | rbc.KingAttacks(rbc.G5), true, 7, 88, 95},
-		{"a loss now for a feared one later, the king known", "8/8/8/k7/3P3K/8/8/8 w - - 0 1", rbc.A5.Bit(), true, 6, 266, 272},
+		{"a loss now for a feared one later", "8/8/8/6k1/8/K1P5/8/8 w - - 0 1", chess.G5.Bit() | chess.KingAttacks(chess.G5), true, 7, 88, 95},
+		{"a loss now for a feared one later, the king known", "8/8/8/k7/3P3K/8/8/8 w - - 0 1", chess.A5.Bit(), true, 6, 266, 272},
 		// Seed 7's 522nd and 269th near placements: the search scored a
 		// try that draws at once on some square by that loss alone, not
 		// by what it loses later on the others, and the planner's king
 		// went where both came (a repetition, the pawn taken).
-		{"what a loss now loses later", "8/8/6k1/8/K7/2P5/8/8 w - - 0 1", rbc.G6.Bit() | rbc.KingAttacks(rbc.G6), true, 7, 522, 529},
-		{"what a loss now loses later, the pawn at home", "8/8/8/8/8/3k2P1/7K/8 w - - 0 1", rbc.D3.Bit() | rbc.KingAttacks(rbc.D3), true, 7, 269, 276},
+		{"what a loss now loses later", "8/8/6k1/8/K7/2P5/8/8 w - - 0 1", chess.G6.Bit() | chess.KingAttacks(chess.G6), true, 7, 522, 529},
+		{"what a loss now loses later, the pawn at home", "8/8/8/8/8/3k2P1/7K/8 w - - 0 1", chess.D3.Bit() | chess.KingAttacks(chess.D3), true, 7, 269, 276},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for _, rules := range rulesets()[:2] {
@@ -312,28 +311,28 @@ func TestKPKNoSafeTry(t *testing.T) {
 	for _, c := range []struct {
 		name, fen string
 		weights   map[string]float64
-		want      rbc.Move
+		want      chess.Move
 	}{
-		{"the king likelier on g4", "8/8/8/3K4/8/8/5P2/8 w - - 2 2", map[string]float64{"g2": 0.1, "h2": 0.1, "g4": 0.7, "h4": 0.1}, rbc.Move{From: rbc.D5, To: rbc.E4}},
-		{"the king likelier on g2", "8/8/8/3K4/8/8/5P2/8 w - - 2 2", map[string]float64{"g2": 0.7, "h2": 0.1, "g4": 0.1, "h4": 0.1}, rbc.Move{From: rbc.F2, To: rbc.F4}},
-		{"the king likelier on e8", "8/8/6P1/5K2/8/8/8/8 w - - 5 4", map[string]float64{"d6": 0.1, "d7": 0.1, "d8": 0.1, "e8": 0.6, "f8": 0.1}, rbc.Move{From: rbc.F5, To: rbc.E6}},
-		{"the king likelier on f8", "8/8/6P1/5K2/8/8/8/8 w - - 5 4", map[string]float64{"d6": 0.1, "d7": 0.1, "d8": 0.1, "e8": 0.1, "f8": 0.6}, rbc.Move{From: rbc.F5, To: rbc.F6}},
+		{"the king likelier on g4", "8/8/8/3K4/8/8/5P2/8 w - - 2 2", map[string]float64{"g2": 0.1, "h2": 0.1, "g4": 0.7, "h4": 0.1}, chess.Move{From: chess.D5, To: chess.E4}},
+		{"the king likelier on g2", "8/8/8/3K4/8/8/5P2/8 w - - 2 2", map[string]float64{"g2": 0.7, "h2": 0.1, "g4": 0.1, "h4": 0.1}, chess.Move{From: chess.F2, To: chess.F4}},
+		{"the king likelier on e8", "8/8/6P1/5K2/8/8/8/8 w - - 5 4", map[string]float64{"d6": 0.1, "d7": 0.1, "d8": 0.1, "e8": 0.6, "f8": 0.1}, chess.Move{From: chess.F5, To: chess.E6}},
+		{"the king likelier on f8", "8/8/6P1/5K2/8/8/8/8 w - - 5 4", map[string]float64{"d6": 0.1, "d7": 0.1, "d8": 0.1, "e8": 0.1, "f8": 0.6}, chess.Move{From: chess.F5, To: chess.F6}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			b := rbc.MustParseFEN(c.fen)
+			b := chess.MustParseFEN(c.fen)
 			mt := NewMater(1)
-			var set rbc.Bitboard
+			var set chess.Bitboard
 			for s, w := range c.weights {
 				set |= sq(s).Bit()
 				mt.knowing[sq(s)], mt.wandering[sq(s)] = w, w // the two kings agree
 			}
 			mt.knowingShare = kpkKnowingPrior
 			mt.weighedAt = b.FullmoveNumber() // the guess is this turn's
-			pl := kpkPlan{us: rbc.White, t: kpk()}
+			pl := kpkPlan{us: chess.White, t: kpk()}
 			if pl.safeNow(&b, set, kriegspiel.LegalMoves(&b)) {
 				t.Fatalf("%s %v: a try is safe for every square", c.fen, set.Squares())
 			}
-			got, ok := mt.choosePawn(&b, rbc.White, set, kriegspiel.LegalMoves(&b))
+			got, ok := mt.choosePawn(&b, chess.White, set, kriegspiel.LegalMoves(&b))
 			if !ok || got != c.want {
 				t.Errorf("%s %v: chose %s (ok %v), want %s", c.fen, set.Squares(), got, ok, c.want)
 			}
@@ -348,7 +347,7 @@ func TestKPKPawnTaken(t *testing.T) {
 	// The king stands in front of the pawn, which our king cannot reach.
 	fen := "8/8/8/8/8/4k3/4P3/K7 w - - 0 1"
 	for _, rules := range rulesets()[:2] {
-		p := playFrom(rules, fen, rbc.E3.Bit(), adversary{rand.New(rand.NewPCG(3, 3))}, 3, kpkLimit)
+		p := playFrom(rules, fen, chess.E3.Bit(), adversary{rand.New(rand.NewPCG(3, 3))}, 3, kpkLimit)
 		if p.end != kriegspiel.DrawInsufficient || !p.taken || p.missed || p.declined || p.err != nil {
 			t.Errorf("%s: %s after %d moves (taken %v, belief lost %v, declined %v, err %v)", rules.Name, p.end, p.moves, p.taken, p.missed, p.declined, p.err)
 		}
@@ -360,41 +359,41 @@ func TestKPKPawnTaken(t *testing.T) {
 // judged a draw, and the planner's choice keeps the placement won.
 func TestKPKAvoidsStalemate(t *testing.T) {
 	tb := kpk()
-	pl := kpkPlan{us: rbc.White, t: tb}
+	pl := kpkPlan{us: chess.White, t: tb}
 	mt := NewMater(1)
 	checked := 0
-	kpkPlacements(func(k, p, e rbc.Square) {
+	kpkPlacements(func(k, p, e chess.Square) {
 		if tb.us[kpkIndex(k, p, e)] == kpkDraw || checked >= games(300) {
 			return
 		}
-		var stalemating rbc.Move
-		for to := rbc.KingAttacks(k) &^ rbc.KingAttacks(e) &^ p.Bit(); to != 0; {
+		var stalemating chess.Move
+		for to := chess.KingAttacks(k) &^ chess.KingAttacks(e) &^ p.Bit(); to != 0; {
 			k2 := to.PopFirst()
-			free := rbc.KingAttacks(e) &^ rbc.KingAttacks(k2) &^ rbc.PawnAttacks(rbc.White, p)
-			if free == 0 && !rbc.PawnAttacks(rbc.White, p).Has(e) {
-				stalemating = rbc.Move{From: k, To: k2}
+			free := chess.KingAttacks(e) &^ chess.KingAttacks(k2) &^ chess.PawnAttacks(chess.White, p)
+			if free == 0 && !chess.PawnAttacks(chess.White, p).Has(e) {
+				stalemating = chess.Move{From: k, To: k2}
 			}
 		}
 		if stalemating.IsNull() {
 			return
 		}
 		checked++
-		b := rbc.MustParseFEN("8/8/8/8/8/8/8/8 w - - 0 1")
-		b.SetPiece(k, rbc.MakePiece(rbc.White, rbc.King))
-		b.SetPiece(p, rbc.MakePiece(rbc.White, rbc.Pawn))
+		b := chess.MustParseFEN("8/8/8/8/8/8/8/8 w - - 0 1")
+		b.SetPiece(k, chess.MakePiece(chess.White, chess.King))
+		b.SetPiece(p, chess.MakePiece(chess.White, chess.Pawn))
 		set := e.Bit()
 		// A draw costs kpkLostCost less the few moves the search looks ahead.
 		if v, ok := pl.try(&b, set, stalemating, kpkDepth, kpkRefusals); !ok || v < kpkLostCost/2 {
 			t.Errorf("K%s P%s k%s: %s stalemates, judged %v (ok %v)", k, p, e, stalemating, v, ok)
 		}
-		got, ok := mt.choosePawn(&b, rbc.White, set, kriegspiel.LegalMoves(&b))
+		got, ok := mt.choosePawn(&b, chess.White, set, kriegspiel.LegalMoves(&b))
 		after := b
 		after.Apply(got)
-		k2, p2 := after.KingSquare(rbc.White), after.PiecesOf(rbc.White, rbc.Pawn)
+		k2, p2 := after.KingSquare(chess.White), after.PiecesOf(chess.White, chess.Pawn)
 		switch {
 		case !ok:
 			t.Errorf("K%s P%s k%s: no choice", k, p, e)
-		case got.Promotion != rbc.NoPieceType:
+		case got.Promotion != chess.NoPieceType:
 			if !kpkPromotionWins(got.Promotion, k2, got.To, e) {
 				t.Errorf("K%s P%s k%s: %s promotes into a draw", k, p, e, got)
 			}
@@ -417,10 +416,10 @@ func TestKPKUnderpromotes(t *testing.T) {
 		{"a4", "b7", "a6"}, {"b4", "b7", "a6"}, {"g4", "g7", "h6"},
 		{"h4", "g7", "h6"}, {"a5", "c7", "a7"}, {"h5", "f7", "h7"},
 	} {
-		b := rbc.MustParseFEN("8/8/8/8/8/8/8/8 w - - 0 1")
-		b.SetPiece(sq(c.k), rbc.MakePiece(rbc.White, rbc.King))
-		b.SetPiece(sq(c.p), rbc.MakePiece(rbc.White, rbc.Pawn))
-		b.SetPiece(sq(c.e), rbc.MakePiece(rbc.Black, rbc.King))
+		b := chess.MustParseFEN("8/8/8/8/8/8/8/8 w - - 0 1")
+		b.SetPiece(sq(c.k), chess.MakePiece(chess.White, chess.King))
+		b.SetPiece(sq(c.p), chess.MakePiece(chess.White, chess.Pawn))
+		b.SetPiece(sq(c.e), chess.MakePiece(chess.Black, chess.King))
 		for _, rules := range rulesets()[:2] {
 			for i, d := range []defender{randomDefender{rand.New(rand.NewPCG(4, 4))}, adversary{rand.New(rand.NewPCG(4, 4))}} {
 				p := playFrom(rules, b.FEN(), sq(c.e).Bit(), d, 4+uint64(i), kpkLimit)
@@ -438,17 +437,17 @@ func TestKPKUnderpromotes(t *testing.T) {
 // only there.
 func TestMaterRepeats(t *testing.T) {
 	mt := NewMater(1)
-	after := rbc.MustParseFEN("8/8/8/8/1P6/2K5/8/8 b - - 1 1")
-	mt.Played(&after, rbc.A7.Bit()|rbc.B7.Bit())
-	if got := mt.repeats(&after, rbc.A7.Bit()|rbc.B7.Bit()|rbc.C7.Bit()); got != 0 {
+	after := chess.MustParseFEN("8/8/8/8/1P6/2K5/8/8 b - - 1 1")
+	mt.Played(&after, chess.A7.Bit()|chess.B7.Bit())
+	if got := mt.repeats(&after, chess.A7.Bit()|chess.B7.Bit()|chess.C7.Bit()); got != 0 {
 		t.Errorf("after one visit: repeats %v, want none", got.Squares())
 	}
-	mt.Played(&after, rbc.B7.Bit()|rbc.C7.Bit())
-	if got, want := mt.repeats(&after, rbc.A7.Bit()|rbc.B7.Bit()|rbc.C7.Bit()), rbc.B7.Bit(); got != want {
+	mt.Played(&after, chess.B7.Bit()|chess.C7.Bit())
+	if got, want := mt.repeats(&after, chess.A7.Bit()|chess.B7.Bit()|chess.C7.Bit()), chess.B7.Bit(); got != want {
 		t.Errorf("after two visits: repeats %v, want %v", got.Squares(), want.Squares())
 	}
-	other := rbc.MustParseFEN("8/8/8/8/1P6/1K6/8/8 b - - 1 1")
-	if got := mt.repeats(&other, rbc.B7.Bit()); got != 0 {
+	other := chess.MustParseFEN("8/8/8/8/1P6/1K6/8/8 b - - 1 1")
+	if got := mt.repeats(&other, chess.B7.Bit()); got != 0 {
 		t.Errorf("another placement: repeats %v, want none", got.Squares())
 	}
 }

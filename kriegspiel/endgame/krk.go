@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // The king and rook ending scored by distance to mate. With the king's
@@ -31,7 +31,7 @@ const krkDraw = 64
 // krkDraw too; they are never looked up.
 type krkTable [64 * 64 * 64]int8
 
-func krkIndex(k, r, e rbc.Square) int { return int(k)<<12 | int(r)<<6 | int(e) }
+func krkIndex(k, r, e chess.Square) int { return int(k)<<12 | int(r)<<6 | int(e) }
 
 // krk returns the table, built on first use and never changed after (a
 // constant, computed rather than stored: it is 256 KiB).
@@ -47,13 +47,13 @@ func buildKRK() *krkTable {
 	for i := range black {
 		black[i], white[i] = krkDraw, krkDraw
 	}
-	legal := func(k, r, e rbc.Square) bool {
-		return k != r && k != e && r != e && !rbc.KingAttacks(k).Has(e)
+	legal := func(k, r, e chess.Square) bool {
+		return k != r && k != e && r != e && !chess.KingAttacks(k).Has(e)
 	}
 	// The king's moves from e, or done with a final value.
-	escapes := func(k, r, e rbc.Square) (to rbc.Bitboard, final int8, done bool) {
-		guarded := rbc.KingAttacks(k) | rbc.RookAttacks(r, k.Bit())
-		to = rbc.KingAttacks(e) &^ guarded
+	escapes := func(k, r, e chess.Square) (to chess.Bitboard, final int8, done bool) {
+		guarded := chess.KingAttacks(k) | chess.RookAttacks(r, k.Bit())
+		to = chess.KingAttacks(e) &^ guarded
 		if to.Has(r) { // the rook is next to it and our king does not guard it
 			return 0, krkDraw, true // it takes the rook
 		}
@@ -65,9 +65,9 @@ func buildKRK() *krkTable {
 		}
 		return to, 0, false
 	}
-	for k := rbc.Square(0); k < 64; k++ {
-		for r := rbc.Square(0); r < 64; r++ {
-			for e := rbc.Square(0); e < 64; e++ {
+	for k := chess.Square(0); k < 64; k++ {
+		for r := chess.Square(0); r < 64; r++ {
+			for e := chess.Square(0); e < 64; e++ {
 				if !legal(k, r, e) {
 					continue
 				}
@@ -77,7 +77,7 @@ func buildKRK() *krkTable {
 				} else {
 					black[i] = unknown
 				}
-				if !rbc.RookAttacks(r, k.Bit()).Has(e) {
+				if !chess.RookAttacks(r, k.Bit()).Has(e) {
 					white[i] = unknown
 				}
 			}
@@ -89,12 +89,12 @@ func buildKRK() *krkTable {
 			if v != unknown {
 				continue
 			}
-			k, r, e := rbc.Square(i>>12), rbc.Square(i>>6&63), rbc.Square(i&63)
+			k, r, e := chess.Square(i>>12), chess.Square(i>>6&63), chess.Square(i&63)
 			won := false
-			for to := rbc.KingAttacks(k) &^ rbc.KingAttacks(e) &^ r.Bit(); to != 0 && !won; {
+			for to := chess.KingAttacks(k) &^ chess.KingAttacks(e) &^ r.Bit(); to != 0 && !won; {
 				won = black[krkIndex(to.PopFirst(), r, e)] == n-1
 			}
-			for to := rbc.RookAttacks(r, k.Bit()|e.Bit()) &^ k.Bit() &^ e.Bit(); to != 0 && !won; {
+			for to := chess.RookAttacks(r, k.Bit()|e.Bit()) &^ k.Bit() &^ e.Bit(); to != 0 && !won; {
 				won = black[krkIndex(k, to.PopFirst(), e)] == n-1
 			}
 			if won {
@@ -106,7 +106,7 @@ func buildKRK() *krkTable {
 			if v != unknown {
 				continue
 			}
-			k, r, e := rbc.Square(i>>12), rbc.Square(i>>6&63), rbc.Square(i&63)
+			k, r, e := chess.Square(i>>12), chess.Square(i>>6&63), chess.Square(i&63)
 			to, _, _ := escapes(k, r, e)
 			all := true
 			for to != 0 && all {
@@ -132,12 +132,12 @@ func buildKRK() *krkTable {
 
 // krkMoves returns the table's moves to mate with our king on k, our rook
 // on r and the enemy king, to move, on e.
-func krkMoves(k, r, e rbc.Square) int { return int(krk()[krkIndex(k, r, e)]) }
+func krkMoves(k, r, e chess.Square) int { return int(krk()[krkIndex(k, r, e)]) }
 
 // krkMen returns the squares of our king and our rook when they are our
 // only men.
-func krkMen(mine *rbc.Board, us rbc.Color) (k, r rbc.Square, ok bool) {
-	rooks := mine.PiecesOf(us, rbc.Rook)
+func krkMen(mine *chess.Board, us chess.Color) (k, r chess.Square, ok bool) {
+	rooks := mine.PiecesOf(us, chess.Rook)
 	if rooks.Count() != 1 || mine.Pieces(us).Count() != 2 {
 		return 0, 0, false
 	}
@@ -148,7 +148,7 @@ func krkMen(mine *rbc.Board, us rbc.Color) (k, r rbc.Square, ok bool) {
 // men mine (king and rook only): the sum of the squares' distances to mate
 // — which falls as the king is driven and as fewer squares remain — and
 // twice the largest, so that no square is left behind.
-func krkScore(k, r rbc.Square, set rbc.Bitboard) float64 {
+func krkScore(k, r chess.Square, set chess.Bitboard) float64 {
 	sum, worst := 0, 0
 	for bb := set; bb != 0; {
 		d := krkMoves(k, r, bb.PopFirst())
@@ -180,7 +180,7 @@ const (
 
 // sweepScore is the wide phase's worth of a made move that leaves our king
 // on k and rook on r, with a attacked, and the king to reach next.
-func sweepScore(k, r rbc.Square, a, next rbc.Bitboard) float64 {
+func sweepScore(k, r chess.Square, a, next chess.Bitboard) float64 {
 	box := next
 	for {
 		grown := box | spread(box)&^a
@@ -200,7 +200,7 @@ func sweepScore(k, r rbc.Square, a, next rbc.Bitboard) float64 {
 // frame returns s in the orientation o of a sweep: x along the wall, y
 // the lines from the edge it starts at (0: from rank 1 up, 1: from rank 8
 // down, 2: from file a right, 3: from file h left).
-func frame(o int, s rbc.Square) (x, y int) {
+func frame(o int, s chess.Square) (x, y int) {
 	switch o {
 	case 0:
 		return s.File(), s.Rank()
@@ -220,7 +220,7 @@ func frame(o int, s rbc.Square) (x, y int) {
 // least over the orientations of the rook's lines from the edge, weighed,
 // and our king's steps from the square in front of where the rook would
 // land on it.
-func formation(k, r rbc.Square, set rbc.Bitboard) (d int, walled bool) {
+func formation(k, r chess.Square, set chess.Bitboard) (d int, walled bool) {
 	wall, setup := math.MaxInt, math.MaxInt
 	for o := range 4 {
 		kx, ky := frame(o, k)

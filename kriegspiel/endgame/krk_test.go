@@ -4,17 +4,16 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // TestKRKTable checks the distance-to-mate table against facts of the
 // ending: the longest win is 16 moves, a mated king is at 0, a king that
 // can take the rook or is stalemated is not won, and a mate in one is 1.
 func TestKRKTable(t *testing.T) {
-	sq := func(s string) rbc.Square {
-		return rbc.MakeSquare(int(s[0]-'a'), int(s[1]-'1'))
+	sq := func(s string) chess.Square {
+		return chess.MakeSquare(int(s[0]-'a'), int(s[1]-'1'))
 	}
 	longest := 0
 	tb := krk()
@@ -58,7 +57,7 @@ func TestRookEndingMates(t *testing.T) {
 		rng := rand.New(rand.NewPCG(7, 1))
 		var fens []string
 		for range 20 {
-			fens = append(fens, randomPosition(rng, rbc.Rook))
+			fens = append(fens, randomPosition(rng, chess.Rook))
 		}
 		for _, i := range c.games {
 			var d defender = adversary{rand.New(rand.NewPCG(7, uint64(i)))}
@@ -78,9 +77,9 @@ func TestRookEndingMates(t *testing.T) {
 // with every square beyond its line is a wall, our king in front of it is
 // in formation, and with no wall the rook's lines from an edge count.
 func TestSweepFormation(t *testing.T) {
-	above := func(rank int) rbc.Bitboard { // the squares above rank
-		var bb rbc.Bitboard
-		for s := rbc.MakeSquare(0, rank+1); s < 64; s++ {
+	above := func(rank int) chess.Bitboard { // the squares above rank
+		var bb chess.Bitboard
+		for s := chess.MakeSquare(0, rank+1); s < 64; s++ {
 			bb |= s.Bit()
 		}
 		return bb
@@ -88,7 +87,7 @@ func TestSweepFormation(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		k, r   string
-		set    rbc.Bitboard
+		set    chess.Bitboard
 		d      int
 		walled bool
 	}{
@@ -105,10 +104,10 @@ func TestSweepFormation(t *testing.T) {
 	}
 }
 
-func fileA() rbc.Bitboard {
-	var bb rbc.Bitboard
+func fileA() chess.Bitboard {
+	var bb chess.Bitboard
 	for r := range 8 {
-		bb |= rbc.MakeSquare(0, r).Bit()
+		bb |= chess.MakeSquare(0, r).Bit()
 	}
 	return bb
 }
@@ -123,7 +122,7 @@ func TestRookEndingSweeps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	var fens []string
 	for range 90 {
-		fens = append(fens, randomPosition(rng, rbc.Rook))
+		fens = append(fens, randomPosition(rng, chess.Rook))
 	}
 	for _, i := range []int{47, 57, 58, 67, 71, 89} {
 		d := randomDefender{rand.New(rand.NewPCG(1, uint64(i)))}

@@ -4,8 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Mater chooses our tries against a lone king over the belief's squares, in
@@ -97,17 +97,17 @@ const (
 // Playable reports whether the mater knows the position: we have a queen
 // or a rook, or only a pawn (kpk.go), and the opponent only its king (what
 // the belief assumes).
-func Playable(mine *rbc.Board, us rbc.Color) bool {
+func Playable(mine *chess.Board, us chess.Color) bool {
 	if _, _, ok := kpkMen(mine, us); ok {
 		return true
 	}
-	return mine.KingSquare(us) != rbc.NoSquare && heavy(mine, us) != 0
+	return mine.KingSquare(us) != chess.NoSquare && heavy(mine, us) != 0
 }
 
 // Choose returns the try to ask among moves (the referee's list) for the
 // king on any of the belief's squares; ok is false when none of them is a
 // move the mater judges (then the caller chooses).
-func (mt *Mater) Choose(bl *Belief, moves []rbc.Move) (m rbc.Move, ok bool) {
+func (mt *Mater) Choose(bl *Belief, moves []chess.Move) (m chess.Move, ok bool) {
 	mine := bl.Mine()
 	us := bl.Color()
 	set := bl.Squares()
@@ -147,21 +147,21 @@ func (mt *Mater) Choose(bl *Belief, moves []rbc.Move) (m rbc.Move, ok bool) {
 		}
 	}
 	if best < 0 {
-		return rbc.Move{}, false
+		return chess.Move{}, false
 	}
 	return moves[best], true
 }
 
 // Played notes that our move made the placement of our men after, with the
 // king (to move) on one of squares.
-func (mt *Mater) Played(after *rbc.Board, squares rbc.Bitboard) {
+func (mt *Mater) Played(after *chess.Board, squares chess.Bitboard) {
 	mt.seen[after.Key()]++
 	mt.stand(after, squares)
 }
 
 // stand notes that the position of our men on b (either side to move)
 // stood with the king on one of squares.
-func (mt *Mater) stand(b *rbc.Board, squares rbc.Bitboard) {
+func (mt *Mater) stand(b *chess.Board, squares chess.Bitboard) {
 	key := b.Key()
 	on := mt.stood[key]
 	if on == nil {
@@ -184,12 +184,12 @@ func (mt *Mater) stand(b *rbc.Board, squares rbc.Bitboard) {
 // and us to move, it tells the same of the king's step: the pawn planner
 // notes those positions too (choosePawn), the rook and queen search does
 // not.
-func (mt *Mater) repeats(after *rbc.Board, set rbc.Bitboard) rbc.Bitboard {
+func (mt *Mater) repeats(after *chess.Board, set chess.Bitboard) chess.Bitboard {
 	on := mt.stood[after.Key()]
 	if on == nil {
 		return 0
 	}
-	var out rbc.Bitboard
+	var out chess.Bitboard
 	for bb := set; bb != 0; {
 		if s := bb.PopFirst(); on[s] >= 2 {
 			out |= s.Bit()
@@ -200,7 +200,7 @@ func (mt *Mater) repeats(after *rbc.Board, set rbc.Bitboard) rbc.Bitboard {
 
 // judge returns what the made try t is worth: its worst outcome, each
 // searched depth more of our moves deep.
-func (mt *Mater) judge(t *trial, us rbc.Color, depth int) float64 {
+func (mt *Mater) judge(t *trial, us chess.Color, depth int) float64 {
 	// A square where the move stalemates the king, or lets it take the
 	// piece, is a draw if the king stands there: worth more than anything
 	// the heuristic weighs, and the sooner the worse.
@@ -222,15 +222,15 @@ func (mt *Mater) judge(t *trial, us rbc.Color, depth int) float64 {
 
 // value returns what our turn is worth with our men mine and the king on
 // any square of set: the heuristic at depth 0, else our best move's worth.
-func (mt *Mater) value(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, depth int) float64 {
+func (mt *Mater) value(mine *chess.Board, us chess.Color, set chess.Bitboard, depth int) float64 {
 	if depth == 0 || set == 0 {
 		return score(mine, us, set)
 	}
 	ours := *mine
 	if ours.Turn() != us {
-		ours.Apply(rbc.Move{}) // the king's move, unseen: our turn again
+		ours.Apply(chess.Move{}) // the king's move, unseen: our turn again
 	}
-	var buf [128]rbc.Move
+	var buf [128]chess.Move
 	best := math.Inf(-1)
 	for _, mv := range kriegspiel.AppendLegalMoves(&ours, buf[:0]) {
 		if !candidate(&ours, mv) {
@@ -254,9 +254,9 @@ func (mt *Mater) value(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, depth in
 // board our men's lines cut off is a box of its own, and the king is in one
 // of them) — then the squares it may stand on now (what we do not know),
 // and our king's distance from them (it must come to help).
-func score(mine *rbc.Board, us rbc.Color, set rbc.Bitboard) float64 {
+func score(mine *chess.Board, us chess.Color, set chess.Bitboard) float64 {
 	a := attacks(mine, us)
-	largest, total := 0, rbc.Bitboard(0)
+	largest, total := 0, chess.Bitboard(0)
 	for left := set; left != 0; {
 		box := left.First().Bit()
 		for {
@@ -282,7 +282,7 @@ func score(mine *rbc.Board, us rbc.Color, set rbc.Bitboard) float64 {
 // rookScore is the rook ending's worth of a made move that leaves our men
 // mine and the king to move on any square of squares, from which it can
 // reach next.
-func (mt *Mater) rookScore(mine *rbc.Board, us rbc.Color, squares, next rbc.Bitboard) float64 {
+func (mt *Mater) rookScore(mine *chess.Board, us chess.Color, squares, next chess.Bitboard) float64 {
 	k, r, _ := krkMen(mine, us)
 	if mt.plan == krkNarrow {
 		return krkScore(k, r, squares)
@@ -291,7 +291,7 @@ func (mt *Mater) rookScore(mine *rbc.Board, us rbc.Color, squares, next rbc.Bitb
 }
 
 // rectangle returns the area of the smallest rectangle holding set.
-func rectangle(set rbc.Bitboard) int {
+func rectangle(set chess.Bitboard) int {
 	if set == 0 {
 		return 0
 	}
@@ -305,7 +305,7 @@ func rectangle(set rbc.Bitboard) int {
 }
 
 // chebyshev is the number of king steps from a to b.
-func chebyshev(a, b rbc.Square) int {
+func chebyshev(a, b chess.Square) int {
 	return max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank()))
 }
 

@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // TestModelAgreesWithReferee checks the planner's bitboard model against
@@ -17,7 +17,7 @@ func TestModelAgreesWithReferee(t *testing.T) {
 	rules := kriegspiel.Wild16()
 	for range 200 {
 		fen := randomArmy(rng)
-		bl, err := NewBelief(rules, rbc.MustParseFEN(fen), rbc.NoSquare)
+		bl, err := NewBelief(rules, chess.MustParseFEN(fen), chess.NoSquare)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -26,7 +26,7 @@ func TestModelAgreesWithReferee(t *testing.T) {
 			if !candidate(&mine, m) {
 				continue
 			}
-			tr := try(&mine, rbc.White, bl.Squares(), m)
+			tr := try(&mine, chess.White, bl.Squares(), m)
 			for bb := bl.Squares(); bb != 0; {
 				s := bb.PopFirst()
 				b := bl.Board(s)
@@ -54,7 +54,7 @@ func TestModelAgreesWithReferee(t *testing.T) {
 					t.Fatalf("%s, king on %s: %s announces %s, the model %+v", fen, s, m, a, o)
 				}
 				if end == goesOn {
-					var steps rbc.Bitboard
+					var steps chess.Bitboard
 					for _, km := range kriegspiel.LegalMoves(&after) {
 						steps |= km.To.Bit()
 					}
@@ -79,12 +79,12 @@ func TestMaterMates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := rbc.MustParseFEN(tt.fen)
-			bl, err := NewBelief(kriegspiel.Wild16(), b, rbc.NoSquare)
+			b := chess.MustParseFEN(tt.fen)
+			bl, err := NewBelief(kriegspiel.Wild16(), b, chess.NoSquare)
 			if err != nil {
 				t.Fatal(err)
 			}
-			bl.squares = b.KingSquare(rbc.Black).Bit() // as if every other square were ruled out
+			bl.squares = b.KingSquare(chess.Black).Bit() // as if every other square were ruled out
 			mine := bl.Mine()
 			got, ok := NewMater(1).Choose(bl, kriegspiel.LegalMoves(&mine))
 			if a, _ := kriegspiel.Announce(kriegspiel.Wild16(), b, got); !ok || a.End != kriegspiel.CheckmateWhiteWins {
@@ -100,7 +100,7 @@ func TestMaterMates(t *testing.T) {
 // BenchmarkMates, measures the rate on many more).
 func TestMaterConverts(t *testing.T) {
 	for _, rules := range rulesets()[:2] {
-		for _, piece := range []rbc.PieceType{rbc.Queen, rbc.Rook} {
+		for _, piece := range []chess.PieceType{chess.Queen, chess.Rook} {
 			for _, mk := range []func(*rand.Rand) defender{
 				func(r *rand.Rand) defender { return randomDefender{r} },
 				func(r *rand.Rand) defender { return adversary{r} },

@@ -12,46 +12,46 @@ package endgame
 // (it asks the referee's own rules); the tests check that the two agree.
 
 import (
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // attacks returns the squares our men attack on b, with only our men in the way.
-func attacks(b *rbc.Board, us rbc.Color) rbc.Bitboard {
+func attacks(b *chess.Board, us chess.Color) chess.Bitboard {
 	occ := b.Pieces(us)
-	var a rbc.Bitboard
-	for bb := b.PiecesOf(us, rbc.Pawn); bb != 0; {
-		a |= rbc.PawnAttacks(us, bb.PopFirst())
+	var a chess.Bitboard
+	for bb := b.PiecesOf(us, chess.Pawn); bb != 0; {
+		a |= chess.PawnAttacks(us, bb.PopFirst())
 	}
-	for bb := b.PiecesOf(us, rbc.Knight); bb != 0; {
-		a |= rbc.KnightAttacks(bb.PopFirst())
+	for bb := b.PiecesOf(us, chess.Knight); bb != 0; {
+		a |= chess.KnightAttacks(bb.PopFirst())
 	}
-	queens := b.PiecesOf(us, rbc.Queen)
-	for bb := b.PiecesOf(us, rbc.Bishop) | queens; bb != 0; {
-		a |= rbc.BishopAttacks(bb.PopFirst(), occ)
+	queens := b.PiecesOf(us, chess.Queen)
+	for bb := b.PiecesOf(us, chess.Bishop) | queens; bb != 0; {
+		a |= chess.BishopAttacks(bb.PopFirst(), occ)
 	}
-	for bb := b.PiecesOf(us, rbc.Rook) | queens; bb != 0; {
-		a |= rbc.RookAttacks(bb.PopFirst(), occ)
+	for bb := b.PiecesOf(us, chess.Rook) | queens; bb != 0; {
+		a |= chess.RookAttacks(bb.PopFirst(), occ)
 	}
-	if k := b.KingSquare(us); k != rbc.NoSquare {
-		a |= rbc.KingAttacks(k)
+	if k := b.KingSquare(us); k != chess.NoSquare {
+		a |= chess.KingAttacks(k)
 	}
 	return a
 }
 
 // spread returns the squares one king step from some square of set reaches.
-func spread(set rbc.Bitboard) rbc.Bitboard {
-	var out rbc.Bitboard
+func spread(set chess.Bitboard) chess.Bitboard {
+	var out chess.Bitboard
 	for set != 0 {
-		out |= rbc.KingAttacks(set.PopFirst())
+		out |= chess.KingAttacks(set.PopFirst())
 	}
 	return out
 }
 
 // heavy returns our queens and rooks: the men that mate, which the king must
 // never be able to take.
-func heavy(b *rbc.Board, us rbc.Color) rbc.Bitboard {
-	return b.PiecesOf(us, rbc.Queen) | b.PiecesOf(us, rbc.Rook)
+func heavy(b *chess.Board, us chess.Color) chess.Bitboard {
+	return b.PiecesOf(us, chess.Queen) | b.PiecesOf(us, chess.Rook)
 }
 
 // The endings a try can announce that the planner tells apart.
@@ -66,17 +66,17 @@ const (
 type outcome struct {
 	checks  [2]kriegspiel.Check
 	end     int
-	squares rbc.Bitboard
+	squares chess.Bitboard
 }
 
 // trial is what a try would do against every square of the king at once.
 type trial struct {
-	move rbc.Move
+	move chess.Move
 	// illegal holds the squares on which the try is refused.
-	illegal rbc.Bitboard
+	illegal chess.Bitboard
 	// after is our men once the move is made, attacked what they attack.
-	after    rbc.Board
-	attacked rbc.Bitboard
+	after    chess.Board
+	attacked chess.Bitboard
 	// outcomes are the answers the made move can get, by square.
 	outcomes []outcome
 	// stalemate counts the squares on which the move stalemates the king,
@@ -88,30 +88,30 @@ type trial struct {
 // candidate reports whether the planner considers m: a move of a piece or
 // the king (not castling), or a pawn push to the queen or no promotion. A
 // pawn capture is always refused against a lone king.
-func candidate(b *rbc.Board, m rbc.Move) bool {
+func candidate(b *chess.Board, m chess.Move) bool {
 	p := b.PieceAt(m.From)
 	switch p.Type() {
-	case rbc.Pawn:
-		return m.From.File() == m.To.File() && (m.Promotion == rbc.NoPieceType || m.Promotion == rbc.Queen)
-	case rbc.King:
+	case chess.Pawn:
+		return m.From.File() == m.To.File() && (m.Promotion == chess.NoPieceType || m.Promotion == chess.Queen)
+	case chess.King:
 		d := m.To.File() - m.From.File()
 		return d < 2 && d > -2
 	}
-	return p != rbc.NoPiece
+	return p != chess.NoPiece
 }
 
 // try judges the candidate move m of our men (mine, us to move) against the
 // king on any square of set.
-func try(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, m rbc.Move) trial {
+func try(mine *chess.Board, us chess.Color, set chess.Bitboard, m chess.Move) trial {
 	t := trial{move: m}
 	switch mine.PieceAt(m.From).Type() {
-	case rbc.King:
-		t.illegal = rbc.KingAttacks(m.To) & set
-	case rbc.Knight:
-	case rbc.Pawn:
-		t.illegal = (rbc.Between(m.From, m.To) | m.To.Bit()) & set
+	case chess.King:
+		t.illegal = chess.KingAttacks(m.To) & set
+	case chess.Knight:
+	case chess.Pawn:
+		t.illegal = (chess.Between(m.From, m.To) | m.To.Bit()) & set
 	default:
-		t.illegal = rbc.Between(m.From, m.To) & set
+		t.illegal = chess.Between(m.From, m.To) & set
 	}
 	t.after = *mine
 	t.after.Apply(m)
@@ -123,7 +123,7 @@ func try(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, m rbc.Move) trial {
 		for i := 0; checkers != 0 && i < 2; i++ {
 			o.checks[i] = kriegspiel.CheckDirection(checkers.PopFirst(), s)
 		}
-		if rbc.KingAttacks(s)&^t.attacked == 0 {
+		if chess.KingAttacks(s)&^t.attacked == 0 {
 			o.end = stalemates
 			if o.checks[0] != kriegspiel.NoCheck {
 				o.end = mates
@@ -143,7 +143,7 @@ func try(mine *rbc.Board, us rbc.Color, set rbc.Bitboard, m rbc.Move) trial {
 }
 
 // add puts square s into the outcome with o's answer.
-func (t *trial) add(o outcome, s rbc.Square) {
+func (t *trial) add(o outcome, s chess.Square) {
 	for i := range t.outcomes {
 		if t.outcomes[i].checks == o.checks && t.outcomes[i].end == o.end {
 			t.outcomes[i].squares |= s.Bit()
@@ -156,4 +156,4 @@ func (t *trial) add(o outcome, s rbc.Square) {
 
 // next returns the squares the king may stand on at our next turn after an
 // outcome that goes on: its steps onto squares our men do not attack.
-func (t *trial) next(o outcome) rbc.Bitboard { return spread(o.squares) &^ t.attacked }
+func (t *trial) next(o outcome) chess.Bitboard { return spread(o.squares) &^ t.attacked }

@@ -1,8 +1,8 @@
 package endgame
 
 import (
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Tracker follows a game from one player's side — our own men, which we
@@ -15,16 +15,16 @@ import (
 // the belief is ever lost, Choose declines and the player chooses as usual.
 type Tracker struct {
 	rules kriegspiel.Ruleset
-	us    rbc.Color
+	us    chess.Color
 	// mine holds our men; the opponent's men are not on it. halfmove is
 	// the true half-move clock once the opponent has only its king (our
 	// capture of its last man reset it); before, its pawn moves are unseen.
-	mine     rbc.Board
+	mine     chess.Board
 	halfmove int
 	theirs   int
 	// capture is where the opponent's last move took one of our men, or
 	// NoSquare: a lone king that captured stands there.
-	capture rbc.Square
+	capture chess.Square
 	belief  *Belief
 	mater   *Mater
 	lost    bool
@@ -32,13 +32,13 @@ type Tracker struct {
 
 // NewTracker follows the game of the player of colour us from start, with
 // the mater's ties broken by seed.
-func NewTracker(us rbc.Color, rules kriegspiel.Ruleset, start rbc.Board, seed uint64) *Tracker {
+func NewTracker(us chess.Color, rules kriegspiel.Ruleset, start chess.Board, seed uint64) *Tracker {
 	mine := start
 	for bb := start.Pieces(us.Other()); bb != 0; {
-		mine.SetPiece(bb.PopFirst(), rbc.NoPiece)
+		mine.SetPiece(bb.PopFirst(), chess.NoPiece)
 	}
 	return &Tracker{rules: rules, us: us, mine: mine, halfmove: start.HalfmoveClock(),
-		theirs: start.Pieces(us.Other()).Count(), capture: rbc.NoSquare, mater: NewMater(seed)}
+		theirs: start.Pieces(us.Other()).Count(), capture: chess.NoSquare, mater: NewMater(seed)}
 }
 
 // Belief returns the lone king's belief, or nil before the ending (or once
@@ -52,7 +52,7 @@ func (t *Tracker) Lost() bool { return t.lost }
 // Own takes the answer to our own question.
 func (t *Tracker) Own(q kriegspiel.Question, a kriegspiel.Answer) error {
 	if a.Verdict.Done() {
-		pawn := t.mine.PiecesOf(t.us, rbc.Pawn).Has(q.Move.From)
+		pawn := t.mine.PiecesOf(t.us, chess.Pawn).Has(q.Move.From)
 		t.mine.Apply(q.Move)
 		t.halfmove++
 		if a.Verdict == kriegspiel.Captured {
@@ -64,7 +64,7 @@ func (t *Tracker) Own(q kriegspiel.Question, a kriegspiel.Answer) error {
 	}
 	err := t.feed(func(b *Belief) error { return b.Own(q, a) })
 	if a.Verdict.Done() {
-		var squares rbc.Bitboard
+		var squares chess.Bitboard
 		if t.belief != nil {
 			squares = t.belief.Squares()
 		}
@@ -84,11 +84,11 @@ func (t *Tracker) Opponent(heard []kriegspiel.Heard) error {
 	if move == nil {
 		return nil
 	}
-	t.mine.Apply(rbc.Move{}) // its move is unseen: the turn passes
+	t.mine.Apply(chess.Move{}) // its move is unseen: the turn passes
 	t.halfmove++
 	t.capture = move.Capture
-	if move.Capture != rbc.NoSquare {
-		t.mine.SetPiece(move.Capture, rbc.NoPiece)
+	if move.Capture != chess.NoSquare {
+		t.mine.SetPiece(move.Capture, chess.NoPiece)
 		t.halfmove = 0
 	}
 	return t.feed(func(b *Belief) error { return b.Opponent(heard) })
@@ -130,7 +130,7 @@ func (t *Tracker) Choose(questions []kriegspiel.Question) (q kriegspiel.Question
 	if !Playable(&mine, t.us) {
 		return kriegspiel.Question{}, false, nil
 	}
-	moves := make([]rbc.Move, 0, len(questions))
+	moves := make([]chess.Move, 0, len(questions))
 	for _, q := range questions {
 		if !q.AskAny {
 			moves = append(moves, q.Move)

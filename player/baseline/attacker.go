@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -30,13 +31,13 @@ func attackerRushes() [4][]string {
 type Attacker struct {
 	rng     *rand.Rand
 	rush    int
-	pending []rbc.Move
+	pending []chess.Move
 }
 
 // NewAttacker returns an Attacker drawing from rng (which it owns from then on).
 func NewAttacker(rng *rand.Rand) *Attacker {
 	b := &Attacker{rng: rng, rush: rng.IntN(len(attackerRushes()))}
-	b.pending = rushMoves(b.rush, rbc.White)
+	b.pending = rushMoves(b.rush, chess.White)
 	return b
 }
 
@@ -44,17 +45,17 @@ func NewAttacker(rng *rand.Rand) *Attacker {
 func (b *Attacker) Rush() int { return b.rush }
 
 // rushMoves returns rush i from colour c's side.
-func rushMoves(i int, c rbc.Color) []rbc.Move {
+func rushMoves(i int, c chess.Color) []chess.Move {
 	rush := attackerRushes()[i]
-	moves := make([]rbc.Move, len(rush))
+	moves := make([]chess.Move, len(rush))
 	for j, s := range rush {
-		m, err := rbc.ParseMove(s)
+		m, err := chess.ParseMove(s)
 		if err != nil {
 			panic("baseline: bad scripted move " + s) // a constant above
 		}
-		if c == rbc.Black {
-			m.From = rbc.MakeSquare(m.From.File(), 7-m.From.Rank())
-			m.To = rbc.MakeSquare(m.To.File(), 7-m.To.Rank())
+		if c == chess.Black {
+			m.From = chess.MakeSquare(m.From.File(), 7-m.From.Rank())
+			m.To = chess.MakeSquare(m.To.File(), 7-m.To.Rank())
 		}
 		moves[j] = m
 	}
@@ -62,16 +63,16 @@ func rushMoves(i int, c rbc.Color) []rbc.Move {
 }
 
 // HandleGameStart mirrors the script when the bot plays Black.
-func (b *Attacker) HandleGameStart(_ context.Context, c rbc.Color, _ rbc.Board, _ string) error {
+func (b *Attacker) HandleGameStart(_ context.Context, c chess.Color, _ chess.Board, _ string) error {
 	b.pending = rushMoves(b.rush, c)
 	return nil
 }
 
 // HandleOpponentMoveResult does nothing: the script does not adapt.
-func (b *Attacker) HandleOpponentMoveResult(context.Context, bool, rbc.Square) error { return nil }
+func (b *Attacker) HandleOpponentMoveResult(context.Context, bool, chess.Square) error { return nil }
 
 // ChooseSense returns a uniformly random sense action.
-func (b *Attacker) ChooseSense(_ context.Context, senseActions []rbc.Square, _ []rbc.Move, _ time.Duration) (rbc.Square, error) {
+func (b *Attacker) ChooseSense(_ context.Context, senseActions []chess.Square, _ []chess.Move, _ time.Duration) (chess.Square, error) {
 	return randomSense(b.rng, senseActions), nil
 }
 
@@ -80,12 +81,12 @@ func (b *Attacker) HandleSenseResult(context.Context, []rbc.SquarePiece) error {
 
 // ChooseMove requests the next scripted move that is a move action, dropping
 // those that are not; with the script used up it passes.
-func (b *Attacker) ChooseMove(_ context.Context, moveActions []rbc.Move, _ time.Duration) (rbc.Move, error) {
+func (b *Attacker) ChooseMove(_ context.Context, moveActions []chess.Move, _ time.Duration) (chess.Move, error) {
 	for len(b.pending) > 0 && !slices.Contains(moveActions, b.pending[0]) {
 		b.pending = b.pending[1:]
 	}
 	if len(b.pending) == 0 {
-		return rbc.Move{}, nil
+		return chess.Move{}, nil
 	}
 	m := b.pending[0]
 	b.pending = b.pending[1:]
@@ -93,7 +94,7 @@ func (b *Attacker) ChooseMove(_ context.Context, moveActions []rbc.Move, _ time.
 }
 
 // HandleMoveResult does nothing.
-func (b *Attacker) HandleMoveResult(context.Context, rbc.Move, rbc.Move, bool, rbc.Square) error {
+func (b *Attacker) HandleMoveResult(context.Context, chess.Move, chess.Move, bool, chess.Square) error {
 	return nil
 }
 

@@ -6,16 +6,17 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 1)) }
 
-func mustMoves(t *testing.T, uci ...string) []rbc.Move {
+func mustMoves(t *testing.T, uci ...string) []chess.Move {
 	t.Helper()
-	out := make([]rbc.Move, len(uci))
+	out := make([]chess.Move, len(uci))
 	for i, s := range uci {
-		m, err := rbc.ParseMove(s)
+		m, err := chess.ParseMove(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -24,10 +25,10 @@ func mustMoves(t *testing.T, uci ...string) []rbc.Move {
 	return out
 }
 
-func allSquares() []rbc.Square {
-	s := make([]rbc.Square, 64)
+func allSquares() []chess.Square {
+	s := make([]chess.Square, 64)
 	for i := range s {
-		s[i] = rbc.Square(i)
+		s[i] = chess.Square(i)
 	}
 	return s
 }
@@ -64,7 +65,7 @@ func TestRandomMoveIsUniformOverActionsAndPass(t *testing.T) {
 // TestRandomSenseCoversEverySquare: senses are drawn from all 64 squares.
 func TestRandomSenseCoversEverySquare(t *testing.T) {
 	b := NewRandom(newRand(2))
-	seen := map[rbc.Square]int{}
+	seen := map[chess.Square]int{}
 	for range 6400 {
 		s, _ := b.ChooseSense(context.Background(), allSquares(), nil, 0)
 		seen[s]++
@@ -82,7 +83,7 @@ func TestRandomSenseCoversEverySquare(t *testing.T) {
 // TestRandomIsReproducibleFromSeed: the same seed makes the same choices.
 func TestRandomIsReproducibleFromSeed(t *testing.T) {
 	a, b := NewRandom(newRand(7)), NewRandom(newRand(7))
-	board := rbc.StartBoard()
+	board := chess.StartBoard()
 	actions := board.MoveActions()
 	for range 100 {
 		ma, _ := a.ChooseMove(context.Background(), actions, 0)
@@ -101,14 +102,14 @@ func TestAttackerPlaysRushThenKingCapture(t *testing.T) {
 	ctx := context.Background()
 	a := NewAttacker(newRand(1))
 	a.rush = 3
-	a.HandleGameStart(ctx, rbc.White, rbc.StartBoard(), "x")
-	board := rbc.StartBoard()
+	a.HandleGameStart(ctx, chess.White, chess.StartBoard(), "x")
+	board := chess.StartBoard()
 	var got []string
-	for !board.KingMissing(rbc.Black) && len(got) < 10 {
+	for !board.KingMissing(chess.Black) && len(got) < 10 {
 		m, _ := a.ChooseMove(ctx, board.MoveActions(), 0)
 		got = append(got, m.String())
 		rbc.Play(&board, m)
-		rbc.Play(&board, rbc.Move{}) // black passes
+		rbc.Play(&board, chess.Move{}) // black passes
 	}
 	if want := []string{"e2e4", "f1c4", "d1h5", "c4f7", "f7e8"}; !slices.Equal(got, want) {
 		t.Errorf("moves %v, want %v", got, want)
@@ -121,7 +122,7 @@ func TestAttackerMirrorsForBlackAndSkipsMissingMoves(t *testing.T) {
 	ctx := context.Background()
 	a := NewAttacker(newRand(1))
 	a.rush = 0
-	a.HandleGameStart(ctx, rbc.Black, rbc.StartBoard(), "x")
+	a.HandleGameStart(ctx, chess.Black, chess.StartBoard(), "x")
 	steps := []struct {
 		actions []string
 		want    string
@@ -156,11 +157,11 @@ func TestAttackerPicksEachRushUniformly(t *testing.T) {
 // passing opponent, requests only move actions and never drops a move.
 func TestAttackerRushesAreMoveActionsAtTheirTurn(t *testing.T) {
 	for rush := range 4 {
-		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+		for _, c := range []chess.Color{chess.White, chess.Black} {
 			moves := rushMoves(rush, c)
-			board := rbc.StartBoard()
-			if c == rbc.Black {
-				rbc.Play(&board, rbc.Move{})
+			board := chess.StartBoard()
+			if c == chess.Black {
+				rbc.Play(&board, chess.Move{})
 			}
 			for i, m := range moves {
 				if board.KingMissing(c.Other()) {
@@ -170,7 +171,7 @@ func TestAttackerRushesAreMoveActionsAtTheirTurn(t *testing.T) {
 					t.Errorf("rush %d as %v: move %d %v is not a move action", rush, c, i, m)
 				}
 				rbc.Play(&board, m)
-				rbc.Play(&board, rbc.Move{})
+				rbc.Play(&board, chess.Move{})
 			}
 			if !board.KingMissing(c.Other()) {
 				t.Errorf("rush %d as %v does not take a passive king", rush, c)

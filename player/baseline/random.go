@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -24,13 +25,13 @@ type Random struct {
 func NewRandom(rng *rand.Rand) *Random { return &Random{rng: rng} }
 
 // HandleGameStart does nothing: the bot keeps no state.
-func (b *Random) HandleGameStart(context.Context, rbc.Color, rbc.Board, string) error { return nil }
+func (b *Random) HandleGameStart(context.Context, chess.Color, chess.Board, string) error { return nil }
 
 // HandleOpponentMoveResult does nothing.
-func (b *Random) HandleOpponentMoveResult(context.Context, bool, rbc.Square) error { return nil }
+func (b *Random) HandleOpponentMoveResult(context.Context, bool, chess.Square) error { return nil }
 
 // ChooseSense returns a uniformly random sense action.
-func (b *Random) ChooseSense(_ context.Context, senseActions []rbc.Square, _ []rbc.Move, _ time.Duration) (rbc.Square, error) {
+func (b *Random) ChooseSense(_ context.Context, senseActions []chess.Square, _ []chess.Move, _ time.Duration) (chess.Square, error) {
 	return randomSense(b.rng, senseActions), nil
 }
 
@@ -38,16 +39,16 @@ func (b *Random) ChooseSense(_ context.Context, senseActions []rbc.Square, _ []r
 func (b *Random) HandleSenseResult(context.Context, []rbc.SquarePiece) error { return nil }
 
 // ChooseMove returns a uniformly random move action or the pass.
-func (b *Random) ChooseMove(_ context.Context, moveActions []rbc.Move, _ time.Duration) (rbc.Move, error) {
+func (b *Random) ChooseMove(_ context.Context, moveActions []chess.Move, _ time.Duration) (chess.Move, error) {
 	i := b.rng.IntN(len(moveActions) + 1)
 	if i == len(moveActions) {
-		return rbc.Move{}, nil
+		return chess.Move{}, nil
 	}
 	return moveActions[i], nil
 }
 
 // HandleMoveResult does nothing.
-func (b *Random) HandleMoveResult(context.Context, rbc.Move, rbc.Move, bool, rbc.Square) error {
+func (b *Random) HandleMoveResult(context.Context, chess.Move, chess.Move, bool, chess.Square) error {
 	return nil
 }
 
@@ -55,9 +56,9 @@ func (b *Random) HandleMoveResult(context.Context, rbc.Move, rbc.Move, bool, rbc
 func (b *Random) HandleGameEnd(context.Context, rbc.Outcome, *rbc.History) error { return nil }
 
 // randomSense draws a sense action uniformly; with none offered it passes.
-func randomSense(rng *rand.Rand, senseActions []rbc.Square) rbc.Square {
+func randomSense(rng *rand.Rand, senseActions []chess.Square) chess.Square {
 	if len(senseActions) == 0 {
-		return rbc.NoSquare
+		return chess.NoSquare
 	}
 	return senseActions[rng.IntN(len(senseActions))]
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/evaluator/embedded"
 	"github.com/blindfish-rbc/blindfish/evaluator/uci"
@@ -110,9 +111,9 @@ type Trout struct {
 	engine   *uci.Client
 	dead     bool // faithful mode: the engine died; pass from now on
 	newGame  bool // ucinewgame is due before the next search
-	color    rbc.Color
+	color    chess.Color
 	board    troutBoard
-	captured rbc.Square // my_piece_captured_square
+	captured chess.Square // my_piece_captured_square
 	stats    TroutStats
 }
 
@@ -156,12 +157,12 @@ func (t *Trout) Stats() TroutStats {
 
 // HandleGameStart takes the starting board as Trout's board and starts
 // Stockfish (a fresh process per game, as each reference Trout has its own).
-func (t *Trout) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.Board, opponentName string) error {
+func (t *Trout) HandleGameStart(ctx context.Context, color chess.Color, board chess.Board, opponentName string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.color = color
 	t.board = newTroutBoard(board)
-	t.captured = rbc.NoSquare
+	t.captured = chess.NoSquare
 	t.dead = false
 	t.newGame = true
 	if t.engine == nil {
@@ -181,37 +182,37 @@ func (t *Trout) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.
 
 // HandleOpponentMoveResult removes Trout's captured piece from its board and
 // remembers the square for the sense.
-func (t *Trout) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece bool, captureSquare rbc.Square) error {
+func (t *Trout) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece bool, captureSquare chess.Square) error {
 	t.captured = captureSquare
 	if capturedMyPiece && captureSquare.Valid() {
-		t.board.setPiece(captureSquare, rbc.NoPiece)
+		t.board.setPiece(captureSquare, chess.NoPiece)
 	}
 	return nil
 }
 
 // ChooseSense follows Trout's three rules (see Trout).
-func (t *Trout) ChooseSense(ctx context.Context, senseActions []rbc.Square, moveActions []rbc.Move, secondsLeft time.Duration) (rbc.Square, error) {
+func (t *Trout) ChooseSense(ctx context.Context, senseActions []chess.Square, moveActions []chess.Move, secondsLeft time.Duration) (chess.Square, error) {
 	// The reference tests "if square:", so a capture on a1 (square 0) is
 	// not sensed.
-	if t.captured.Valid() && t.captured != rbc.A1 {
+	if t.captured.Valid() && t.captured != chess.A1 {
 		return t.captured, nil
 	}
 	planned, err := t.ChooseMove(ctx, moveActions, secondsLeft)
 	if err != nil {
-		return rbc.NoSquare, err
+		return chess.NoSquare, err
 	}
-	if !planned.IsNull() && t.board.at(planned.To) != rbc.NoPiece {
+	if !planned.IsNull() && t.board.at(planned.To) != chess.NoPiece {
 		return planned.To, nil
 	}
 	own := t.board.pieces.Pieces(t.color)
-	cands := make([]rbc.Square, 0, len(senseActions))
+	cands := make([]chess.Square, 0, len(senseActions))
 	for _, s := range senseActions {
 		if !s.Valid() || !own.Has(s) {
 			cands = append(cands, s)
 		}
 	}
 	if len(cands) == 0 {
-		return rbc.NoSquare, nil
+		return chess.NoSquare, nil
 	}
 	return cands[t.rng.IntN(len(cands))], nil
 }
@@ -228,24 +229,24 @@ func (t *Trout) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece)
 // Stockfish (see Trout). The move is always one of moveActions or a pass:
 // Trout's own pieces on its board are exact, so its choices are move actions
 // anyway, and anything else would lose the game by an illegal request.
-func (t *Trout) ChooseMove(ctx context.Context, moveActions []rbc.Move, secondsLeft time.Duration) (rbc.Move, error) {
+func (t *Trout) ChooseMove(ctx context.Context, moveActions []chess.Move, secondsLeft time.Duration) (chess.Move, error) {
 	m, err := t.chooseMove(ctx)
 	if err != nil || m.IsNull() {
-		return rbc.Move{}, err
+		return chess.Move{}, err
 	}
 	if !isMoveAction(moveActions, m) {
 		t.log.Warn("trout: chosen move is not a move action; passing", "move", m.String(), "fen", t.board.engineFEN())
-		return rbc.Move{}, nil
+		return chess.Move{}, nil
 	}
 	return m, nil
 }
 
 // chooseMove is the reference choose_move.
-func (t *Trout) chooseMove(ctx context.Context) (rbc.Move, error) {
+func (t *Trout) chooseMove(ctx context.Context) (chess.Move, error) {
 	// "if enemy_king_square:" — a king on a1 (square 0) is not seen.
-	if k := t.board.king(t.color.Other()); k.Valid() && k != rbc.A1 {
+	if k := t.board.king(t.color.Other()); k.Valid() && k != chess.A1 {
 		if att := t.board.attackers(t.color, k); att != 0 {
-			return rbc.Move{From: att.First(), To: k}, nil
+			return chess.Move{From: att.First(), To: k}, nil
 		}
 	}
 	t.board.turn = t.color
@@ -259,15 +260,15 @@ func (t *Trout) chooseMove(ctx context.Context) (rbc.Move, error) {
 // faithfulMove asks Stockfish about Trout's board exactly as python-chess
 // would and applies python-chess's verdicts: a dead engine stays dead (pass),
 // "(none)" is a pass, a move illegal in chess on the board is a pass.
-func (t *Trout) faithfulMove(ctx context.Context) (rbc.Move, error) {
+func (t *Trout) faithfulMove(ctx context.Context) (chess.Move, error) {
 	if t.dead {
-		return rbc.Move{}, nil
+		return chess.Move{}, nil
 	}
 	fen := t.board.engineFEN()
 	res, err := t.search(ctx, fen)
 	if err != nil {
 		if ctx.Err() != nil {
-			return rbc.Move{}, fmt.Errorf("trout: %w", ctx.Err())
+			return chess.Move{}, fmt.Errorf("trout: %w", ctx.Err())
 		}
 		t.mu.Lock()
 		t.dead = true
@@ -275,20 +276,20 @@ func (t *Trout) faithfulMove(ctx context.Context) (rbc.Move, error) {
 		t.mu.Unlock()
 		t.log.Debug("trout: Stockfish died; passing from now on, as the reference Trout does", "fen", fen, "err", err)
 		t.closeEngine()
-		return rbc.Move{}, nil
+		return chess.Move{}, nil
 	}
 	return t.acceptMove(res, fen), nil
 }
 
 // acceptMove turns Stockfish's answer into Trout's move: null for "(none)"
 // or for a move python-chess would reject on Trout's board.
-func (t *Trout) acceptMove(res uci.Result, fen string) rbc.Move {
+func (t *Trout) acceptMove(res uci.Result, fen string) chess.Move {
 	if !res.HasMove() {
-		return rbc.Move{}
+		return chess.Move{}
 	}
-	m, err := rbc.ParseMove(res.BestMove)
+	m, err := chess.ParseMove(res.BestMove)
 	if err == nil {
-		var b rbc.Board
+		var b chess.Board
 		if b, err = t.board.chessBoard(); err == nil && !isChessLegal(&b, m) {
 			err = errors.New("illegal in chess on Trout's board")
 		}
@@ -298,21 +299,21 @@ func (t *Trout) acceptMove(res uci.Result, fen string) rbc.Move {
 		t.stats.Rejected++
 		t.mu.Unlock()
 		t.log.Debug("trout: Stockfish bad state; passing this turn", "fen", fen, "bestmove", res.BestMove, "err", err)
-		return rbc.Move{}
+		return chess.Move{}
 	}
 	return m
 }
 
 // robustMove is the hardened variant's engine call (see TroutConfig.Robust).
-func (t *Trout) robustMove(ctx context.Context) (rbc.Move, error) {
+func (t *Trout) robustMove(ctx context.Context) (chess.Move, error) {
 	b, err := t.board.chessBoard()
 	if err != nil {
-		return rbc.Move{}, nil // cannot happen for boards built from harness observations
+		return chess.Move{}, nil // cannot happen for boards built from harness observations
 	}
-	if k := b.PiecesOf(t.color.Other(), rbc.King); k.Count() > 1 {
+	if k := b.PiecesOf(t.color.Other(), chess.King); k.Count() > 1 {
 		believed := t.board.king(t.color.Other())
 		for rest := k &^ believed.Bit(); rest != 0; {
-			b.SetPiece(rest.PopFirst(), rbc.NoPiece)
+			b.SetPiece(rest.PopFirst(), chess.NoPiece)
 		}
 	}
 	g := evaluator.Guard(&b)
@@ -321,7 +322,7 @@ func (t *Trout) robustMove(ctx context.Context) (rbc.Move, error) {
 		switch {
 		case err == nil:
 			if res.HasMove() {
-				if m, perr := rbc.ParseMove(res.BestMove); perr == nil && isChessLegal(&b, m) {
+				if m, perr := chess.ParseMove(res.BestMove); perr == nil && isChessLegal(&b, m) {
 					return m, nil
 				}
 			}
@@ -329,7 +330,7 @@ func (t *Trout) robustMove(ctx context.Context) (rbc.Move, error) {
 			t.stats.Rejected++
 			t.mu.Unlock()
 		case ctx.Err() != nil:
-			return rbc.Move{}, fmt.Errorf("trout: %w", ctx.Err())
+			return chess.Move{}, fmt.Errorf("trout: %w", ctx.Err())
 		default:
 			t.mu.Lock()
 			t.stats.EngineDeaths++
@@ -345,9 +346,9 @@ func (t *Trout) robustMove(ctx context.Context) (rbc.Move, error) {
 	r, err := t.emb.Search(sctx, b, embedded.Limits{})
 	if err != nil {
 		if ctx.Err() != nil {
-			return rbc.Move{}, fmt.Errorf("trout: %w", ctx.Err())
+			return chess.Move{}, fmt.Errorf("trout: %w", ctx.Err())
 		}
-		return rbc.Move{}, nil
+		return chess.Move{}, nil
 	}
 	return r.Best, nil
 }
@@ -378,7 +379,7 @@ func (t *Trout) search(ctx context.Context, fen string) (uci.Result, error) {
 }
 
 // HandleMoveResult pushes the taken move onto Trout's board.
-func (t *Trout) HandleMoveResult(ctx context.Context, requested, taken rbc.Move, capturedOpponentPiece bool, captureSquare rbc.Square) error {
+func (t *Trout) HandleMoveResult(ctx context.Context, requested, taken chess.Move, capturedOpponentPiece bool, captureSquare chess.Square) error {
 	if !taken.IsNull() {
 		t.board.push(taken)
 	}
@@ -411,12 +412,12 @@ func (t *Trout) closeEngine() {
 
 // isMoveAction reports whether m (or m with the harness's queen default) is
 // among actions.
-func isMoveAction(actions []rbc.Move, m rbc.Move) bool {
+func isMoveAction(actions []chess.Move, m chess.Move) bool {
 	if slices.Contains(actions, m) {
 		return true
 	}
-	if m.Promotion == rbc.NoPieceType && (m.To.Rank() == 0 || m.To.Rank() == 7) {
-		return slices.Contains(actions, rbc.Move{From: m.From, To: m.To, Promotion: rbc.Queen})
+	if m.Promotion == chess.NoPieceType && (m.To.Rank() == 0 || m.To.Rank() == 7) {
+		return slices.Contains(actions, chess.Move{From: m.From, To: m.To, Promotion: chess.Queen})
 	}
 	return false
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/internal/stall"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -12,21 +13,21 @@ import (
 
 // newBareTrout returns a Trout in a game as colour c from the start position
 // without an engine: tests of the rules that never reach Stockfish.
-func newBareTrout(t *testing.T, c rbc.Color) *Trout {
+func newBareTrout(t *testing.T, c chess.Color) *Trout {
 	t.Helper()
 	tr, err := NewTrout(TroutConfig{EnginePath: "/nonexistent/stockfish", Rand: newRand(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr.color = c
-	tr.board = newTroutBoard(rbc.StartBoard())
-	tr.captured = rbc.NoSquare
+	tr.board = newTroutBoard(chess.StartBoard())
+	tr.captured = chess.NoSquare
 	return tr
 }
 
-func sq(t *testing.T, name string) rbc.Square {
+func sq(t *testing.T, name string) chess.Square {
 	t.Helper()
-	s, err := rbc.ParseSquare(name)
+	s, err := chess.ParseSquare(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,14 +38,14 @@ func sq(t *testing.T, name string) rbc.Square {
 // truth-value quirk that a capture on a1 (square 0) is not sensed.
 func TestTroutSensesWhereItWasCaptured(t *testing.T) {
 	ctx := context.Background()
-	tr := newBareTrout(t, rbc.White)
+	tr := newBareTrout(t, chess.White)
 	if err := tr.HandleOpponentMoveResult(ctx, true, sq(t, "f2")); err != nil {
 		t.Fatal(err)
 	}
-	if tr.board.at(sq(t, "f2")) != rbc.NoPiece {
+	if tr.board.at(sq(t, "f2")) != chess.NoPiece {
 		t.Error("captured pawn still on Trout's board")
 	}
-	start := rbc.StartBoard()
+	start := chess.StartBoard()
 	got, err := tr.ChooseSense(ctx, allSquares(), start.MoveActions(), 0)
 	if err != nil || got != sq(t, "f2") {
 		t.Fatalf("sense after capture on f2 = %v, %v; want f2", got, err)
@@ -52,13 +53,13 @@ func TestTroutSensesWhereItWasCaptured(t *testing.T) {
 
 	// A capture on a1: rule 1 is skipped; with a dead engine (no planned
 	// move) the sense is random and never on one of Trout's own pieces.
-	tr = newBareTrout(t, rbc.White)
+	tr = newBareTrout(t, chess.White)
 	tr.dead = true
-	if err := tr.HandleOpponentMoveResult(ctx, true, rbc.A1); err != nil {
+	if err := tr.HandleOpponentMoveResult(ctx, true, chess.A1); err != nil {
 		t.Fatal(err)
 	}
-	own := tr.board.pieces.Pieces(rbc.White)
-	seen := map[rbc.Square]bool{}
+	own := tr.board.pieces.Pieces(chess.White)
+	seen := map[chess.Square]bool{}
 	for range 2000 {
 		got, err := tr.ChooseSense(ctx, allSquares(), nil, 0)
 		if err != nil {
@@ -70,8 +71,8 @@ func TestTroutSensesWhereItWasCaptured(t *testing.T) {
 		seen[got] = true
 	}
 	// 64 squares − 15 own pieces (a1's rook is gone) = 49 candidates, a1 among them.
-	if len(seen) != 49 || !seen[rbc.A1] {
-		t.Errorf("random senses covered %d squares (a1: %v), want all 49 non-own squares", len(seen), seen[rbc.A1])
+	if len(seen) != 49 || !seen[chess.A1] {
+		t.Errorf("random senses covered %d squares (a1: %v), want all 49 non-own squares", len(seen), seen[chess.A1])
 	}
 }
 
@@ -81,15 +82,15 @@ func TestTroutSensesWhereItWasCaptured(t *testing.T) {
 // occupied square).
 func TestTroutCapturesAVisibleKing(t *testing.T) {
 	ctx := context.Background()
-	tr := newBareTrout(t, rbc.White)
+	tr := newBareTrout(t, chess.White)
 	tr.dead = true // no engine: a pass whenever Stockfish would be asked
 	// Trout has seen the black king on e7 and has a queen on h4.
-	tr.board.setPiece(sq(t, "e2"), rbc.NoPiece)
-	tr.board.setPiece(sq(t, "e4"), rbc.MakePiece(rbc.White, rbc.Pawn))
-	tr.board.setPiece(sq(t, "d1"), rbc.NoPiece)
-	tr.board.setPiece(sq(t, "h4"), rbc.MakePiece(rbc.White, rbc.Queen))
-	tr.board.setPiece(sq(t, "e7"), rbc.MakePiece(rbc.Black, rbc.King)) // sensed; e8's king is stale
-	tr.board.setPiece(sq(t, "f6"), rbc.NoPiece)
+	tr.board.setPiece(sq(t, "e2"), chess.NoPiece)
+	tr.board.setPiece(sq(t, "e4"), chess.MakePiece(chess.White, chess.Pawn))
+	tr.board.setPiece(sq(t, "d1"), chess.NoPiece)
+	tr.board.setPiece(sq(t, "h4"), chess.MakePiece(chess.White, chess.Queen))
+	tr.board.setPiece(sq(t, "e7"), chess.MakePiece(chess.Black, chess.King)) // sensed; e8's king is stale
+	tr.board.setPiece(sq(t, "f6"), chess.NoPiece)
 	actions := tr.board.pieces.MoveActions() // White to move on the start-derived board
 	got, err := tr.ChooseMove(ctx, actions, 0)
 	if err != nil {
@@ -101,13 +102,13 @@ func TestTroutCapturesAVisibleKing(t *testing.T) {
 		t.Fatalf("king e8 out of reach: got %v, %v; want a pass (dead engine)", got, err)
 	}
 	// Remove the stale king: now e7 is the king and Qh4 attacks it.
-	tr.board.setPiece(sq(t, "e8"), rbc.NoPiece)
-	tr.board.setPiece(sq(t, "c6"), rbc.MakePiece(rbc.White, rbc.Knight)) // a second attacker, on a higher square
+	tr.board.setPiece(sq(t, "e8"), chess.NoPiece)
+	tr.board.setPiece(sq(t, "c6"), chess.MakePiece(chess.White, chess.Knight)) // a second attacker, on a higher square
 	got, err = tr.ChooseMove(ctx, actions, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (rbc.Move{From: sq(t, "h4"), To: sq(t, "e7")}); got != want {
+	if want := (chess.Move{From: sq(t, "h4"), To: sq(t, "e7")}); got != want {
 		t.Errorf("king capture = %v, want %v (lowest attacker: h4=31 before c6=42)", got, want)
 	}
 	sense, err := tr.ChooseSense(ctx, allSquares(), actions, 0)
@@ -115,12 +116,12 @@ func TestTroutCapturesAVisibleKing(t *testing.T) {
 		t.Errorf("sense before a king capture = %v, %v; want e7", sense, err)
 	}
 	// A king on a1 is invisible to Trout (truth-value quirk).
-	tb := newBareTrout(t, rbc.Black)
+	tb := newBareTrout(t, chess.Black)
 	tb.dead = true
-	tb.board.setPiece(rbc.E1, rbc.NoPiece)
-	tb.board.setPiece(rbc.A1, rbc.MakePiece(rbc.White, rbc.King))
-	tb.board.setPiece(rbc.B1, rbc.NoPiece)
-	tb.board.setPiece(sq(t, "b3"), rbc.MakePiece(rbc.Black, rbc.Knight))
+	tb.board.setPiece(chess.E1, chess.NoPiece)
+	tb.board.setPiece(chess.A1, chess.MakePiece(chess.White, chess.King))
+	tb.board.setPiece(chess.B1, chess.NoPiece)
+	tb.board.setPiece(sq(t, "b3"), chess.MakePiece(chess.Black, chess.Knight))
 	if got, _ := tb.ChooseMove(ctx, nil, 0); !got.IsNull() {
 		t.Errorf("king on a1: got %v, want no capture", got)
 	}
@@ -129,36 +130,36 @@ func TestTroutCapturesAVisibleKing(t *testing.T) {
 // TestTroutBoardFollowsPythonChess checks the board quirks the FEN sent to
 // Stockfish depends on.
 func TestTroutBoardFollowsPythonChess(t *testing.T) {
-	tb := newTroutBoard(rbc.StartBoard())
-	tb.turn = rbc.White
+	tb := newTroutBoard(chess.StartBoard())
+	tb.turn = chess.White
 	tb.clearStack()
-	tb.push(rbc.Move{From: rbc.E2, To: rbc.E4})
-	tb.turn = rbc.White
+	tb.push(chess.Move{From: chess.E2, To: chess.E4})
+	tb.turn = chess.White
 	tb.clearStack()
 	// The en-passant square behind our own pawn stays; counters count only
 	// our moves (fullmove never advances for White).
 	if got, want := tb.engineFEN(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1"; got != want {
 		t.Errorf("after e2e4: %s, want %s", got, want)
 	}
-	tb.push(rbc.Move{From: rbc.G1, To: sq(t, "f3")})
-	tb.turn = rbc.White
-	tb.push(rbc.Move{From: rbc.F1, To: sq(t, "c4")})
-	tb.turn = rbc.White
-	tb.push(rbc.Move{From: rbc.E1, To: rbc.G1}) // castling, python-chess style
-	tb.turn = rbc.White
+	tb.push(chess.Move{From: chess.G1, To: sq(t, "f3")})
+	tb.turn = chess.White
+	tb.push(chess.Move{From: chess.F1, To: sq(t, "c4")})
+	tb.turn = chess.White
+	tb.push(chess.Move{From: chess.E1, To: chess.G1}) // castling, python-chess style
+	tb.turn = chess.White
 	tb.clearStack()
 	if got, want := tb.engineFEN(), "rnbqkbnr/pppppppp/8/8/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 w kq - 3 1"; got != want {
 		t.Errorf("after castling: %s, want %s", got, want)
 	}
 	// Black's counters: fullmove advances on each of Black's pushes.
-	bb := newTroutBoard(rbc.StartBoard())
-	bb.turn = rbc.Black
+	bb := newTroutBoard(chess.StartBoard())
+	bb.turn = chess.Black
 	bb.clearStack()
-	bb.push(rbc.Move{From: sq(t, "g8"), To: sq(t, "f6")})
-	bb.turn = rbc.Black
+	bb.push(chess.Move{From: sq(t, "g8"), To: sq(t, "f6")})
+	bb.turn = chess.Black
 	bb.clearStack()
 	// A sensed empty h8 (rook gone) drops the right when the stack is clear.
-	bb.setPiece(sq(t, "h8"), rbc.NoPiece)
+	bb.setPiece(sq(t, "h8"), chess.NoPiece)
 	if got, want := bb.engineFEN(), "rnbqkb2/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQq - 1 2"; got != want {
 		t.Errorf("black after Nf6, h8 sensed empty: %s, want %s", got, want)
 	}
@@ -174,8 +175,8 @@ func TestTroutPlaysAStockfishMove(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		start := rbc.StartBoard()
-		if err := tr.HandleGameStart(ctx, rbc.White, start, "test"); err != nil {
+		start := chess.StartBoard()
+		if err := tr.HandleGameStart(ctx, chess.White, start, "test"); err != nil {
 			t.Fatal(err)
 		}
 		// White's first turn: the planned move is a pawn or knight move onto
@@ -193,9 +194,9 @@ func TestTroutPlaysAStockfishMove(t *testing.T) {
 		}
 		// A hanging queen on Trout's board: Stockfish takes it and Trout
 		// senses the capture square first.
-		tr.board.setPiece(sq(t, "d5"), rbc.MakePiece(rbc.Black, rbc.Queen))
-		tr.board.setPiece(sq(t, "e2"), rbc.NoPiece)
-		tr.board.setPiece(sq(t, "e4"), rbc.MakePiece(rbc.White, rbc.Pawn))
+		tr.board.setPiece(sq(t, "d5"), chess.MakePiece(chess.Black, chess.Queen))
+		tr.board.setPiece(sq(t, "e2"), chess.NoPiece)
+		tr.board.setPiece(sq(t, "e4"), chess.MakePiece(chess.White, chess.Pawn))
 		actions = tr.board.pieces.MoveActions()
 		sense, err := tr.ChooseSense(ctx, allSquares(), actions, 0)
 		if err != nil || sense != sq(t, "d5") {
@@ -227,7 +228,7 @@ func TestTroutMatchesRecordedGames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for c := rbc.White; c <= rbc.Black; c++ {
+		for c := chess.White; c <= chess.Black; c++ {
 			if name := [2]string{h.WhiteName, h.BlackName}[c]; name != "TroutBot" {
 				continue
 			}
@@ -245,19 +246,19 @@ func TestTroutMatchesRecordedGames(t *testing.T) {
 // besides asking Stockfish: when no king capture is in sight it sets the side
 // to move to Trout's colour and clears the move stack. It reports the king
 // capture, if any.
-func chooseMoveEffects(tr *Trout) (rbc.Move, bool) {
-	if k := tr.board.king(tr.color.Other()); k.Valid() && k != rbc.A1 {
+func chooseMoveEffects(tr *Trout) (chess.Move, bool) {
+	if k := tr.board.king(tr.color.Other()); k.Valid() && k != chess.A1 {
 		if att := tr.board.attackers(tr.color, k); att != 0 {
-			return rbc.Move{From: att.First(), To: k}, true
+			return chess.Move{From: att.First(), To: k}, true
 		}
 	}
 	tr.board.turn = tr.color
 	tr.board.clearStack()
-	return rbc.Move{}, false
+	return chess.Move{}, false
 }
 
 // checkTroutSide replays colour c of h as Trout saw it.
-func checkTroutSide(t *testing.T, name string, h *rbc.History, c rbc.Color) (turns, rule1, kingCaps, engineMoves int) {
+func checkTroutSide(t *testing.T, name string, h *rbc.History, c chess.Color) (turns, rule1, kingCaps, engineMoves int) {
 	t.Helper()
 	tr := newBareTrout(t, c)
 	opp := h.Turns[c.Other()]
@@ -265,16 +266,16 @@ func checkTroutSide(t *testing.T, name string, h *rbc.History, c rbc.Color) (tur
 	for i, rec := range mine {
 		turns++
 		// The opponent's last capture (White's first turn: none).
-		capSq := rbc.NoSquare
+		capSq := chess.NoSquare
 		j := i - 1
-		if c == rbc.Black {
+		if c == chess.Black {
 			j = i
 		}
 		if j >= 0 && j < len(opp) && opp[j].HasMove {
 			capSq = opp[j].Capture
 		}
-		tr.HandleOpponentMoveResult(context.Background(), capSq != rbc.NoSquare, capSq)
-		if capSq.Valid() && capSq != rbc.A1 {
+		tr.HandleOpponentMoveResult(context.Background(), capSq != chess.NoSquare, capSq)
+		if capSq.Valid() && capSq != chess.A1 {
 			rule1++
 			if rec.Sense != capSq {
 				t.Errorf("%s %s turn %d: captured on %v, sensed %v", name, c, i+1, capSq, rec.Sense)
@@ -291,7 +292,7 @@ func checkTroutSide(t *testing.T, name string, h *rbc.History, c rbc.Color) (tur
 		}
 		if want, ok := chooseMoveEffects(tr); ok {
 			kingCaps++
-			if rec.Requested != want && rec.Requested != (rbc.Move{From: want.From, To: want.To, Promotion: rbc.Queen}) {
+			if rec.Requested != want && rec.Requested != (chess.Move{From: want.From, To: want.To, Promotion: chess.Queen}) {
 				t.Errorf("%s %s turn %d: king capture %v expected, requested %v", name, c, i+1, want, rec.Requested)
 			}
 		} else if !rec.Requested.IsNull() {
@@ -304,7 +305,7 @@ func checkTroutSide(t *testing.T, name string, h *rbc.History, c rbc.Color) (tur
 				t.Errorf("%s %s turn %d: requested %v is not legal on the rebuilt board %s", name, c, i+1, rec.Requested, tr.board.engineFEN())
 			}
 		}
-		tr.HandleMoveResult(context.Background(), rec.Requested, rec.Taken, rec.Capture != rbc.NoSquare, rec.Capture)
+		tr.HandleMoveResult(context.Background(), rec.Requested, rec.Taken, rec.Capture != chess.NoSquare, rec.Capture)
 	}
 	return
 }
@@ -337,7 +338,7 @@ func TestTroutGivesUpWhereTheReferenceDid(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for c := rbc.White; c <= rbc.Black; c++ {
+		for c := chess.White; c <= chess.Black; c++ {
 			if [2]string{h.WhiteName, h.BlackName}[c] != "TroutBot" {
 				continue
 			}
@@ -354,22 +355,22 @@ func TestTroutGivesUpWhereTheReferenceDid(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := tr.HandleGameStart(ctx, c, rbc.StartBoard(), "replay"); err != nil {
+			if err := tr.HandleGameStart(ctx, c, chess.StartBoard(), "replay"); err != nil {
 				t.Fatal(err)
 			}
 			for i, rec := range mine[:first+2] {
-				capSq := rbc.NoSquare
+				capSq := chess.NoSquare
 				if j := i - 1 + int(c); j >= 0 && j < len(opp) && opp[j].HasMove {
 					capSq = opp[j].Capture
 				}
-				tr.HandleOpponentMoveResult(ctx, capSq != rbc.NoSquare, capSq)
+				tr.HandleOpponentMoveResult(ctx, capSq != chess.NoSquare, capSq)
 				live := i >= first
 				switch {
 				case live:
 					if _, err := tr.ChooseSense(ctx, allSquares(), nil, 0); err != nil {
 						t.Fatal(err)
 					}
-				case !capSq.Valid() || capSq == rbc.A1:
+				case !capSq.Valid() || capSq == chess.A1:
 					chooseMoveEffects(tr)
 				}
 				tr.HandleSenseResult(ctx, rec.SenseResult)
@@ -385,7 +386,7 @@ func TestTroutGivesUpWhereTheReferenceDid(t *testing.T) {
 						t.Errorf("%s %s turn %d: the reference passed (to the end); ours requested %v", filepath.Base(f), c, i+1, m)
 					}
 				}
-				tr.HandleMoveResult(ctx, rec.Requested, rec.Taken, rec.Capture != rbc.NoSquare, rec.Capture)
+				tr.HandleMoveResult(ctx, rec.Requested, rec.Taken, rec.Capture != chess.NoSquare, rec.Capture)
 			}
 			if tr.dead {
 				deaths++
@@ -419,11 +420,11 @@ func TestRobustTroutSurvivesACrashBoard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := tr.HandleGameStart(ctx, rbc.White, rbc.StartBoard(), "test"); err != nil {
+		if err := tr.HandleGameStart(ctx, chess.White, chess.StartBoard(), "test"); err != nil {
 			t.Fatal(err)
 		}
-		tr.board = newTroutBoard(rbc.MustParseFEN(fen))
-		b := rbc.MustParseFEN(fen)
+		tr.board = newTroutBoard(chess.MustParseFEN(fen))
+		b := chess.MustParseFEN(fen)
 		actions := b.MoveActions()
 		m, err := tr.ChooseMove(ctx, actions, 0)
 		if err != nil {

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // troutBoard is the one board the reference Trout keeps: the python-chess
@@ -17,10 +17,10 @@ import (
 // counters count Trout's own moves only. Keeping these exactly is what makes
 // the FEN sent to Stockfish (and so its crashes) the reference Trout's.
 type troutBoard struct {
-	pieces   rbc.Board    // placement only; its turn, rights and counters are unused
-	turn     rbc.Color    // python-chess board.turn
-	castling rbc.Bitboard // python-chess castling_rights: the rook squares
-	ep       rbc.Square   // python-chess ep_square (NoSquare for None)
+	pieces   chess.Board    // placement only; its turn, rights and counters are unused
+	turn     chess.Color    // python-chess board.turn
+	castling chess.Bitboard // python-chess castling_rights: the rook squares
+	ep       chess.Square   // python-chess ep_square (NoSquare for None)
 	halfmove int
 	fullmove int
 	stacked  bool // the move stack is not empty (pushes since the last clear_stack)
@@ -28,18 +28,18 @@ type troutBoard struct {
 
 // Squares and masks python-chess's push and castling code refer to.
 const (
-	rank1 rbc.Bitboard = 0xff
-	rank8 rbc.Bitboard = 0xff << 56
+	rank1 chess.Bitboard = 0xff
+	rank8 chess.Bitboard = 0xff << 56
 )
 
 // newTroutBoard copies the board the harness hands over at game start.
-func newTroutBoard(b rbc.Board) troutBoard {
+func newTroutBoard(b chess.Board) troutBoard {
 	t := troutBoard{pieces: b, turn: b.Turn(), ep: b.EnPassant(), halfmove: b.HalfmoveClock(), fullmove: b.FullmoveNumber()}
 	rights := b.Castling()
 	for _, r := range []struct {
-		right rbc.Castling
-		rook  rbc.Square
-	}{{rbc.WhiteKingside, rbc.H1}, {rbc.WhiteQueenside, rbc.A1}, {rbc.BlackKingside, rbc.H8}, {rbc.BlackQueenside, rbc.A8}} {
+		right chess.Castling
+		rook  chess.Square
+	}{{chess.WhiteKingside, chess.H1}, {chess.WhiteQueenside, chess.A1}, {chess.BlackKingside, chess.H8}, {chess.BlackQueenside, chess.A8}} {
 		if rights&r.right != 0 {
 			t.castling |= r.rook.Bit()
 		}
@@ -49,59 +49,59 @@ func newTroutBoard(b rbc.Board) troutBoard {
 
 // setPiece puts p on s (NoPiece empties it), as chess.Board's public
 // set_piece_at and remove_piece_at do, which also clear the move stack.
-func (t *troutBoard) setPiece(s rbc.Square, p rbc.Piece) {
+func (t *troutBoard) setPiece(s chess.Square, p chess.Piece) {
 	t.pieces.SetPiece(s, p)
 	t.stacked = false
 }
 
 // set is python-chess's internal _set_piece_at/_remove_piece_at, used by push.
-func (t *troutBoard) set(s rbc.Square, p rbc.Piece) { t.pieces.SetPiece(s, p) }
+func (t *troutBoard) set(s chess.Square, p chess.Piece) { t.pieces.SetPiece(s, p) }
 
 // at returns the piece on s.
-func (t *troutBoard) at(s rbc.Square) rbc.Piece { return t.pieces.PieceAt(s) }
+func (t *troutBoard) at(s chess.Square) chess.Piece { return t.pieces.PieceAt(s) }
 
 // king returns the highest square holding a king of colour c, or NoSquare:
 // python-chess's Board.king takes the most significant bit, which matters
 // because Trout's board often shows the enemy king twice (the one it last
 // saw and the one it never saw leave).
-func (t *troutBoard) king(c rbc.Color) rbc.Square {
-	k := t.pieces.PiecesOf(c, rbc.King)
+func (t *troutBoard) king(c chess.Color) chess.Square {
+	k := t.pieces.PiecesOf(c, chess.King)
 	if k == 0 {
-		return rbc.NoSquare
+		return chess.NoSquare
 	}
 	return k.Last()
 }
 
 // attackers returns the pieces of colour c that attack s on this board.
-func (t *troutBoard) attackers(c rbc.Color, s rbc.Square) rbc.Bitboard {
+func (t *troutBoard) attackers(c chess.Color, s chess.Square) chess.Bitboard {
 	return attackersOf(&t.pieces, c, s)
 }
 
 // attackersOf returns the pieces of colour c that attack s on b.
-func attackersOf(b *rbc.Board, c rbc.Color, s rbc.Square) rbc.Bitboard {
+func attackersOf(b *chess.Board, c chess.Color, s chess.Square) chess.Bitboard {
 	occ := b.Occupied()
-	diag := b.PiecesOf(c, rbc.Bishop) | b.PiecesOf(c, rbc.Queen)
-	straight := b.PiecesOf(c, rbc.Rook) | b.PiecesOf(c, rbc.Queen)
-	return rbc.PawnAttacks(c.Other(), s)&b.PiecesOf(c, rbc.Pawn) |
-		rbc.KnightAttacks(s)&b.PiecesOf(c, rbc.Knight) |
-		rbc.KingAttacks(s)&b.PiecesOf(c, rbc.King) |
-		rbc.BishopAttacks(s, occ)&diag |
-		rbc.RookAttacks(s, occ)&straight
+	diag := b.PiecesOf(c, chess.Bishop) | b.PiecesOf(c, chess.Queen)
+	straight := b.PiecesOf(c, chess.Rook) | b.PiecesOf(c, chess.Queen)
+	return chess.PawnAttacks(c.Other(), s)&b.PiecesOf(c, chess.Pawn) |
+		chess.KnightAttacks(s)&b.PiecesOf(c, chess.Knight) |
+		chess.KingAttacks(s)&b.PiecesOf(c, chess.King) |
+		chess.BishopAttacks(s, occ)&diag |
+		chess.RookAttacks(s, occ)&straight
 }
 
 // cleanCastling is python-chess's clean_castling_rights for standard chess:
 // only rights whose rook stands on its corner next to its own king on e1/e8.
-func (t *troutBoard) cleanCastling() rbc.Bitboard {
+func (t *troutBoard) cleanCastling() chess.Bitboard {
 	if t.stacked {
 		return t.castling // python-chess assumes rights were filtered before the first push
 	}
-	c := t.castling & (t.pieces.PiecesOf(rbc.White, rbc.Rook) | t.pieces.PiecesOf(rbc.Black, rbc.Rook))
-	white := c & rank1 & t.pieces.Pieces(rbc.White) & (rbc.A1.Bit() | rbc.H1.Bit())
-	black := c & rank8 & t.pieces.Pieces(rbc.Black) & (rbc.A8.Bit() | rbc.H8.Bit())
-	if !t.pieces.PiecesOf(rbc.White, rbc.King).Has(rbc.E1) {
+	c := t.castling & (t.pieces.PiecesOf(chess.White, chess.Rook) | t.pieces.PiecesOf(chess.Black, chess.Rook))
+	white := c & rank1 & t.pieces.Pieces(chess.White) & (chess.A1.Bit() | chess.H1.Bit())
+	black := c & rank8 & t.pieces.Pieces(chess.Black) & (chess.A8.Bit() | chess.H8.Bit())
+	if !t.pieces.PiecesOf(chess.White, chess.King).Has(chess.E1) {
 		white = 0
 	}
-	if !t.pieces.PiecesOf(rbc.Black, rbc.King).Has(rbc.E8) {
+	if !t.pieces.PiecesOf(chess.Black, chess.King).Has(chess.E8) {
 		black = 0
 	}
 	return white | black
@@ -111,12 +111,12 @@ func (t *troutBoard) cleanCastling() rbc.Bitboard {
 func (t *troutBoard) clearStack() { t.stacked = false }
 
 // castlingString renders rights as python-chess's FEN does ("KQkq", "-").
-func castlingString(c rbc.Bitboard) string {
+func castlingString(c chess.Bitboard) string {
 	var s strings.Builder
 	for _, r := range []struct {
-		sq rbc.Square
+		sq chess.Square
 		ch byte
-	}{{rbc.H1, 'K'}, {rbc.A1, 'Q'}, {rbc.H8, 'k'}, {rbc.A8, 'q'}} {
+	}{{chess.H1, 'K'}, {chess.A1, 'Q'}, {chess.H8, 'k'}, {chess.A8, 'q'}} {
 		if c.Has(r.sq) {
 			s.WriteByte(r.ch)
 		}
@@ -137,7 +137,7 @@ func (t *troutBoard) placement() string {
 // en_passant="fen" shows the stored en-passant square whatever it is.
 func (t *troutBoard) engineFEN() string {
 	side := "w"
-	if t.turn == rbc.Black {
+	if t.turn == chess.Black {
 		side = "b"
 	}
 	return t.placement() + " " + side + " " + castlingString(t.cleanCastling()) + " " + t.ep.String() + " " +
@@ -147,13 +147,13 @@ func (t *troutBoard) engineFEN() string {
 // chessBoard returns the board as an rbc.Board with the side to move and
 // clean rights set, for chess-legality checks (no en-passant square: the one
 // Trout's board stores is behind its own pawn and never usable).
-func (t *troutBoard) chessBoard() (rbc.Board, error) {
+func (t *troutBoard) chessBoard() (chess.Board, error) {
 	var rights []byte
 	c := t.cleanCastling()
 	for _, r := range []struct {
-		sq rbc.Square
+		sq chess.Square
 		ch byte
-	}{{rbc.H1, 'K'}, {rbc.A1, 'Q'}, {rbc.H8, 'k'}, {rbc.A8, 'q'}} {
+	}{{chess.H1, 'K'}, {chess.A1, 'Q'}, {chess.H8, 'k'}, {chess.A8, 'q'}} {
 		if c.Has(r.sq) {
 			rights = append(rights, r.ch)
 		}
@@ -163,104 +163,104 @@ func (t *troutBoard) chessBoard() (rbc.Board, error) {
 		cs = "-"
 	}
 	side := "w"
-	if t.turn == rbc.Black {
+	if t.turn == chess.Black {
 		side = "b"
 	}
-	return rbc.ParseFEN(t.placement() + " " + side + " " + cs + " - 0 1")
+	return chess.ParseFEN(t.placement() + " " + side + " " + cs + " - 0 1")
 }
 
 // push is python-chess's Board.push for a taken move, with the side to move
 // the board happens to have.
-func (t *troutBoard) push(m rbc.Move) {
+func (t *troutBoard) push(m chess.Move) {
 	if m.IsNull() {
 		// Trout pushes only real taken moves; a null push would only swap turns.
-		t.ep = rbc.NoSquare
+		t.ep = chess.NoSquare
 		t.halfmove++
-		if t.turn == rbc.Black {
+		if t.turn == chess.Black {
 			t.fullmove++
 		}
 		t.turn = t.turn.Other()
 		return
 	}
-	kings := t.pieces.PiecesOf(rbc.White, rbc.King) | t.pieces.PiecesOf(rbc.Black, rbc.King)
-	rooks := t.pieces.PiecesOf(rbc.White, rbc.Rook) | t.pieces.PiecesOf(rbc.Black, rbc.Rook)
+	kings := t.pieces.PiecesOf(chess.White, chess.King) | t.pieces.PiecesOf(chess.Black, chess.King)
+	rooks := t.pieces.PiecesOf(chess.White, chess.Rook) | t.pieces.PiecesOf(chess.Black, chess.Rook)
 	// _to_chess960: a king's two-square step from e1/e8 becomes "king takes rook".
 	from, to := m.From, m.To
 	switch {
-	case from == rbc.E1 && kings.Has(rbc.E1) && to == rbc.G1 && !rooks.Has(rbc.G1):
-		to = rbc.H1
-	case from == rbc.E1 && kings.Has(rbc.E1) && to == rbc.C1 && !rooks.Has(rbc.C1):
-		to = rbc.A1
-	case from == rbc.E8 && kings.Has(rbc.E8) && to == rbc.G8 && !rooks.Has(rbc.G8):
-		to = rbc.H8
-	case from == rbc.E8 && kings.Has(rbc.E8) && to == rbc.C8 && !rooks.Has(rbc.C8):
-		to = rbc.A8
+	case from == chess.E1 && kings.Has(chess.E1) && to == chess.G1 && !rooks.Has(chess.G1):
+		to = chess.H1
+	case from == chess.E1 && kings.Has(chess.E1) && to == chess.C1 && !rooks.Has(chess.C1):
+		to = chess.A1
+	case from == chess.E8 && kings.Has(chess.E8) && to == chess.G8 && !rooks.Has(chess.G8):
+		to = chess.H8
+	case from == chess.E8 && kings.Has(chess.E8) && to == chess.C8 && !rooks.Has(chess.C8):
+		to = chess.A8
 	}
 	t.castling = t.cleanCastling()
 	t.stacked = true
 	oldEP := t.ep
-	t.ep = rbc.NoSquare
+	t.ep = chess.NoSquare
 	t.halfmove++
-	if t.turn == rbc.Black {
+	if t.turn == chess.Black {
 		t.fullmove++
 	}
 	us := t.turn
 	touched := from.Bit() | to.Bit()
-	pawns := t.pieces.PiecesOf(rbc.White, rbc.Pawn) | t.pieces.PiecesOf(rbc.Black, rbc.Pawn)
+	pawns := t.pieces.PiecesOf(chess.White, chess.Pawn) | t.pieces.PiecesOf(chess.Black, chess.Pawn)
 	if touched&pawns != 0 || touched&t.pieces.Pieces(us.Other()) != 0 {
 		t.halfmove = 0
 	}
 	pt := t.at(from).Type()
-	t.set(from, rbc.NoPiece)
+	t.set(from, chess.NoPiece)
 	captured := t.at(to).Type()
 	t.castling &^= from.Bit() | to.Bit()
 	switch {
-	case pt == rbc.King:
-		if us == rbc.White {
+	case pt == chess.King:
+		if us == chess.White {
 			t.castling &^= rank1
 		} else {
 			t.castling &^= rank8
 		}
-	case captured == rbc.King:
-		if us == rbc.White && to.Rank() == 7 {
+	case captured == chess.King:
+		if us == chess.White && to.Rank() == 7 {
 			t.castling &^= rank8
-		} else if us == rbc.Black && to.Rank() == 0 {
+		} else if us == chess.Black && to.Rank() == 0 {
 			t.castling &^= rank1
 		}
 	}
-	if pt == rbc.Pawn {
+	if pt == chess.Pawn {
 		diff := int(to) - int(from)
 		switch {
 		case diff == 16 && from.Rank() == 1:
 			t.ep = from + 8
 		case diff == -16 && from.Rank() == 6:
 			t.ep = from - 8
-		case to == oldEP && (diff == 7 || diff == -7 || diff == 9 || diff == -9) && captured == rbc.NoPieceType:
+		case to == oldEP && (diff == 7 || diff == -7 || diff == 9 || diff == -9) && captured == chess.NoPieceType:
 			capSq := oldEP - 8
-			if us == rbc.Black {
+			if us == chess.Black {
 				capSq = oldEP + 8
 			}
-			t.set(capSq, rbc.NoPiece)
+			t.set(capSq, chess.NoPiece)
 		}
 	}
-	if m.Promotion != rbc.NoPieceType {
+	if m.Promotion != chess.NoPieceType {
 		pt = m.Promotion
 	}
-	if pt == rbc.King && t.pieces.Pieces(us).Has(to) {
+	if pt == chess.King && t.pieces.Pieces(us).Has(to) {
 		// Castling, in python-chess's king-takes-rook form.
 		aSide := to.File() < from.File()
-		t.set(to, rbc.NoPiece)
-		kingTo, rookTo := rbc.G1, rbc.F1
+		t.set(to, chess.NoPiece)
+		kingTo, rookTo := chess.G1, chess.F1
 		if aSide {
-			kingTo, rookTo = rbc.C1, rbc.D1
+			kingTo, rookTo = chess.C1, chess.D1
 		}
-		if us == rbc.Black {
+		if us == chess.Black {
 			kingTo, rookTo = kingTo+56, rookTo+56
 		}
-		t.set(kingTo, rbc.MakePiece(us, rbc.King))
-		t.set(rookTo, rbc.MakePiece(us, rbc.Rook))
-	} else if pt != rbc.NoPieceType {
-		t.set(to, rbc.MakePiece(us, pt))
+		t.set(kingTo, chess.MakePiece(us, chess.King))
+		t.set(rookTo, chess.MakePiece(us, chess.Rook))
+	} else if pt != chess.NoPieceType {
+		t.set(to, chess.MakePiece(us, pt))
 	}
 	t.turn = us.Other()
 }
@@ -269,16 +269,16 @@ func (t *troutBoard) push(m rbc.Move) {
 // what python-chess checks before it accepts Stockfish's bestmove. Castling
 // may not start in, pass through or land on an attacked square; no move may
 // leave the mover's king attacked.
-func isChessLegal(b *rbc.Board, m rbc.Move) bool {
+func isChessLegal(b *chess.Board, m chess.Move) bool {
 	if !b.IsPseudoLegal(m) {
 		return false
 	}
 	us := b.Turn()
 	them := us.Other()
 	piece := b.PieceAt(m.From)
-	if piece.Type() == rbc.King && (int(m.To)-int(m.From) == 2 || int(m.From)-int(m.To) == 2) {
+	if piece.Type() == chess.King && (int(m.To)-int(m.From) == 2 || int(m.From)-int(m.To) == 2) {
 		mid := (m.From + m.To) / 2
-		for _, s := range []rbc.Square{m.From, mid} {
+		for _, s := range []chess.Square{m.From, mid} {
 			if attackersOf(b, them, s) != 0 {
 				return false
 			}
@@ -286,7 +286,7 @@ func isChessLegal(b *rbc.Board, m rbc.Move) bool {
 	}
 	after := *b
 	after.Apply(m)
-	k := after.PiecesOf(us, rbc.King)
+	k := after.PiecesOf(us, chess.King)
 	if k == 0 {
 		return true // python-chess: no king, nothing to leave in check
 	}

@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -101,7 +102,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return r.res, fmt.Errorf("sensebench: %w", err)
 		}
 		r.res.Games++
-		for c := rbc.White; c <= rbc.Black; c++ {
+		for c := chess.White; c <= chess.Black; c++ {
 			start := time.Now()
 			n, err := r.side(ctx, h, c)
 			if cfg.Progress != nil {
@@ -127,7 +128,7 @@ type run struct {
 
 // side replays colour c of h and scores every strategy at each turn. It
 // returns the number of turns scored.
-func (r *run) side(ctx context.Context, h *rbc.History, c rbc.Color) (int, error) {
+func (r *run) side(ctx context.Context, h *rbc.History, c chess.Color) (int, error) {
 	s, err := sampler.New("exact", sampler.Options{MemoryBudget: int64(r.cfg.MemoryMB) << 20, Workers: r.cfg.Workers,
 		Seed: uint64(r.cfg.Seed), Logger: r.cfg.Logger})
 	if err != nil {
@@ -160,7 +161,7 @@ func (r *run) side(ctx context.Context, h *rbc.History, c rbc.Color) (int, error
 
 // turn scores the recorded sense, the hindsight-best window and every
 // strategy at turn number of colour c, on belief s before the sense.
-func (r *run) turn(ctx context.Context, s sampler.Sampler, c rbc.Color, number int, t *sampler.ObservedTurn, size sampler.Size) error {
+func (r *run) turn(ctx context.Context, s sampler.Sampler, c chess.Color, number int, t *sampler.ObservedTurn, size sampler.Size) error {
 	t0 := time.Now()
 	left, err := windowSizes(ctx, s, &t.Before)
 	countTime := time.Since(t0)
@@ -169,7 +170,7 @@ func (r *run) turn(ctx context.Context, s sampler.Sampler, c rbc.Color, number i
 	}
 	n := size.Boards
 	best := slices.Min(left[:])
-	sizeOf := func(q rbc.Square) int {
+	sizeOf := func(q chess.Square) int {
 		if !q.Valid() {
 			return n
 		}
@@ -207,7 +208,7 @@ func (r *run) turn(ctx context.Context, s sampler.Sampler, c rbc.Color, number i
 				return ctx.Err()
 			}
 			row.Failed++
-			q = rbc.NoSquare
+			q = chess.NoSquare
 		}
 		row.add(n, sizeOf(q), sizeOf(q) == best)
 		if r.cfg.TurnLog != nil {
@@ -221,10 +222,10 @@ func (r *run) turn(ctx context.Context, s sampler.Sampler, c rbc.Color, number i
 }
 
 // allSquares returns every square: a strategy may sense anywhere.
-func allSquares() []rbc.Square {
-	all := make([]rbc.Square, 64)
+func allSquares() []chess.Square {
+	all := make([]chess.Square, 64)
 	for i := range all {
-		all[i] = rbc.Square(i)
+		all[i] = chess.Square(i)
 	}
 	return all
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -15,9 +15,9 @@ import (
 // board finds all 64 answers: the centres whose window meets no difference
 // are the complement of the differences grown by one square in every
 // direction.
-func windowSizes(ctx context.Context, s sampler.Sampler, truth *rbc.Board) ([64]int, error) {
+func windowSizes(ctx context.Context, s sampler.Sampler, truth *chess.Board) ([64]int, error) {
 	per := make([][64]int, s.Workers())
-	err := s.ForEach(ctx, func(w int, boards []rbc.Board, _ []float64) error {
+	err := s.ForEach(ctx, func(w int, boards []chess.Board, _ []float64) error {
 		acc := &per[w]
 		for i := range boards {
 			for m := ^grow(differences(&boards[i], truth)); m != 0; {
@@ -39,10 +39,10 @@ func windowSizes(ctx context.Context, s sampler.Sampler, truth *rbc.Board) ([64]
 }
 
 // differences returns the squares where a and b hold different contents.
-func differences(a, b *rbc.Board) rbc.Bitboard {
-	var d rbc.Bitboard
-	for c := rbc.White; c <= rbc.Black; c++ {
-		for t := rbc.Pawn; t <= rbc.King; t++ {
+func differences(a, b *chess.Board) chess.Bitboard {
+	var d chess.Bitboard
+	for c := chess.White; c <= chess.Black; c++ {
+		for t := chess.Pawn; t <= chess.King; t++ {
 			d |= a.PiecesOf(c, t) ^ b.PiecesOf(c, t)
 		}
 	}
@@ -50,8 +50,8 @@ func differences(a, b *rbc.Board) rbc.Bitboard {
 }
 
 // grow adds to d every square next to one of its squares (the king step).
-func grow(d rbc.Bitboard) rbc.Bitboard {
-	const fileA, fileH rbc.Bitboard = 0x0101010101010101, 0x8080808080808080
+func grow(d chess.Bitboard) chess.Bitboard {
+	const fileA, fileH chess.Bitboard = 0x0101010101010101, 0x8080808080808080
 	notA, notH := d&^fileA, d&^fileH
 	return d | d<<8 | d>>8 | notH<<1 | notA>>1 | notH<<9 | notA<<7 | notH>>7 | notA>>9
 }

@@ -9,10 +9,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/guard"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/httpapi"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // PlayOptions tune PlayGame.
@@ -41,7 +41,7 @@ type PlayOptions struct {
 // Result is a game played to its end.
 type Result struct {
 	GameID string
-	Color  rbc.Color
+	Color  chess.Color
 	Result kriegspiel.Result
 	Turns  int // our turns
 	// Record is the whole game, rebuilt from the server's transcript once
@@ -94,7 +94,7 @@ type game struct {
 	o      PlayOptions
 	log    *slog.Logger
 	res    *Result
-	me     rbc.Color
+	me     chess.Color
 	// heard counts the opponent's lines already given to the player; own
 	// counts our own question lines on the scoresheet.
 	heard, own int
@@ -256,7 +256,7 @@ func (g *game) ask(ctx context.Context, q kriegspiel.Question) (kriegspiel.Answe
 			g.own++
 			return own[g.own-1].Answer, st.State == "completed", nil
 		case st.State == "completed":
-			return kriegspiel.Answer{Verdict: kriegspiel.Impossible, Capture: rbc.NoSquare, PawnTries: -1}, true, nil
+			return kriegspiel.Answer{Verdict: kriegspiel.Impossible, Capture: chess.NoSquare, PawnTries: -1}, true, nil
 		case refused && se.Code != http.StatusConflict && se.Code != http.StatusTooManyRequests:
 			return kriegspiel.Answer{}, false, fmt.Errorf("%w: %w", ErrLost, err)
 		case attempt >= g.o.TryRetries:
@@ -295,7 +295,7 @@ func (g *game) ownLines(lines []Line) []Line {
 // deadline is when our clock runs out, less the margin.
 func (g *game) deadline(st *State) time.Time {
 	left := st.Clock.WhiteRemaining
-	if g.me == rbc.Black {
+	if g.me == chess.Black {
 		left = st.Clock.BlackRemaining
 	}
 	d := time.Duration(left * float64(time.Second))
@@ -340,7 +340,7 @@ func resultOf(p *ResultPayload) kriegspiel.Result {
 	switch p.Reason {
 	case "checkmate":
 		r.Reason, r.End = kriegspiel.ByRules, kriegspiel.CheckmateWhiteWins
-		if r.HasWinner && r.Winner == rbc.Black {
+		if r.HasWinner && r.Winner == chess.Black {
 			r.End = kriegspiel.CheckmateBlackWins
 		}
 	case "stalemate":

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/faults"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg/ksserver"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 const key = "registration-key-for-tests"
@@ -115,7 +115,7 @@ func (r *rig) play(t *testing.T, variant string, seed uint64) (string, [2]*liste
 	wg.Wait()
 	for c, err := range errs {
 		if err != nil {
-			t.Fatalf("%s: %v", rbc.Color(c), err)
+			t.Fatalf("%s: %v", chess.Color(c), err)
 		}
 	}
 	return created.GameID, players, results
@@ -149,7 +149,7 @@ func TestGamesHearWhatOurRefereeSays(t *testing.T) {
 			for c := range 2 {
 				var want []kriegspiel.Heard
 				var wantOwn []kriegspiel.Heard
-				for _, h := range truth.Heard(rbc.Color(c)) {
+				for _, h := range truth.Heard(chess.Color(c)) {
 					if h.Own {
 						wantOwn = append(wantOwn, h)
 					} else {
@@ -161,10 +161,10 @@ func TestGamesHearWhatOurRefereeSays(t *testing.T) {
 				// by a player still to move; a game that ended on the
 				// opponent's move leaves them unheard.
 				if len(p.heard) > len(want) || !slices.Equal(p.heard, want[:len(p.heard)]) {
-					t.Errorf("%s heard %d answers of its opponent's, want a prefix of the %d the referee gave", rbc.Color(c), len(p.heard), len(want))
+					t.Errorf("%s heard %d answers of its opponent's, want a prefix of the %d the referee gave", chess.Color(c), len(p.heard), len(want))
 				}
 				unheard := 0 // the public answers of the game's last turn, if the opponent's
-				if last := truth.Turns[len(truth.Turns)-1]; last.Color != rbc.Color(c) {
+				if last := truth.Turns[len(truth.Turns)-1]; last.Color != chess.Color(c) {
 					for _, try := range last.Tries {
 						if try.Public {
 							unheard++
@@ -172,25 +172,25 @@ func TestGamesHearWhatOurRefereeSays(t *testing.T) {
 					}
 				}
 				if len(want)-len(p.heard) > unheard {
-					t.Errorf("%s missed %d of its opponent's answers (%d from the last turn may go unheard)", rbc.Color(c), len(want)-len(p.heard), unheard)
+					t.Errorf("%s missed %d of its opponent's answers (%d from the last turn may go unheard)", chess.Color(c), len(want)-len(p.heard), unheard)
 				}
 				if !slices.Equal(p.own, wantOwn) {
-					t.Errorf("%s's own answers differ from the referee's (%d vs %d)", rbc.Color(c), len(p.own), len(wantOwn))
+					t.Errorf("%s's own answers differ from the referee's (%d vs %d)", chess.Color(c), len(p.own), len(wantOwn))
 				}
 				if !p.ended {
-					t.Errorf("%s never heard the game end", rbc.Color(c))
+					t.Errorf("%s never heard the game end", chess.Color(c))
 				}
 				res := results[c]
 				if res.Result != truth.Result {
-					t.Errorf("%s: result %v, want %v", rbc.Color(c), res.Result, truth.Result)
+					t.Errorf("%s: result %v, want %v", chess.Color(c), res.Result, truth.Result)
 				}
 				if res.Record == nil {
-					t.Fatalf("%s: no record", rbc.Color(c))
+					t.Fatalf("%s: no record", chess.Color(c))
 				}
 				if !slices.EqualFunc(res.Record.Turns, truth.Turns, func(a, b kriegspiel.Turn) bool {
 					return a.Color == b.Color && a.Move == b.Move && slices.Equal(a.Tries, b.Tries)
 				}) || res.Record.FinalFEN != truth.FinalFEN {
-					t.Errorf("%s: the record from the transcript differs from the server's", rbc.Color(c))
+					t.Errorf("%s: the record from the transcript differs from the server's", chess.Color(c))
 				}
 			}
 			t.Logf("%s: %d turns, %v; faults %v", tc.name, len(truth.Turns), truth.Result, r.srv.FaultCounts())

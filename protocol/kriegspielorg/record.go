@@ -7,8 +7,8 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Transcript returns every question of a game with its answer; for a game
@@ -82,7 +82,7 @@ func (g *game) record(ctx context.Context) *kriegspiel.Record {
 		return nil
 	}
 	names := [2]string{g.o.Self, g.o.Opponent}
-	if g.me == rbc.Black {
+	if g.me == chess.Black {
 		names[0], names[1] = names[1], names[0]
 	}
 	rec, err := RecordOf(moves, g.o.Rules, g.res.Result, names[0], names[1])

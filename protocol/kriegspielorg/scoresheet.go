@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // The server tells a bot what its opponent's questions got only in words:
@@ -20,7 +20,7 @@ import (
 // the pawn tries announced at the start of a turn (Status).
 type Line struct {
 	Turn  int
-	Color rbc.Color // whose question, or whose turn the status opens
+	Color chess.Color // whose question, or whose turn the status opens
 	// Status marks a pawn-tries line; PawnTries is then its number.
 	Status    bool
 	PawnTries int
@@ -64,9 +64,9 @@ func ReadScoresheet(sc Scoresheet, rules kriegspiel.Ruleset) ([]Line, error) {
 	for _, t := range sc.Turns {
 		for c, column := range [2][]Entry{t.White, t.Black} {
 			for i, e := range column {
-				l, err := readEntry(e, rbc.Color(c), viewer, rules)
+				l, err := readEntry(e, chess.Color(c), viewer, rules)
 				if err != nil {
-					return nil, fmt.Errorf("kriegspiel.org: scoresheet turn %d, %s's line %d: %w", t.Turn, rbc.Color(c), i+1, err)
+					return nil, fmt.Errorf("kriegspiel.org: scoresheet turn %d, %s's line %d: %w", t.Turn, chess.Color(c), i+1, err)
 				}
 				l.Turn = t.Turn
 				lines = append(lines, l)
@@ -87,8 +87,8 @@ func ReadScoresheet(sc Scoresheet, rules kriegspiel.Ruleset) ([]Line, error) {
 }
 
 // readEntry reads one line; c is the colour of its column.
-func readEntry(e Entry, c, viewer rbc.Color, rules kriegspiel.Ruleset) (Line, error) {
-	l := Line{Color: c, Answer: kriegspiel.Answer{Capture: rbc.NoSquare, PawnTries: -1}}
+func readEntry(e Entry, c, viewer chess.Color, rules kriegspiel.Ruleset) (Line, error) {
+	l := Line{Color: c, Answer: kriegspiel.Answer{Capture: chess.NoSquare, PawnTries: -1}}
 	msgs := e.Messages
 	if len(msgs) == 0 && e.Message != "" {
 		msgs = []string{e.Message}
@@ -175,7 +175,7 @@ func readMain(a *kriegspiel.Answer, w, kind string, rules kriegspiel.Ruleset) er
 		if !ok {
 			return fmt.Errorf("unknown announcement %q", w)
 		}
-		sq, err := rbc.ParseSquare(strings.ToLower(at))
+		sq, err := chess.ParseSquare(strings.ToLower(at))
 		if err != nil {
 			return fmt.Errorf("the capture square of %q: %w", w, err)
 		}

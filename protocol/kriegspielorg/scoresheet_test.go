@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // A scoresheet as the site's server sends it to Black in a wild16 game (the
@@ -38,19 +38,19 @@ func TestReadScoresheetReadsTheServersWords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sq := func(s string) rbc.Square { q, _ := rbc.ParseSquare(s); return q }
-	e5d4, _ := rbc.ParseMove("e5d4")
-	d7d5, _ := rbc.ParseMove("d7d5")
-	none := kriegspiel.Answer{Capture: rbc.NoSquare, PawnTries: -1}
+	sq := func(s string) chess.Square { q, _ := chess.ParseSquare(s); return q }
+	e5d4, _ := chess.ParseMove("e5d4")
+	d7d5, _ := chess.ParseMove("d7d5")
+	none := kriegspiel.Answer{Capture: chess.NoSquare, PawnTries: -1}
 	want := []Line{
-		{Turn: 1, Color: rbc.White, Answer: kriegspiel.Answer{Verdict: kriegspiel.Captured, Capture: sq("e5"), Captured: kriegspiel.CapturedPawn,
+		{Turn: 1, Color: chess.White, Answer: kriegspiel.Answer{Verdict: kriegspiel.Captured, Capture: sq("e5"), Captured: kriegspiel.CapturedPawn,
 			Checks: [2]kriegspiel.Check{kriegspiel.CheckShortDiagonal}, PawnTries: 2}},
-		{Turn: 1, Color: rbc.Black, Status: true, PawnTries: 2, Answer: none},
-		{Turn: 1, Color: rbc.Black, Question: kriegspiel.TryMove(d7d5), Answer: kriegspiel.Answer{Verdict: kriegspiel.Illegal, Capture: rbc.NoSquare, PawnTries: -1}},
-		{Turn: 1, Color: rbc.Black, Question: kriegspiel.TryMove(e5d4), Answer: kriegspiel.Answer{Verdict: kriegspiel.Captured, Capture: sq("d4"),
+		{Turn: 1, Color: chess.Black, Status: true, PawnTries: 2, Answer: none},
+		{Turn: 1, Color: chess.Black, Question: kriegspiel.TryMove(d7d5), Answer: kriegspiel.Answer{Verdict: kriegspiel.Illegal, Capture: chess.NoSquare, PawnTries: -1}},
+		{Turn: 1, Color: chess.Black, Question: kriegspiel.TryMove(e5d4), Answer: kriegspiel.Answer{Verdict: kriegspiel.Captured, Capture: sq("d4"),
 			Captured: kriegspiel.CapturedPiece, Checks: [2]kriegspiel.Check{kriegspiel.CheckFile, kriegspiel.CheckKnight}, PawnTries: 0}},
-		{Turn: 2, Color: rbc.White, Status: true, PawnTries: 0, Answer: none},
-		{Turn: 2, Color: rbc.White, Answer: kriegspiel.Answer{Verdict: kriegspiel.Moved, Capture: rbc.NoSquare, End: kriegspiel.CheckmateWhiteWins, PawnTries: -1}},
+		{Turn: 2, Color: chess.White, Status: true, PawnTries: 0, Answer: none},
+		{Turn: 2, Color: chess.White, Answer: kriegspiel.Answer{Verdict: kriegspiel.Moved, Capture: chess.NoSquare, End: kriegspiel.CheckmateWhiteWins, PawnTries: -1}},
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d: %+v", len(lines), len(want), lines)
@@ -101,7 +101,7 @@ func TestWriteEntryReadsBack(t *testing.T) {
 				continue
 			}
 			e := WriteEntry(q, a, true)
-			l, err := readEntry(e, rbc.White, rbc.White, rules)
+			l, err := readEntry(e, chess.White, chess.White, rules)
 			if err != nil {
 				t.Fatalf("%v: %v", a, err)
 			}
@@ -113,7 +113,7 @@ func TestWriteEntryReadsBack(t *testing.T) {
 			n++
 			if a.Verdict.Done() {
 				if a.PawnTries >= 0 {
-					st, err := readEntry(WriteStatus(a.PawnTries, false), rbc.Black, rbc.White, rules)
+					st, err := readEntry(WriteStatus(a.PawnTries, false), chess.Black, chess.White, rules)
 					if err != nil || st.PawnTries != a.PawnTries {
 						t.Fatalf("status %d read back as %d (%v)", a.PawnTries, st.PawnTries, err)
 					}

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // A Tally says one line per game, saves the true records under names made
@@ -16,13 +16,13 @@ import (
 func TestTally(t *testing.T) {
 	rec := kriegspiel.NewRecord(kriegspiel.NewGame(kriegspiel.Wild16()))
 	rec.White, rec.Black = "us", "red\x1b[31m"
-	rec.Result = kriegspiel.Result{Reason: kriegspiel.Timeout, Winner: rbc.White, HasWinner: true}
+	rec.Result = kriegspiel.Result{Reason: kriegspiel.Timeout, Winner: chess.White, HasWinner: true}
 	dir := t.TempDir()
 	var out strings.Builder
 	tally := kriegspielorg.NewTally(dir, &out, nil)
-	tally.Record("ab/cd", &kriegspielorg.Result{GameID: "ab/cd", Color: rbc.White, Result: rec.Result, Record: rec}, nil)
-	tally.Record("x2", &kriegspielorg.Result{GameID: "x2", Color: rbc.Black, Result: kriegspiel.Result{Reason: kriegspiel.TurnLimit}}, nil)
-	tally.Record("x3", &kriegspielorg.Result{GameID: "x3", Color: rbc.Black}, errors.New("the bot failed"))
+	tally.Record("ab/cd", &kriegspielorg.Result{GameID: "ab/cd", Color: chess.White, Result: rec.Result, Record: rec}, nil)
+	tally.Record("x2", &kriegspielorg.Result{GameID: "x2", Color: chess.Black, Result: kriegspiel.Result{Reason: kriegspiel.TurnLimit}}, nil)
+	tally.Record("x3", &kriegspielorg.Result{GameID: "x3", Color: chess.Black}, errors.New("the bot failed"))
 	tally.Record("x4", nil, errors.New("gone"))
 	tally.WriteSummary()
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // The server's JSON, as far as a bot reads it. Field names are the API's.
@@ -156,20 +156,20 @@ type MoveResult struct {
 }
 
 // color reads "white" or "black".
-func color(s string) (rbc.Color, error) {
+func color(s string) (chess.Color, error) {
 	switch s {
 	case "white":
-		return rbc.White, nil
+		return chess.White, nil
 	case "black":
-		return rbc.Black, nil
+		return chess.Black, nil
 	}
-	return rbc.White, fmt.Errorf("kriegspiel.org: %q is not a colour", s)
+	return chess.White, fmt.Errorf("kriegspiel.org: %q is not a colour", s)
 }
 
 // Answer converts the server's answer to one of our own questions into the
 // referee's Answer.
 func (m *MoveResult) Answer() (kriegspiel.Answer, error) {
-	a := kriegspiel.Answer{Capture: rbc.NoSquare, PawnTries: -1}
+	a := kriegspiel.Answer{Capture: chess.NoSquare, PawnTries: -1}
 	v, err := kriegspiel.ParseVerdict(m.Announcement)
 	if err != nil {
 		return a, fmt.Errorf("kriegspiel.org: the answer's announcement: %w", err)
@@ -179,7 +179,7 @@ func (m *MoveResult) Answer() (kriegspiel.Answer, error) {
 		return a, fmt.Errorf("kriegspiel.org: announcement %s with move_done=%v", m.Announcement, m.MoveDone)
 	}
 	if m.CaptureSquare != nil {
-		sq, err := rbc.ParseSquare(strings.ToLower(*m.CaptureSquare))
+		sq, err := chess.ParseSquare(strings.ToLower(*m.CaptureSquare))
 		if err != nil {
 			return a, fmt.Errorf("kriegspiel.org: the capture square: %w", err)
 		}

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // FuzzMoveResult: whatever the site answers to a question becomes a
@@ -33,7 +33,7 @@ func FuzzMoveResult(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if a.Capture != rbc.NoSquare && !a.Capture.Valid() {
+		if a.Capture != chess.NoSquare && !a.Capture.Valid() {
 			t.Errorf("%s: capture square %v", raw, a.Capture)
 		}
 		if a.PawnTries < -1 {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -54,24 +55,24 @@ func field[T any](g *Game, ctx context.Context, endpoint, key string) (T, error)
 }
 
 // Color returns the colour we play.
-func (g *Game) Color(ctx context.Context) (rbc.Color, error) {
+func (g *Game) Color(ctx context.Context) (chess.Color, error) {
 	white, err := field[bool](g, ctx, "color", "color")
 	if err != nil {
-		return rbc.White, err
+		return chess.White, err
 	}
 	if white {
-		return rbc.White, nil
+		return chess.White, nil
 	}
-	return rbc.Black, nil
+	return chess.Black, nil
 }
 
 // StartingBoard returns the starting position.
-func (g *Game) StartingBoard(ctx context.Context) (rbc.Board, error) {
+func (g *Game) StartingBoard(ctx context.Context) (chess.Board, error) {
 	b, err := field[WireBoard](g, ctx, "starting_board", "board")
 	if err != nil {
-		return rbc.Board{}, err
+		return chess.Board{}, err
 	}
-	return rbc.ParseFEN(b.FEN)
+	return chess.ParseFEN(b.FEN)
 }
 
 // OpponentName returns the opponent's name.
@@ -106,12 +107,12 @@ func (g *Game) Status(ctx context.Context) (Status, error) {
 }
 
 // SenseActions returns the squares we may sense.
-func (g *Game) SenseActions(ctx context.Context) ([]rbc.Square, error) {
+func (g *Game) SenseActions(ctx context.Context) ([]chess.Square, error) {
 	ws, err := field[[]WireSquare](g, ctx, "sense_actions", "sense_actions")
 	if err != nil {
 		return nil, err
 	}
-	out := make([]rbc.Square, 0, len(ws))
+	out := make([]chess.Square, 0, len(ws))
 	for _, s := range ws {
 		if s.Valid() {
 			out = append(out, s.Square)
@@ -121,12 +122,12 @@ func (g *Game) SenseActions(ctx context.Context) ([]rbc.Square, error) {
 }
 
 // MoveActions returns the moves we may request.
-func (g *Game) MoveActions(ctx context.Context) ([]rbc.Move, error) {
+func (g *Game) MoveActions(ctx context.Context) ([]chess.Move, error) {
 	wm, err := field[[]WireMove](g, ctx, "move_actions", "move_actions")
 	if err != nil {
 		return nil, err
 	}
-	out := make([]rbc.Move, 0, len(wm))
+	out := make([]chess.Move, 0, len(wm))
 	for _, m := range wm {
 		if !m.IsNull() {
 			out = append(out, m.Move)
@@ -137,7 +138,7 @@ func (g *Game) MoveActions(ctx context.Context) ([]rbc.Move, error) {
 
 // OpponentMoveResult returns where the opponent captured one of our pieces
 // on its last move, or rbc.NoSquare.
-func (g *Game) OpponentMoveResult(ctx context.Context) (rbc.Square, error) {
+func (g *Game) OpponentMoveResult(ctx context.Context) (chess.Square, error) {
 	s, err := field[WireSquare](g, ctx, "opponent_move_results", "opponent_move_results")
 	return s.Square, err
 }
@@ -152,7 +153,7 @@ func (g *Game) SecondsLeft(ctx context.Context) (time.Duration, error) {
 }
 
 // Sense senses the window around square (rbc.NoSquare passes).
-func (g *Game) Sense(ctx context.Context, square rbc.Square) ([]rbc.SquarePiece, error) {
+func (g *Game) Sense(ctx context.Context, square chess.Square) ([]rbc.SquarePiece, error) {
 	var out struct {
 		SenseResult *[]WireSenseEntry `json:"sense_result"`
 	}
@@ -170,7 +171,7 @@ func (g *Game) Sense(ctx context.Context, square rbc.Square) ([]rbc.SquarePiece,
 }
 
 // Move requests a move (the null move passes) and returns its result.
-func (g *Game) Move(ctx context.Context, m rbc.Move) (WireMoveResult, error) {
+func (g *Game) Move(ctx context.Context, m chess.Move) (WireMoveResult, error) {
 	var out struct {
 		MoveResult *WireMoveResult `json:"move_result"`
 	}
@@ -209,7 +210,7 @@ func (g *Game) Outcome(ctx context.Context) (rbc.Outcome, error) {
 	if w.Winner != nil {
 		o.HasWinner = true
 		if !*w.Winner {
-			o.Winner = rbc.Black
+			o.Winner = chess.Black
 		}
 	}
 	r, err := field[WireWinReason](g, ctx, "win_reason", "win_reason")

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/syncbuf"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
@@ -98,9 +99,9 @@ func (r *rig) listenConfig(games int) rbcclient.ListenConfig {
 // invite makes the server's bots invite the user to n games, colours alternating.
 func (r *rig) invite(n int) {
 	for i := range n {
-		color := rbc.White
+		color := chess.White
 		if i%2 == 1 {
-			color = rbc.Black
+			color = chess.Black
 		}
 		r.srv.Invite(user, color, fmt.Sprintf("randbot%d", i), randbot.New(uint64(100+i)))
 	}
@@ -229,7 +230,7 @@ func TestListenRankedAndGracefulShutdown(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // let the poll take the second invitation
 	cancelledAt := time.Now()
 	cancel() // as SIGINT does
-	late := r.srv.Invite(user, rbc.White, "late", randbot.New(5))
+	late := r.srv.Invite(user, chess.White, "late", randbot.New(5))
 	select {
 	case err := <-done:
 		if err != nil {
@@ -323,8 +324,8 @@ func TestCredentialsNeverInErrorsOrLogs(t *testing.T) {
 // failingPlayer fails its first ChooseMove.
 type failingPlayer struct{ *randbot.Player }
 
-func (failingPlayer) ChooseMove(context.Context, []rbc.Move, time.Duration) (rbc.Move, error) {
-	return rbc.Move{}, errors.New("out of memory (simulated)")
+func (failingPlayer) ChooseMove(context.Context, []chess.Move, time.Duration) (chess.Move, error) {
+	return chess.Move{}, errors.New("out of memory (simulated)")
 }
 
 func TestFailingPlayerIsErrorResigned(t *testing.T) {
@@ -371,7 +372,7 @@ func TestClientCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Color != rbc.Black || res.Opponent != "randbot" || res.Turns == 0 || res.History == nil {
+	if res.Color != chess.Black || res.Opponent != "randbot" || res.Turns == 0 || res.History == nil {
 		t.Fatalf("result %+v", res)
 	}
 	if _, err := r.client.Invite(ctx, "nobody", true); err == nil {

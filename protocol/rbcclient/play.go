@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/guard"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -34,7 +35,7 @@ type PlayOptions struct {
 // Result is a game played to its end.
 type Result struct {
 	GameID   int
-	Color    rbc.Color
+	Color    chess.Color
 	Opponent string
 	Outcome  rbc.Outcome
 	Turns    int // our turns
@@ -181,7 +182,7 @@ func playTurn(ctx context.Context, g *Game, player rbc.Player, o PlayOptions, re
 	}); err != nil {
 		return err
 	}
-	var sense rbc.Square
+	var sense chess.Square
 	if err := callPlayer(ctx, deadline, "ChooseSense", func(ctx context.Context) (err error) {
 		sense, err = player.ChooseSense(ctx, senseActions, moveActions, time.Until(deadline))
 		return err
@@ -197,7 +198,7 @@ func playTurn(ctx context.Context, g *Game, player rbc.Player, o PlayOptions, re
 	}); err != nil {
 		return err
 	}
-	var move rbc.Move
+	var move chess.Move
 	if err := callPlayer(ctx, deadline, "ChooseMove", func(ctx context.Context) (err error) {
 		move, err = player.ChooseMove(ctx, moveActions, time.Until(deadline))
 		return err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -27,10 +28,10 @@ func TestTally(t *testing.T) {
 	dir := t.TempDir()
 	var out strings.Builder
 	tally := rbcclient.NewTally(dir, &out, nil)
-	win := rbc.Outcome{Winner: rbc.White, HasWinner: true, Reason: rbc.KingCapture}
-	tally.Record(1, &rbcclient.Result{GameID: 7, Color: rbc.White, Opponent: "opp", Outcome: win, HistoryJSON: raw, History: h}, nil)
-	tally.Record(2, &rbcclient.Result{GameID: 8, Color: rbc.Black, Opponent: "opp", Outcome: win, HistoryJSON: []byte(`{"not":"parsed"}`)}, nil)
-	tally.Record(3, &rbcclient.Result{GameID: 9, Color: rbc.White, Opponent: "opp"}, errors.New("the bot failed"))
+	win := rbc.Outcome{Winner: chess.White, HasWinner: true, Reason: rbc.KingCapture}
+	tally.Record(1, &rbcclient.Result{GameID: 7, Color: chess.White, Opponent: "opp", Outcome: win, HistoryJSON: raw, History: h}, nil)
+	tally.Record(2, &rbcclient.Result{GameID: 8, Color: chess.Black, Opponent: "opp", Outcome: win, HistoryJSON: []byte(`{"not":"parsed"}`)}, nil)
+	tally.Record(3, &rbcclient.Result{GameID: 9, Color: chess.White, Opponent: "opp"}, errors.New("the bot failed"))
 	tally.Record(4, nil, errors.New("declined"))
 	tally.WriteSummary()
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -34,7 +35,7 @@ func unwrap(raw json.RawMessage, want string) (string, error) {
 }
 
 // WireMove is a move as the API sends it; the null move is JSON null.
-type WireMove struct{ rbc.Move }
+type WireMove struct{ chess.Move }
 
 // MarshalJSON writes {"type":"Move","value":"e2e4"}, or null for the null move.
 func (m WireMove) MarshalJSON() ([]byte, error) {
@@ -47,14 +48,14 @@ func (m WireMove) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads a wrapped move or null.
 func (m *WireMove) UnmarshalJSON(raw []byte) error {
 	if isNull(raw) {
-		m.Move = rbc.Move{}
+		m.Move = chess.Move{}
 		return nil
 	}
 	v, err := unwrap(raw, "Move")
 	if err != nil {
 		return err
 	}
-	mv, err := rbc.ParseMove(v)
+	mv, err := chess.ParseMove(v)
 	if err != nil {
 		return err
 	}
@@ -66,11 +67,11 @@ func (m *WireMove) UnmarshalJSON(raw []byte) error {
 }
 
 // WirePiece is a piece as the API sends it; an empty square is null.
-type WirePiece struct{ rbc.Piece }
+type WirePiece struct{ chess.Piece }
 
 // MarshalJSON writes {"type":"Piece","value":"p"}, or null for no piece.
 func (p WirePiece) MarshalJSON() ([]byte, error) {
-	if p.Piece == rbc.NoPiece {
+	if p.Piece == chess.NoPiece {
 		return []byte("null"), nil
 	}
 	return json.Marshal(typed{"Piece", p.Piece.String()})
@@ -79,7 +80,7 @@ func (p WirePiece) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads a wrapped piece or null.
 func (p *WirePiece) UnmarshalJSON(raw []byte) error {
 	if isNull(raw) {
-		p.Piece = rbc.NoPiece
+		p.Piece = chess.NoPiece
 		return nil
 	}
 	v, err := unwrap(raw, "Piece")
@@ -89,7 +90,7 @@ func (p *WirePiece) UnmarshalJSON(raw []byte) error {
 	if len(v) != 1 {
 		return fmt.Errorf("bad piece %q", v)
 	}
-	pc, err := rbc.ParsePiece(v[0])
+	pc, err := chess.ParsePiece(v[0])
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func (p *WirePiece) UnmarshalJSON(raw []byte) error {
 }
 
 // WireSquare is a square number, or null for none.
-type WireSquare struct{ rbc.Square }
+type WireSquare struct{ chess.Square }
 
 // MarshalJSON writes the square's number, or null.
 func (s WireSquare) MarshalJSON() ([]byte, error) {
@@ -111,7 +112,7 @@ func (s WireSquare) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads a square number in 0..63, or null.
 func (s *WireSquare) UnmarshalJSON(raw []byte) error {
 	if isNull(raw) {
-		s.Square = rbc.NoSquare
+		s.Square = chess.NoSquare
 		return nil
 	}
 	var n int
@@ -121,7 +122,7 @@ func (s *WireSquare) UnmarshalJSON(raw []byte) error {
 	if n < 0 || n > 63 {
 		return fmt.Errorf("square %d is off the board", n)
 	}
-	s.Square = rbc.Square(n)
+	s.Square = chess.Square(n)
 	return nil
 }
 
@@ -159,8 +160,8 @@ func (e *WireSenseEntry) UnmarshalJSON(raw []byte) error {
 
 // WireMoveResult is [requested, taken, capture square].
 type WireMoveResult struct {
-	Requested, Taken rbc.Move
-	Capture          rbc.Square
+	Requested, Taken chess.Move
+	Capture          chess.Square
 }
 
 // MarshalJSON writes [requested, taken, capture square].
@@ -233,7 +234,7 @@ func (b *WireBoard) UnmarshalJSON(raw []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := rbc.ParseFEN(v); err != nil {
+	if _, err := chess.ParseFEN(v); err != nil {
 		return err
 	}
 	b.FEN = v

@@ -5,12 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 func TestWireFormat(t *testing.T) {
-	e2e4, _ := rbc.ParseMove("e2e4")
-	e7e8q, _ := rbc.ParseMove("e7e8q")
+	e2e4, _ := chess.ParseMove("e2e4")
+	e7e8q, _ := chess.ParseMove("e7e8q")
 	cases := []struct {
 		v    any
 		want string
@@ -18,16 +19,16 @@ func TestWireFormat(t *testing.T) {
 		{WireMove{e2e4}, `{"type":"Move","value":"e2e4"}`},
 		{WireMove{e7e8q}, `{"type":"Move","value":"e7e8q"}`},
 		{WireMove{}, `null`},
-		{WirePiece{rbc.MakePiece(rbc.Black, rbc.Knight)}, `{"type":"Piece","value":"n"}`},
+		{WirePiece{chess.MakePiece(chess.Black, chess.Knight)}, `{"type":"Piece","value":"n"}`},
 		{WirePiece{}, `null`},
-		{WireSquare{rbc.Square(34)}, `34`},
-		{WireSquare{rbc.NoSquare}, `null`},
-		{WireSenseEntry{Square: 54, Piece: rbc.MakePiece(rbc.White, rbc.King)}, `[54,{"type":"Piece","value":"K"}]`},
+		{WireSquare{chess.Square(34)}, `34`},
+		{WireSquare{chess.NoSquare}, `null`},
+		{WireSenseEntry{Square: 54, Piece: chess.MakePiece(chess.White, chess.King)}, `[54,{"type":"Piece","value":"K"}]`},
 		{WireSenseEntry{Square: 55}, `[55,null]`},
 		{WireMoveResult{Requested: e2e4, Capture: 23}, `[{"type":"Move","value":"e2e4"},null,23]`},
 		{WireWinReason{rbc.KingCapture}, `{"type":"WinReason","value":"KING_CAPTURE"}`},
 		{WireWinReason{}, `null`},
-		{WireBoard{rbc.StartFEN}, `{"type":"Board","value":"` + rbc.StartFEN + `"}`},
+		{WireBoard{chess.StartFEN}, `{"type":"Board","value":"` + chess.StartFEN + `"}`},
 	}
 	for _, c := range cases {
 		got, err := json.Marshal(c.v)

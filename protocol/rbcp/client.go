@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/childproc"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -161,7 +162,7 @@ func (c *Client) running() (*process, error) {
 }
 
 // HandleGameStart starts the engine if needed and sends newgame.
-func (c *Client) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.Board, opponentName string) error {
+func (c *Client) HandleGameStart(ctx context.Context, color chess.Color, board chess.Board, opponentName string) error {
 	if err := c.Start(ctx); err != nil {
 		return err
 	}
@@ -169,26 +170,26 @@ func (c *Client) HandleGameStart(ctx context.Context, color rbc.Color, board rbc
 }
 
 // HandleOpponentMoveResult sends opponentmove.
-func (c *Client) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece bool, captureSquare rbc.Square) error {
+func (c *Client) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece bool, captureSquare chess.Square) error {
 	if !capturedMyPiece {
-		captureSquare = rbc.NoSquare
+		captureSquare = chess.NoSquare
 	}
 	return c.expectOK(ctx, OpponentMove{Capture: captureSquare})
 }
 
 // ChooseSense sends choosesense with the move actions and returns the answer.
-func (c *Client) ChooseSense(ctx context.Context, senseActions []rbc.Square, moveActions []rbc.Move, secondsLeft time.Duration) (rbc.Square, error) {
+func (c *Client) ChooseSense(ctx context.Context, senseActions []chess.Square, moveActions []chess.Move, secondsLeft time.Duration) (chess.Square, error) {
 	req := ChooseSense{SecondsLeft: secondsLeft, Moves: nonNil(moveActions)}
 	if len(senseActions) != 64 {
-		req.Senses = append([]rbc.Square{}, senseActions...)
+		req.Senses = append([]chess.Square{}, senseActions...)
 	}
 	r, err := c.request(ctx, req)
 	if err != nil {
-		return rbc.NoSquare, err
+		return chess.NoSquare, err
 	}
 	s, ok := r.(Sense)
 	if !ok {
-		return rbc.NoSquare, c.violation(fmt.Errorf("want a sense reply to choosesense, got %q", r.String()))
+		return chess.NoSquare, c.violation(fmt.Errorf("want a sense reply to choosesense, got %q", r.String()))
 	}
 	return s.Square, nil
 }
@@ -199,22 +200,22 @@ func (c *Client) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece
 }
 
 // ChooseMove sends choosemove and returns the answer.
-func (c *Client) ChooseMove(ctx context.Context, moveActions []rbc.Move, secondsLeft time.Duration) (rbc.Move, error) {
+func (c *Client) ChooseMove(ctx context.Context, moveActions []chess.Move, secondsLeft time.Duration) (chess.Move, error) {
 	r, err := c.request(ctx, ChooseMove{SecondsLeft: secondsLeft, Moves: nonNil(moveActions)})
 	if err != nil {
-		return rbc.Move{}, err
+		return chess.Move{}, err
 	}
 	m, ok := r.(Move)
 	if !ok {
-		return rbc.Move{}, c.violation(fmt.Errorf("want a move reply to choosemove, got %q", r.String()))
+		return chess.Move{}, c.violation(fmt.Errorf("want a move reply to choosemove, got %q", r.String()))
 	}
 	return m.Move, nil
 }
 
 // HandleMoveResult sends moveresult.
-func (c *Client) HandleMoveResult(ctx context.Context, requested, taken rbc.Move, capturedOpponentPiece bool, captureSquare rbc.Square) error {
+func (c *Client) HandleMoveResult(ctx context.Context, requested, taken chess.Move, capturedOpponentPiece bool, captureSquare chess.Square) error {
 	if !capturedOpponentPiece {
-		captureSquare = rbc.NoSquare
+		captureSquare = chess.NoSquare
 	}
 	return c.expectOK(ctx, MoveResult{Requested: requested, Taken: taken, Capture: captureSquare})
 }
@@ -287,9 +288,9 @@ func (c *Client) violation(err error) error {
 	return err
 }
 
-func nonNil(ms []rbc.Move) []rbc.Move {
+func nonNil(ms []chess.Move) []chess.Move {
 	if ms == nil {
-		return []rbc.Move{}
+		return []chess.Move{}
 	}
 	return ms
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -63,7 +64,7 @@ func TestClientPlaysWholeGamesBothColours(t *testing.T) {
 		if err := local.OrderError(); err != nil {
 			t.Fatalf("game %d: local player: %v", g, err)
 		}
-		if n := len(res.History.Turns[rbc.White]); n < 2 {
+		if n := len(res.History.Turns[chess.White]); n < 2 {
 			t.Fatalf("game %d: only %d turns", g, n)
 		}
 	}
@@ -102,7 +103,7 @@ func failureGame(t *testing.T, mode string, initial time.Duration) (rbc.Outcome,
 func TestClientStuckEngineLosesOnTime(t *testing.T) {
 	checkGoroutines(t)
 	o, took := failureGame(t, "stuck-move", 1500*time.Millisecond)
-	if !o.HasWinner || o.Winner != rbc.Black || o.Reason != rbc.Timeout {
+	if !o.HasWinner || o.Winner != chess.Black || o.Reason != rbc.Timeout {
 		t.Fatalf("outcome %v, want black wins by TIMEOUT", o)
 	}
 	if took > 5*time.Second {
@@ -115,7 +116,7 @@ func TestClientStuckFamilyIsKilled(t *testing.T) {
 	// process group ends the game's reader.
 	checkGoroutines(t)
 	o, took := failureGame(t, "family-stuck", 1500*time.Millisecond)
-	if o.Reason != rbc.Timeout || o.Winner != rbc.Black {
+	if o.Reason != rbc.Timeout || o.Winner != chess.Black {
 		t.Fatalf("outcome %v", o)
 	}
 	if took > 6*time.Second {
@@ -126,7 +127,7 @@ func TestClientStuckFamilyIsKilled(t *testing.T) {
 func TestClientDeadEngineLosesByError(t *testing.T) {
 	checkGoroutines(t)
 	o, _ := failureGame(t, "die-move", 20*time.Second)
-	if o.Winner != rbc.Black || o.Reason != rbc.Resign ||
+	if o.Winner != chess.Black || o.Reason != rbc.Resign ||
 		!(strings.Contains(o.Detail, "closed its output") || strings.Contains(o.Detail, "exited")) {
 		t.Fatalf("outcome %v", o)
 	}
@@ -135,7 +136,7 @@ func TestClientDeadEngineLosesByError(t *testing.T) {
 func TestClientGarbageLosesByError(t *testing.T) {
 	checkGoroutines(t)
 	o, _ := failureGame(t, "garbage-move", 20*time.Second)
-	if o.Winner != rbc.Black || o.Reason != rbc.Resign || !strings.Contains(o.Detail, "protocol violation") {
+	if o.Winner != chess.Black || o.Reason != rbc.Resign || !strings.Contains(o.Detail, "protocol violation") {
 		t.Fatalf("outcome %v", o)
 	}
 }
@@ -143,7 +144,7 @@ func TestClientGarbageLosesByError(t *testing.T) {
 func TestClientFloodingEngineLosesByError(t *testing.T) {
 	checkGoroutines(t)
 	o, took := failureGame(t, "flood-move", 20*time.Second)
-	if o.Winner != rbc.Black || o.Reason != rbc.Resign || !strings.Contains(o.Detail, "protocol violation") {
+	if o.Winner != chess.Black || o.Reason != rbc.Resign || !strings.Contains(o.Detail, "protocol violation") {
 		t.Fatalf("outcome %v", o)
 	}
 	if took > 10*time.Second {
@@ -197,10 +198,10 @@ func TestClientCloseDuringThinking(t *testing.T) {
 	checkGoroutines(t)
 	c := newClient(t, "stuck-move")
 	ctx := context.Background()
-	if err := c.HandleGameStart(ctx, rbc.White, rbc.StartBoard(), "x"); err != nil {
+	if err := c.HandleGameStart(ctx, chess.White, chess.StartBoard(), "x"); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.HandleOpponentMoveResult(ctx, false, rbc.NoSquare); err != nil {
+	if err := c.HandleOpponentMoveResult(ctx, false, chess.NoSquare); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.ChooseSense(ctx, nil, nil, time.Minute); err != nil {
@@ -214,7 +215,7 @@ func TestClientCloseDuringThinking(t *testing.T) {
 	var moveErr error
 	go func() {
 		defer wg.Done()
-		_, moveErr = c.ChooseMove(ctx, []rbc.Move{mv("e2e4")}, time.Minute)
+		_, moveErr = c.ChooseMove(ctx, []chess.Move{mv("e2e4")}, time.Minute)
 	}()
 	time.Sleep(100 * time.Millisecond)
 	c.Close()

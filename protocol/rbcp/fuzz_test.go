@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 var fuzzSeeds = []string{
 	"rbcp 1", "isready", "quit", "setoption name seed value 3",
-	"newgame color white fen " + rbc.StartFEN + " opponent Trout",
+	"newgame color white fen " + chess.StartFEN + " opponent Trout",
 	"opponentmove capture e4", "opponentmove capture -",
 	"choosesense time 12.5 senses a1 h8 moves e2e4 a7a8q", "choosesense time -0.1",
 	"senseresult a1:R b1:- a2:p", "choosemove time 3 moves g1f3",
@@ -87,7 +87,7 @@ func FuzzServeKeepsState(f *testing.F) {
 		s := startSession(t, testEngine(nil))
 		defer s.close()
 		s.handshake()
-		s.expect("newgame color white fen "+rbc.StartFEN+" opponent x", "ok")
+		s.expect("newgame color white fen "+chess.StartFEN+" opponent x", "ok")
 		script := []struct{ line, want string }{
 			{"opponentmove capture -", "ok"},
 			{"choosesense time 10 senses e4 moves e2e4", "sense"},

@@ -21,6 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -65,22 +66,22 @@ type IsReady struct{}
 // NewGame starts a game: our colour, the starting position and the opponent's
 // name ("newgame color white fen <FEN> opponent <name>").
 type NewGame struct {
-	Color    rbc.Color
+	Color    chess.Color
 	FEN      string
 	Opponent string
 }
 
 // OpponentMove starts each of our turns (White's first one too): the square
 // where the opponent captured one of our pieces, or rbc.NoSquare.
-type OpponentMove struct{ Capture rbc.Square }
+type OpponentMove struct{ Capture chess.Square }
 
 // ChooseSense asks for a sense. Senses is nil when the harness did not list the
 // sense actions (every square may be sensed); Moves is nil when it did not send
 // the move actions with the sense request.
 type ChooseSense struct {
 	SecondsLeft time.Duration
-	Senses      []rbc.Square
-	Moves       []rbc.Move
+	Senses      []chess.Square
+	Moves       []chess.Move
 }
 
 // SenseResult delivers the sensed window in the harness's order (empty after
@@ -90,18 +91,18 @@ type SenseResult struct{ Result []rbc.SquarePiece }
 // ChooseMove asks for a move from Moves (or a pass).
 type ChooseMove struct {
 	SecondsLeft time.Duration
-	Moves       []rbc.Move
+	Moves       []chess.Move
 }
 
 // MoveResult reports what became of our move request.
 type MoveResult struct {
-	Requested, Taken rbc.Move
-	Capture          rbc.Square
+	Requested, Taken chess.Move
+	Capture          chess.Square
 }
 
 // GameEnd ends the game. Reason is rbc.NoReason when the harness gave none.
 type GameEnd struct {
-	Winner    rbc.Color
+	Winner    chess.Color
 	HasWinner bool
 	Reason    rbc.WinReason
 }
@@ -131,10 +132,10 @@ type ReadyOK struct{}
 type OK struct{}
 
 // Sense answers ChooseSense: the centre of the window, or rbc.NoSquare to pass.
-type Sense struct{ Square rbc.Square }
+type Sense struct{ Square chess.Square }
 
 // Move answers ChooseMove: the requested move, the null move for a pass.
-type Move struct{ Move rbc.Move }
+type Move struct{ Move chess.Move }
 
 // Info is free-form text (belief size, entropy, evaluations) that harnesses
 // may log. It is never a reply by itself and may come at any time.
@@ -190,7 +191,7 @@ func token(s string) string {
 	return s
 }
 
-func formatSquare(s rbc.Square) string {
+func formatSquare(s chess.Square) string {
 	if !s.Valid() {
 		return "-"
 	}
@@ -201,7 +202,7 @@ func formatSeconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
 }
 
-func appendMoves(b *strings.Builder, ms []rbc.Move) {
+func appendMoves(b *strings.Builder, ms []chess.Move) {
 	for _, m := range ms {
 		b.WriteByte(' ')
 		b.WriteString(m.String())
@@ -260,7 +261,7 @@ func (m SenseResult) String() string {
 		b.WriteByte(' ')
 		b.WriteString(formatSquare(sp.Square))
 		b.WriteByte(':')
-		if sp.Piece == rbc.NoPiece {
+		if sp.Piece == chess.NoPiece {
 			b.WriteByte('-')
 		} else {
 			b.WriteByte(sp.Piece.Symbol())
@@ -547,7 +548,7 @@ func ParseReply(line string) (Reply, error) {
 			return nil, syntaxErr("want: sense SQUARE|pass")
 		}
 		if w[0] == "pass" {
-			return Sense{rbc.NoSquare}, nil
+			return Sense{chess.NoSquare}, nil
 		}
 		s, err := parseSquare(w[0])
 		if err != nil {
@@ -589,31 +590,31 @@ func parseVersion(s string) (int, error) {
 	return v, nil
 }
 
-func parseSquare(s string) (rbc.Square, error) {
-	sq, err := rbc.ParseSquare(s)
+func parseSquare(s string) (chess.Square, error) {
+	sq, err := chess.ParseSquare(s)
 	if err != nil {
-		return rbc.NoSquare, syntaxErr("bad square %q", truncate(s))
+		return chess.NoSquare, syntaxErr("bad square %q", truncate(s))
 	}
 	return sq, nil
 }
 
-func parseOptSquare(s string) (rbc.Square, error) {
+func parseOptSquare(s string) (chess.Square, error) {
 	if s == "-" {
-		return rbc.NoSquare, nil
+		return chess.NoSquare, nil
 	}
 	return parseSquare(s)
 }
 
-func parseMove(s string) (rbc.Move, error) {
-	m, err := rbc.ParseMove(s)
+func parseMove(s string) (chess.Move, error) {
+	m, err := chess.ParseMove(s)
 	if err != nil {
-		return rbc.Move{}, syntaxErr("bad move %q", truncate(s))
+		return chess.Move{}, syntaxErr("bad move %q", truncate(s))
 	}
 	return m, nil
 }
 
-func parseMoves(w []string) ([]rbc.Move, error) {
-	ms := make([]rbc.Move, 0, len(w))
+func parseMoves(w []string) ([]chess.Move, error) {
+	ms := make([]chess.Move, 0, len(w))
 	for _, s := range w {
 		m, err := parseMove(s)
 		if err != nil {
@@ -643,7 +644,7 @@ func parseNewGame(lx *lexer) (Request, error) {
 	if len(w) < 4 || w[0] != "color" || w[2] != "fen" {
 		return nil, syntaxErr(want)
 	}
-	c, err := rbc.ParseColor(w[1])
+	c, err := chess.ParseColor(w[1])
 	if err != nil || (w[1] != "white" && w[1] != "black") {
 		return nil, syntaxErr("bad colour %q", truncate(w[1]))
 	}
@@ -658,7 +659,7 @@ func parseNewGame(lx *lexer) (Request, error) {
 		return nil, syntaxErr(want)
 	}
 	fen := strings.Join(w[3:end], " ")
-	if _, err := rbc.ParseFEN(fen); err != nil {
+	if _, err := chess.ParseFEN(fen); err != nil {
 		return nil, syntaxErr("bad FEN: %v", err)
 	}
 	name := lx.restAfter(end + 1) // fields are 1-based here: w[i] is field i+1
@@ -684,7 +685,7 @@ func parseChooseSense(w []string) (Request, error) {
 		for i < len(rest) && rest[i] != "moves" {
 			i++
 		}
-		m.Senses = make([]rbc.Square, 0, i-1)
+		m.Senses = make([]chess.Square, 0, i-1)
 		for _, s := range rest[1:i] {
 			sq, err := parseSquare(s)
 			if err != nil {
@@ -710,7 +711,7 @@ func parseSenseResult(w []string) (Request, error) {
 		return nil, syntaxErr("a sense result has at most 9 squares, got %d", len(w))
 	}
 	res := make([]rbc.SquarePiece, 0, len(w))
-	var seen rbc.Bitboard
+	var seen chess.Bitboard
 	for _, t := range w {
 		sqs, ps, ok := strings.Cut(t, ":")
 		if !ok || len(ps) != 1 {
@@ -724,9 +725,9 @@ func parseSenseResult(w []string) (Request, error) {
 			return nil, syntaxErr("square %s listed twice", sq)
 		}
 		seen |= sq.Bit()
-		p := rbc.NoPiece
+		p := chess.NoPiece
 		if ps != "-" {
-			if p, err = rbc.ParsePiece(ps[0]); err != nil {
+			if p, err = chess.ParsePiece(ps[0]); err != nil {
 				return nil, syntaxErr("bad piece %q", ps)
 			}
 		}
@@ -742,9 +743,9 @@ func parseGameEnd(w []string) (Request, error) {
 	var m GameEnd
 	switch w[1] {
 	case "white":
-		m.Winner, m.HasWinner = rbc.White, true
+		m.Winner, m.HasWinner = chess.White, true
 	case "black":
-		m.Winner, m.HasWinner = rbc.Black, true
+		m.Winner, m.HasWinner = chess.Black, true
 	case "none":
 	default:
 		return nil, syntaxErr("bad winner %q", truncate(w[1]))

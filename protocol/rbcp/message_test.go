@@ -7,11 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 func TestParseRequestExamples(t *testing.T) {
-	e4, _ := rbc.ParseSquare("e4")
+	e4, _ := chess.ParseSquare("e4")
 	cases := []struct {
 		line string
 		want Request
@@ -21,20 +22,20 @@ func TestParseRequestExamples(t *testing.T) {
 		{"setoption name bot value blindfish: a b", SetOption{"bot", "blindfish: a b"}},
 		{"setoption name bot value", SetOption{"bot", ""}},
 		{"isready", IsReady{}},
-		{"newgame color black fen " + rbc.StartFEN + " opponent Trout Bot",
-			NewGame{rbc.Black, rbc.StartFEN, "Trout Bot"}},
-		{"opponentmove capture -", OpponentMove{rbc.NoSquare}},
+		{"newgame color black fen " + chess.StartFEN + " opponent Trout Bot",
+			NewGame{chess.Black, chess.StartFEN, "Trout Bot"}},
+		{"opponentmove capture -", OpponentMove{chess.NoSquare}},
 		{"opponentmove capture e4", OpponentMove{e4}},
 		{"choosesense time 899.5", ChooseSense{SecondsLeft: 899500 * time.Millisecond}},
-		{"choosesense time 1 moves", ChooseSense{SecondsLeft: time.Second, Moves: []rbc.Move{}}},
+		{"choosesense time 1 moves", ChooseSense{SecondsLeft: time.Second, Moves: []chess.Move{}}},
 		{"choosesense time 1 senses e4 moves e2e4",
-			ChooseSense{SecondsLeft: time.Second, Senses: []rbc.Square{e4}, Moves: []rbc.Move{mv("e2e4")}}},
+			ChooseSense{SecondsLeft: time.Second, Senses: []chess.Square{e4}, Moves: []chess.Move{mv("e2e4")}}},
 		{"senseresult", SenseResult{[]rbc.SquarePiece{}}},
-		{"senseresult e4:- d5:q", SenseResult{[]rbc.SquarePiece{{Square: e4}, {Square: sq("d5"), Piece: rbc.MakePiece(rbc.Black, rbc.Queen)}}}},
-		{"choosemove time 0.25 moves e2e4 a7a8q", ChooseMove{250 * time.Millisecond, []rbc.Move{mv("e2e4"), mv("a7a8q")}}},
+		{"senseresult e4:- d5:q", SenseResult{[]rbc.SquarePiece{{Square: e4}, {Square: sq("d5"), Piece: chess.MakePiece(chess.Black, chess.Queen)}}}},
+		{"choosemove time 0.25 moves e2e4 a7a8q", ChooseMove{250 * time.Millisecond, []chess.Move{mv("e2e4"), mv("a7a8q")}}},
 		{"moveresult requested a1a8 taken a1a5 capture a5", MoveResult{mv("a1a8"), mv("a1a5"), sq("a5")}},
-		{"moveresult requested 0000 taken 0000 capture -", MoveResult{Capture: rbc.NoSquare}},
-		{"gameend winner white reason KING_CAPTURE", GameEnd{rbc.White, true, rbc.KingCapture}},
+		{"moveresult requested 0000 taken 0000 capture -", MoveResult{Capture: chess.NoSquare}},
+		{"gameend winner white reason KING_CAPTURE", GameEnd{chess.White, true, rbc.KingCapture}},
 		{"gameend winner none reason MOVE_LIMIT", GameEnd{Reason: rbc.MoveLimit}},
 		{"gameend winner none reason none", GameEnd{}},
 		{"quit", Quit{}},
@@ -73,7 +74,7 @@ func TestParseReplyExamples(t *testing.T) {
 		{"readyok", ReadyOK{}},
 		{"ok", OK{}},
 		{"sense e4", Sense{sq("e4")}},
-		{"sense pass", Sense{rbc.NoSquare}},
+		{"sense pass", Sense{chess.NoSquare}},
 		{"move e7e8n", Move{mv("e7e8n")}},
 		{"move pass", Move{}},
 		{"move 0000", Move{}},
@@ -101,11 +102,11 @@ func TestParseRejects(t *testing.T) {
 	requests := []string{
 		"", "   ", "hello", "rbcp", "rbcp x", "rbcp 0", "rbcp 1 2", "isready now",
 		"setoption bot value x", "setoption name bot", "setoption name bot val x",
-		"newgame", "newgame color red fen " + rbc.StartFEN + " opponent x",
-		"newgame color white fen " + rbc.StartFEN, "newgame color white fen opponent x",
+		"newgame", "newgame color red fen " + chess.StartFEN + " opponent x",
+		"newgame color white fen " + chess.StartFEN, "newgame color white fen opponent x",
 		"newgame color white fen nonsense w - - 0 1 opponent x",
-		"newgame color white fen " + rbc.StartFEN + " opponent",
-		"newgame color true fen " + rbc.StartFEN + " opponent x",
+		"newgame color white fen " + chess.StartFEN + " opponent",
+		"newgame color true fen " + chess.StartFEN + " opponent x",
 		"opponentmove", "opponentmove capture", "opponentmove capture i9", "opponentmove capture 28", "opponentmove e4",
 		"choosesense", "choosesense time", "choosesense time x", "choosesense time NaN", "choosesense time 1e300",
 		"choosesense time 1 moves e2e9", "choosesense time 1 moves 0000", "choosesense time 1 senses e4 e9",
@@ -142,28 +143,28 @@ func TestParseRejects(t *testing.T) {
 func TestFormatIsSafe(t *testing.T) {
 	// Free text with newlines must not forge a second message.
 	for _, s := range []string{
-		Info{"a\nquit"}.String(), Error{"x\r\ny"}.String(), NewGame{rbc.White, rbc.StartFEN, "evil\nquit"}.String(),
+		Info{"a\nquit"}.String(), Error{"x\r\ny"}.String(), NewGame{chess.White, chess.StartFEN, "evil\nquit"}.String(),
 		SetOption{"n\nm", "v\nquit"}.String(), ID{"name", "a\nb"}.String(),
 	} {
 		if strings.ContainsAny(s, "\r\n") {
 			t.Errorf("formatted line %q holds a line break", s)
 		}
 	}
-	if got := (NewGame{rbc.White, rbc.StartFEN, "  "}).String(); !strings.HasSuffix(got, " opponent ?") {
+	if got := (NewGame{chess.White, chess.StartFEN, "  "}).String(); !strings.HasSuffix(got, " opponent ?") {
 		t.Errorf("empty opponent name formats as %q", got)
 	}
 }
 
-func mv(s string) rbc.Move {
-	m, err := rbc.ParseMove(s)
+func mv(s string) chess.Move {
+	m, err := chess.ParseMove(s)
 	if err != nil {
 		panic(err)
 	}
 	return m
 }
 
-func sq(s string) rbc.Square {
-	q, err := rbc.ParseSquare(s)
+func sq(s string) chess.Square {
+	q, err := chess.ParseSquare(s)
 	if err != nil {
 		panic(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -321,7 +322,7 @@ func (s *session) dispatch(ctx context.Context, req Request) Reply {
 		}
 		cctx, cancel := context.WithTimeout(ctx, m.SecondsLeft)
 		defer cancel()
-		var sq rbc.Square
+		var sq chess.Square
 		err := call(s, func() (err error) {
 			sq, err = s.player.ChooseSense(cctx, senses, m.Moves, m.SecondsLeft)
 			return err
@@ -331,7 +332,7 @@ func (s *session) dispatch(ctx context.Context, req Request) Reply {
 		}
 		s.phase = phaseSenseResult
 		if !sq.Valid() {
-			sq = rbc.NoSquare
+			sq = chess.NoSquare
 		}
 		return Sense{sq}
 	case SenseResult:
@@ -348,7 +349,7 @@ func (s *session) dispatch(ctx context.Context, req Request) Reply {
 		s.setClock(m.SecondsLeft)
 		cctx, cancel := context.WithTimeout(ctx, m.SecondsLeft)
 		defer cancel()
-		var mv rbc.Move
+		var mv chess.Move
 		err := call(s, func() (err error) {
 			mv, err = s.player.ChooseMove(cctx, m.Moves, m.SecondsLeft)
 			return err
@@ -464,7 +465,7 @@ func checkOptionValue(o Option, v string) error {
 }
 
 func (s *session) newGame(ctx context.Context, m NewGame) Reply {
-	board, err := rbc.ParseFEN(m.FEN)
+	board, err := chess.ParseFEN(m.FEN)
 	if err != nil {
 		return Error{"bad FEN: " + err.Error()}
 	}
@@ -509,10 +510,10 @@ func closePlayer(p rbc.Player) {
 	}
 }
 
-func allSquares() []rbc.Square {
-	sq := make([]rbc.Square, 64)
+func allSquares() []chess.Square {
+	sq := make([]chess.Square, 64)
 	for i := range sq {
-		sq[i] = rbc.Square(i)
+		sq[i] = chess.Square(i)
 	}
 	return sq
 }

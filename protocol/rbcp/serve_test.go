@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // session drives Serve over in-memory pipes, one line at a time.
@@ -142,8 +142,8 @@ func TestServeWholeSession(t *testing.T) {
 	s.expectError("setoption name seed value -3")
 	s.expectError("setoption name colour value blue")
 	s.expectError("opponentmove capture -") // no game yet
-	s.expect("newgame color white fen "+rbc.StartFEN+" opponent Random Bot", "ok")
-	s.expectError("newgame color white fen " + rbc.StartFEN + " opponent Again")
+	s.expect("newgame color white fen "+chess.StartFEN+" opponent Random Bot", "ok")
+	s.expectError("newgame color white fen " + chess.StartFEN + " opponent Again")
 	s.expectError("setoption name seed value 3") // not during a game
 	s.expectError("choosesense time 1")          // turn has not started
 	s.playTurn("-")
@@ -163,7 +163,7 @@ func TestServeWholeSession(t *testing.T) {
 	s.expect("gameend winner black reason KING_CAPTURE", "ok")
 	s.expectError("gameend winner black reason KING_CAPTURE") // no game
 	// A second game with the same session and the options kept.
-	s.expect("newgame color black fen "+rbc.StartFEN+" opponent Trout", "ok")
+	s.expect("newgame color black fen "+chess.StartFEN+" opponent Trout", "ok")
 	s.playTurn("d4")
 	s.expect("gameend winner none reason MOVE_LIMIT", "ok")
 	if len(s.info) == 0 || s.info[0] != "info belief 1 board, entropy 0 bits" {
@@ -183,7 +183,7 @@ func TestServeSameAnswersForSameSeed(t *testing.T) {
 		defer s.close()
 		s.handshake()
 		s.expect("setoption name seed value 9", "ok")
-		s.expect("newgame color white fen "+rbc.StartFEN+" opponent x", "ok")
+		s.expect("newgame color white fen "+chess.StartFEN+" opponent x", "ok")
 		var got []string
 		for range 5 {
 			a, b := s.playTurn("-")
@@ -222,7 +222,7 @@ func TestServeDeadlinesFromClock(t *testing.T) {
 	s := startSession(t, eng)
 	defer s.close()
 	s.handshake()
-	s.expect("newgame color white fen "+rbc.StartFEN+" opponent x", "ok")
+	s.expect("newgame color white fen "+chess.StartFEN+" opponent x", "ok")
 	s.playTurn("-")
 	if gotDeadline <= 9*time.Second || gotDeadline > 10250*time.Millisecond {
 		t.Fatalf("choosemove with 10.25 s left: deadline in %v", gotDeadline)
@@ -241,7 +241,7 @@ func TestServeEOFCancelsThinking(t *testing.T) {
 	})
 	s := startSession(t, eng)
 	s.handshake()
-	s.expect("newgame color white fen "+rbc.StartFEN+" opponent x", "ok")
+	s.expect("newgame color white fen "+chess.StartFEN+" opponent x", "ok")
 	s.expect("opponentmove capture -", "ok")
 	s.send("choosesense time 100")
 	s.expect("senseresult", "ok")
@@ -276,7 +276,7 @@ func TestServePanickingPlayerAnswersError(t *testing.T) {
 	s := startSession(t, eng)
 	defer s.close()
 	s.handshake()
-	s.expect("newgame color white fen "+rbc.StartFEN+" opponent x", "ok")
+	s.expect("newgame color white fen "+chess.StartFEN+" opponent x", "ok")
 	s.expect("opponentmove capture -", "ok")
 	s.send("choosesense time 100")
 	s.expect("senseresult", "ok")
@@ -289,7 +289,7 @@ func TestServePanickingPlayerAnswersError(t *testing.T) {
 
 func TestServeScriptedInput(t *testing.T) {
 	// A whole transcript written at once, then EOF: every line is answered.
-	script := "rbcp 1\nsetoption name seed value 3\nisready\nnewgame color white fen " + rbc.StartFEN +
+	script := "rbcp 1\nsetoption name seed value 3\nisready\nnewgame color white fen " + chess.StartFEN +
 		" opponent x\nopponentmove capture -\nbogus\nquit\nisready\n"
 	var out strings.Builder
 	if err := Serve(context.Background(), strings.NewReader(script), &out, testEngine(nil)); err != nil {

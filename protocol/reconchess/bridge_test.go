@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishpath"
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/internal/syncbuf"
@@ -131,7 +132,7 @@ func TestBridgeInHarness(t *testing.T) {
 			if rep.Divergence != nil {
 				t.Fatalf("our referee disagrees with the harness's record: %v", rep.Divergence)
 			}
-			t.Logf("%s vs %s: winner %s (%v), %d turns", rec.WhiteName, rec.BlackName, m[1], rec.Outcome, len(rec.Turns[rbc.White]))
+			t.Logf("%s vs %s: winner %s (%v), %d turns", rec.WhiteName, rec.BlackName, m[1], rec.Outcome, len(rec.Turns[chess.White]))
 		})
 	}
 }
@@ -152,8 +153,8 @@ func TestBridgeWithRCConnect(t *testing.T) {
 		hs.Close()
 		srv.Close()
 	}()
-	srv.Invite("bridge", rbc.White, "randbot-a", randbot.New(1))
-	srv.Invite("bridge", rbc.Black, "randbot-b", randbot.New(2))
+	srv.Invite("bridge", chess.White, "randbot-a", randbot.New(1))
+	srv.Invite("bridge", chess.Black, "randbot-b", randbot.New(2))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

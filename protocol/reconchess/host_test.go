@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -93,11 +94,11 @@ func hostModes(t *testing.T) map[string][]string {
 func TestHostPlaysGames(t *testing.T) {
 	dir := hostBots(t)
 	for mode, python := range hostModes(t) {
-		for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+		for _, c := range []chess.Color{chess.White, chess.Black} {
 			t.Run(mode+"/"+c.String(), func(t *testing.T) {
 				host, stderr := hostClient(t, python, []string{"PYTHONDONTWRITEBYTECODE=1"}, filepath.Join(dir, "tiny_bot.py"))
 				white, black := rbc.Player(host), rbc.Player(randbot.New(uint64(5+c)))
-				if c == rbc.Black {
+				if c == chess.Black {
 					white, black = black, white
 				}
 				opts := rbc.DefaultOptions()
@@ -151,7 +152,7 @@ func TestHostBotRaises(t *testing.T) {
 				t.Fatal(err)
 			}
 			o := res.History.Outcome
-			if o.Reason != rbc.Resign || o.Winner != rbc.Black || !strings.Contains(o.Detail, "KeyError") {
+			if o.Reason != rbc.Resign || o.Winner != chess.Black || !strings.Contains(o.Detail, "KeyError") {
 				t.Fatalf("the game ended by %v (%s), want White's resignation by a KeyError", o, o.Detail)
 			}
 			for _, want := range []string{"Traceback", "raised on purpose", "RaisingBot.choose_move raised"} {

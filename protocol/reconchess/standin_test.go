@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -186,14 +187,14 @@ func (p bridgePlayer) do(ctx context.Context, req map[string]any) (*string, erro
 	return r.Result, nil
 }
 
-func squareOrNil(captured bool, sq rbc.Square) any {
+func squareOrNil(captured bool, sq chess.Square) any {
 	if !captured || !sq.Valid() {
 		return nil
 	}
 	return sq.String()
 }
 
-func moveOrNil(m rbc.Move) any {
+func moveOrNil(m chess.Move) any {
 	if m.IsNull() {
 		return nil
 	}
@@ -208,29 +209,29 @@ func names[T fmt.Stringer](xs []T) []string {
 	return out
 }
 
-func (p bridgePlayer) HandleGameStart(ctx context.Context, c rbc.Color, b rbc.Board, opponent string) error {
+func (p bridgePlayer) HandleGameStart(ctx context.Context, c chess.Color, b chess.Board, opponent string) error {
 	_, err := p.do(ctx, map[string]any{"call": "handle_game_start", "color": c.String(), "fen": b.FEN(), "opponent": opponent})
 	return err
 }
 
-func (p bridgePlayer) HandleOpponentMoveResult(ctx context.Context, captured bool, sq rbc.Square) error {
+func (p bridgePlayer) HandleOpponentMoveResult(ctx context.Context, captured bool, sq chess.Square) error {
 	_, err := p.do(ctx, map[string]any{"call": "handle_opponent_move_result", "captured": captured, "square": squareOrNil(captured, sq)})
 	return err
 }
 
-func (p bridgePlayer) ChooseSense(ctx context.Context, senses []rbc.Square, moves []rbc.Move, left time.Duration) (rbc.Square, error) {
+func (p bridgePlayer) ChooseSense(ctx context.Context, senses []chess.Square, moves []chess.Move, left time.Duration) (chess.Square, error) {
 	r, err := p.do(ctx, map[string]any{"call": "choose_sense", "senses": names(senses), "moves": names(moves), "seconds": left.Seconds()})
 	if err != nil || r == nil {
-		return rbc.NoSquare, err
+		return chess.NoSquare, err
 	}
-	return rbc.ParseSquare(*r)
+	return chess.ParseSquare(*r)
 }
 
 func (p bridgePlayer) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece) error {
 	pairs := make([][2]any, len(result))
 	for i, sp := range result {
 		pairs[i][0] = sp.Square.String()
-		if sp.Piece != rbc.NoPiece {
+		if sp.Piece != chess.NoPiece {
 			pairs[i][1] = sp.Piece.String()
 		}
 	}
@@ -238,15 +239,15 @@ func (p bridgePlayer) HandleSenseResult(ctx context.Context, result []rbc.Square
 	return err
 }
 
-func (p bridgePlayer) ChooseMove(ctx context.Context, moves []rbc.Move, left time.Duration) (rbc.Move, error) {
+func (p bridgePlayer) ChooseMove(ctx context.Context, moves []chess.Move, left time.Duration) (chess.Move, error) {
 	r, err := p.do(ctx, map[string]any{"call": "choose_move", "moves": names(moves), "seconds": left.Seconds()})
 	if err != nil || r == nil {
-		return rbc.Move{}, err
+		return chess.Move{}, err
 	}
-	return rbc.ParseMove(*r)
+	return chess.ParseMove(*r)
 }
 
-func (p bridgePlayer) HandleMoveResult(ctx context.Context, requested, taken rbc.Move, captured bool, sq rbc.Square) error {
+func (p bridgePlayer) HandleMoveResult(ctx context.Context, requested, taken chess.Move, captured bool, sq chess.Square) error {
 	_, err := p.do(ctx, map[string]any{"call": "handle_move_result", "requested": moveOrNil(requested),
 		"taken": moveOrNil(taken), "captured": captured, "square": squareOrNil(captured, sq)})
 	return err
@@ -281,12 +282,12 @@ func buildBlindfish(t *testing.T) string {
 func TestBridgeStandInGames(t *testing.T) {
 	needPython(t)
 	bin := buildBlindfish(t)
-	for _, c := range []rbc.Color{rbc.White, rbc.Black} {
+	for _, c := range []chess.Color{chess.White, chess.Black} {
 		t.Run(c.String(), func(t *testing.T) {
 			d := startDriver(t, "BLINDFISH_ENGINE="+bin, "BLINDFISH_ARGS=engine --bot random --seed 5", "BLINDFISH_TIMEOUT=20")
 			bridge := bridgePlayer{d}
 			white, black := rbc.Player(bridge), rbc.Player(randbot.New(uint64(3+c)))
-			if c == rbc.Black {
+			if c == chess.Black {
 				white, black = black, white
 			}
 			opts := rbc.DefaultOptions()
@@ -344,7 +345,7 @@ func TestBridgeFailingEngine(t *testing.T) {
 				"BLINDFISH_TIMEOUT="+strconv.FormatFloat(timeout, 'f', -1, 64))
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			start := rbc.StartBoard()
+			start := chess.StartBoard()
 			moves := names(start.MoveActions())
 			calls := []map[string]any{
 				{"call": "handle_game_start", "color": "white", "fen": start.FEN(), "opponent": "nobody"},
@@ -393,10 +394,10 @@ func TestBridgeFailingEngine(t *testing.T) {
 }
 
 // allSquares returns the 64 squares.
-func allSquares() []rbc.Square {
-	out := make([]rbc.Square, 64)
+func allSquares() []chess.Square {
+	out := make([]chess.Square, 64)
 	for i := range out {
-		out[i] = rbc.Square(i)
+		out[i] = chess.Square(i)
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -22,26 +23,26 @@ func (h *Player) draw() {
 }
 
 // cell draws square s of our view (see draw).
-func (h *Player) cell(s rbc.Square) string {
-	seen, inWindow := rbc.NoPiece, false
+func (h *Player) cell(s chess.Square) string {
+	seen, inWindow := chess.NoPiece, false
 	for _, sp := range h.sense {
 		if sp.Square == s {
 			seen, inWindow = sp.Piece, true
 			break
 		}
 	}
-	if seen != rbc.NoPiece && seen.Color() == h.color {
-		seen = rbc.NoPiece // our own piece then: h.own says where it is now
+	if seen != chess.NoPiece && seen.Color() == h.color {
+		seen = chess.NoPiece // our own piece then: h.own says where it is now
 	}
 	own := h.own.PieceAt(s)
 	switch {
-	case own != rbc.NoPiece && inWindow:
+	case own != chess.NoPiece && inWindow:
 		return "[" + string(own.Symbol()) + "]"
-	case own != rbc.NoPiece:
+	case own != chess.NoPiece:
 		return " " + string(own.Symbol()) + " "
 	case s == h.lost:
 		return " x "
-	case inWindow && seen == rbc.NoPiece:
+	case inWindow && seen == chess.NoPiece:
 		return "[ ]"
 	case inWindow:
 		return "[" + string(seen.Symbol()) + "]"
@@ -51,25 +52,25 @@ func (h *Player) cell(s rbc.Square) string {
 
 // renderBoard draws the board from c's side, a cell of three characters per
 // square.
-func renderBoard(c rbc.Color, cell func(rbc.Square) string) string {
+func renderBoard(c chess.Color, cell func(chess.Square) string) string {
 	var b strings.Builder
 	files := "    a  b  c  d  e  f  g  h\n"
-	if c == rbc.Black {
+	if c == chess.Black {
 		files = "    h  g  f  e  d  c  b  a\n"
 	}
 	b.WriteString(files)
 	for i := range 8 {
 		rank := 7 - i
-		if c == rbc.Black {
+		if c == chess.Black {
 			rank = i
 		}
 		fmt.Fprintf(&b, " %d ", rank+1)
 		for j := range 8 {
 			file := j
-			if c == rbc.Black {
+			if c == chess.Black {
 				file = 7 - j
 			}
-			b.WriteString(cell(rbc.MakeSquare(file, rank)))
+			b.WriteString(cell(chess.MakeSquare(file, rank)))
 		}
 		fmt.Fprintf(&b, " %d\n", rank+1)
 	}
@@ -78,19 +79,19 @@ func renderBoard(c rbc.Color, cell func(rbc.Square) string) string {
 }
 
 // pieceName names a piece's type in words.
-func pieceName(p rbc.Piece) string {
+func pieceName(p chess.Piece) string {
 	switch p.Type() {
-	case rbc.Pawn:
+	case chess.Pawn:
 		return "pawn"
-	case rbc.Knight:
+	case chess.Knight:
 		return "knight"
-	case rbc.Bishop:
+	case chess.Bishop:
 		return "bishop"
-	case rbc.Rook:
+	case chess.Rook:
 		return "rook"
-	case rbc.Queen:
+	case chess.Queen:
 		return "queen"
-	case rbc.King:
+	case chess.King:
 		return "king"
 	}
 	return "piece"
@@ -110,7 +111,7 @@ func lastFEN(h *rbc.History) string {
 		return ""
 	}
 	best, n := "", -1
-	for c := rbc.White; c <= rbc.Black; c++ {
+	for c := chess.White; c <= chess.Black; c++ {
 		for i, t := range h.Turns[c] {
 			if k := 2*i + int(c); t.HasMove && k > n {
 				best, n = t.FENAfter, k

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -25,14 +26,14 @@ func TestClockText(t *testing.T) {
 
 // TestRenderBoardFromEachSide: each side sees its own pieces at the bottom.
 func TestRenderBoardFromEachSide(t *testing.T) {
-	cell := func(s rbc.Square) string {
-		if s == rbc.A1 {
+	cell := func(s chess.Square) string {
+		if s == chess.A1 {
 			return " X "
 		}
 		return " . "
 	}
-	white := strings.Split(renderBoard(rbc.White, cell), "\n")
-	black := strings.Split(renderBoard(rbc.Black, cell), "\n")
+	white := strings.Split(renderBoard(chess.White, cell), "\n")
+	black := strings.Split(renderBoard(chess.Black, cell), "\n")
 	if white[8] != " 1  X  .  .  .  .  .  .  .  1" || white[0] != "    a  b  c  d  e  f  g  h" {
 		t.Errorf("white's view:\n%s", strings.Join(white, "\n"))
 	}
@@ -47,7 +48,7 @@ func TestRenderBoardFromEachSide(t *testing.T) {
 // piece that entered it is drawn; one captured in it is an x; the
 // opponent's piece seen in it stays.
 func TestOwnPiecesOverTheSenseWindow(t *testing.T) {
-	b, err := rbc.ParseFEN("rnbqkb1r/pppppppp/8/8/8/3n4/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+	b, err := chess.ParseFEN("rnbqkb1r/pppppppp/8/8/8/3n4/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,16 +56,16 @@ func TestOwnPiecesOverTheSenseWindow(t *testing.T) {
 	h := NewPlayer(strings.NewReader(""), &out)
 	ctx := context.Background()
 	steps := []func() error{
-		func() error { return h.HandleGameStart(ctx, rbc.White, b, "x") },
-		func() error { return h.HandleSenseResult(ctx, rbc.Sense(&b, rbc.E2)) },
+		func() error { return h.HandleGameStart(ctx, chess.White, b, "x") },
+		func() error { return h.HandleSenseResult(ctx, rbc.Sense(&b, chess.E2)) },
 		func() error {
-			e2e4 := rbc.Move{From: rbc.E2, To: rbc.E4}
-			return h.HandleMoveResult(ctx, e2e4, e2e4, false, rbc.NoSquare)
+			e2e4 := chess.Move{From: chess.E2, To: chess.E4}
+			return h.HandleMoveResult(ctx, e2e4, e2e4, false, chess.NoSquare)
 		},
-		func() error { return h.HandleOpponentMoveResult(ctx, true, rbc.D2) },
+		func() error { return h.HandleOpponentMoveResult(ctx, true, chess.D2) },
 		func() error {
-			g1f3 := rbc.Move{From: rbc.G1, To: rbc.F3}
-			return h.HandleMoveResult(ctx, g1f3, g1f3, false, rbc.NoSquare)
+			g1f3 := chess.Move{From: chess.G1, To: chess.F3}
+			return h.HandleMoveResult(ctx, g1f3, g1f3, false, chess.NoSquare)
 		},
 	}
 	for _, step := range steps {
@@ -75,18 +76,18 @@ func TestOwnPiecesOverTheSenseWindow(t *testing.T) {
 	out.Reset()
 	h.draw()
 	got := whiteCells(t, out.String())
-	for s, want := range map[rbc.Square]string{
-		rbc.E2: "[ ]", // the pawn left the window...
-		rbc.E4: " P ", // ...and is drawn once, where it went
-		rbc.F3: "[N]", // the knight entered the window
-		rbc.G1: " . ",
-		rbc.D2: " x ", // captured since the sense
-		rbc.D3: "[n]", // the opponent's knight the sense saw
-		rbc.E1: "[K]", // unmoved, still in the window
-		rbc.F2: "[P]",
-		rbc.E3: "[ ]",
-		rbc.A2: " P ",
-		rbc.E7: " . ",
+	for s, want := range map[chess.Square]string{
+		chess.E2: "[ ]", // the pawn left the window...
+		chess.E4: " P ", // ...and is drawn once, where it went
+		chess.F3: "[N]", // the knight entered the window
+		chess.G1: " . ",
+		chess.D2: " x ", // captured since the sense
+		chess.D3: "[n]", // the opponent's knight the sense saw
+		chess.E1: "[K]", // unmoved, still in the window
+		chess.F2: "[P]",
+		chess.E3: "[ ]",
+		chess.A2: " P ",
+		chess.E7: " . ",
 	} {
 		if got[s] != want {
 			t.Errorf("%s drawn %q, want %q", s, got[s], want)
@@ -98,17 +99,17 @@ func TestOwnPiecesOverTheSenseWindow(t *testing.T) {
 }
 
 // whiteCells reads the cells of a board drawn from White's side.
-func whiteCells(t *testing.T, text string) map[rbc.Square]string {
+func whiteCells(t *testing.T, text string) map[chess.Square]string {
 	t.Helper()
 	lines := strings.Split(text, "\n")
 	if len(lines) < 9 {
 		t.Fatalf("no board in %q", text)
 	}
-	cells := map[rbc.Square]string{}
+	cells := map[chess.Square]string{}
 	for i := 1; i <= 8; i++ {
 		rank := 8 - i
 		for file := range 8 {
-			cells[rbc.MakeSquare(file, rank)] = lines[i][3+3*file : 6+3*file]
+			cells[chess.MakeSquare(file, rank)] = lines[i][3+3*file : 6+3*file]
 		}
 	}
 	return cells

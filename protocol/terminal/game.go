@@ -8,13 +8,14 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Game is one game between a person at a terminal and a bot.
 type Game struct {
 	// Color is the person's colour.
-	Color rbc.Color
+	Color chess.Color
 	// Opponent is the bot, named OpponentName in the record and to the
 	// person.
 	Opponent     rbc.Player
@@ -37,7 +38,7 @@ func Play(ctx context.Context, g Game) (*rbc.History, error) {
 	opts.Logger = g.Logger
 	white, black := rbc.Player(human), g.Opponent
 	opts.WhiteName, opts.BlackName = "you", g.OpponentName
-	if g.Color == rbc.Black {
+	if g.Color == chess.Black {
 		white, black = g.Opponent, human
 		opts.WhiteName, opts.BlackName = g.OpponentName, "you"
 	}

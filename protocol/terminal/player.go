@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -25,10 +26,10 @@ import (
 type Player struct {
 	in    <-chan string
 	out   io.Writer
-	color rbc.Color
-	own   rbc.Board // only our pieces are ever placed on it
+	color chess.Color
+	own   chess.Board // only our pieces are ever placed on it
 	sense []rbc.SquarePiece
-	lost  rbc.Square // where our piece was just captured, or NoSquare
+	lost  chess.Square // where our piece was just captured, or NoSquare
 	turn  int
 	// resigned says why the person resigned ("end of input", "by command"),
 	// "" while they have not. It is written only by the callback that
@@ -41,7 +42,7 @@ type Player struct {
 // terminal, when the process exits), so that a prompt can give up when the
 // clock runs out.
 func NewPlayer(in io.Reader, out io.Writer) *Player {
-	return &Player{in: readLines(in), out: out, lost: rbc.NoSquare}
+	return &Player{in: readLines(in), out: out, lost: chess.NoSquare}
 }
 
 // readLines delivers the lines of r on a channel, closed at the end of input
@@ -66,12 +67,12 @@ var errEndOfInput = errors.New("resigned: end of input")
 var errResigned = errors.New("resigned")
 
 // HandleGameStart keeps our own pieces of the starting board.
-func (h *Player) HandleGameStart(ctx context.Context, color rbc.Color, board rbc.Board, opponentName string) error {
+func (h *Player) HandleGameStart(ctx context.Context, color chess.Color, board chess.Board, opponentName string) error {
 	h.color = color
 	h.own = board
-	for s := rbc.Square(0); s < 64; s++ {
-		if p := h.own.PieceAt(s); p != rbc.NoPiece && p.Color() != color {
-			h.own.SetPiece(s, rbc.NoPiece)
+	for s := chess.Square(0); s < 64; s++ {
+		if p := h.own.PieceAt(s); p != chess.NoPiece && p.Color() != color {
+			h.own.SetPiece(s, chess.NoPiece)
 		}
 	}
 	fmt.Fprintf(h.out, "Opponent: %s.\n", opponentName)
@@ -79,35 +80,35 @@ func (h *Player) HandleGameStart(ctx context.Context, color rbc.Color, board rbc
 }
 
 // HandleOpponentMoveResult reports a capture of one of our pieces.
-func (h *Player) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece bool, captureSquare rbc.Square) error {
+func (h *Player) HandleOpponentMoveResult(ctx context.Context, capturedMyPiece bool, captureSquare chess.Square) error {
 	h.turn++
-	h.lost = rbc.NoSquare
+	h.lost = chess.NoSquare
 	fmt.Fprintf(h.out, "\n=== Your turn %d ===\n", h.turn)
 	if capturedMyPiece && captureSquare.Valid() {
 		p := h.own.PieceAt(captureSquare)
 		fmt.Fprintf(h.out, "The opponent captured your %s on %s.\n", pieceName(p), captureSquare)
-		h.own.SetPiece(captureSquare, rbc.NoPiece)
+		h.own.SetPiece(captureSquare, chess.NoPiece)
 		h.lost = captureSquare
-	} else if h.turn > 1 || h.color == rbc.Black {
+	} else if h.turn > 1 || h.color == chess.Black {
 		fmt.Fprintln(h.out, "The opponent moved; none of your pieces was captured.")
 	}
 	return nil
 }
 
 // ChooseSense asks for the centre of the sense window.
-func (h *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, moveActions []rbc.Move, secondsLeft time.Duration) (rbc.Square, error) {
+func (h *Player) ChooseSense(ctx context.Context, senseActions []chess.Square, moveActions []chess.Move, secondsLeft time.Duration) (chess.Square, error) {
 	h.draw()
 	fmt.Fprintf(h.out, "Your clock: %s\n", clockText(secondsLeft))
 	for {
 		line, err := h.ask(ctx, "sense (a square such as e5, 'pass' or 'help')> ")
 		if err != nil {
-			return rbc.NoSquare, err
+			return chess.NoSquare, err
 		}
 		switch strings.ToLower(line) {
 		case "":
 			continue
 		case "pass":
-			return rbc.NoSquare, nil
+			return chess.NoSquare, nil
 		case "help", "?":
 			fmt.Fprintln(h.out, "Name a square: you will see the 3×3 window around it (fewer squares at the edge:")
 			fmt.Fprintln(h.out, "a corner shows 4, an edge 6), or 'pass' to sense nothing. 'board' redraws the board,")
@@ -117,9 +118,9 @@ func (h *Player) ChooseSense(ctx context.Context, senseActions []rbc.Square, mov
 			h.draw()
 			continue
 		case "resign", "quit":
-			return rbc.NoSquare, h.resign(errResigned)
+			return chess.NoSquare, h.resign(errResigned)
 		}
-		s, err := rbc.ParseSquare(strings.ToLower(line))
+		s, err := chess.ParseSquare(strings.ToLower(line))
 		if err != nil || !slices.Contains(senseActions, s) {
 			fmt.Fprintf(h.out, "%q is not a square: give one such as e5, or 'pass'.\n", line)
 			continue
@@ -137,7 +138,7 @@ func (h *Player) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece
 	}
 	var parts []string
 	for _, sp := range result {
-		if sp.Piece != rbc.NoPiece && sp.Piece.Color() != h.color {
+		if sp.Piece != chess.NoPiece && sp.Piece.Color() != h.color {
 			parts = append(parts, fmt.Sprintf("%s %s", pieceName(sp.Piece), sp.Square))
 		}
 	}
@@ -151,18 +152,18 @@ func (h *Player) HandleSenseResult(ctx context.Context, result []rbc.SquarePiece
 }
 
 // ChooseMove asks for a move until it is one of the move actions or a pass.
-func (h *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, secondsLeft time.Duration) (rbc.Move, error) {
+func (h *Player) ChooseMove(ctx context.Context, moveActions []chess.Move, secondsLeft time.Duration) (chess.Move, error) {
 	fmt.Fprintf(h.out, "Your clock: %s\n", clockText(secondsLeft))
 	for {
 		line, err := h.ask(ctx, "move (UCI such as e2e4, 'pass' or 'help')> ")
 		if err != nil {
-			return rbc.Move{}, err
+			return chess.Move{}, err
 		}
 		switch strings.ToLower(line) {
 		case "":
 			continue
 		case "pass":
-			return rbc.Move{}, nil
+			return chess.Move{}, nil
 		case "help", "?":
 			h.listActions(moveActions)
 			continue
@@ -170,7 +171,7 @@ func (h *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, seconds
 			h.draw()
 			continue
 		case "resign", "quit":
-			return rbc.Move{}, h.resign(errResigned)
+			return chess.Move{}, h.resign(errResigned)
 		}
 		m, msg := h.parseMove(strings.ToLower(line), moveActions)
 		if msg != "" {
@@ -182,13 +183,13 @@ func (h *Player) ChooseMove(ctx context.Context, moveActions []rbc.Move, seconds
 }
 
 // HandleMoveResult reports what became of the request and moves our piece.
-func (h *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move, capturedOpponentPiece bool, captureSquare rbc.Square) error {
+func (h *Player) HandleMoveResult(ctx context.Context, requested, taken chess.Move, capturedOpponentPiece bool, captureSquare chess.Square) error {
 	switch {
 	case requested.IsNull():
 		fmt.Fprintln(h.out, "You passed.")
 	case taken.IsNull():
 		fmt.Fprintf(h.out, "You requested %s: it was not possible on the real board, so no move was made.\n", requested)
-	case taken != requested && taken != (rbc.Move{From: requested.From, To: requested.To, Promotion: rbc.Queen}):
+	case taken != requested && taken != (chess.Move{From: requested.From, To: requested.To, Promotion: chess.Queen}):
 		fmt.Fprintf(h.out, "You requested %s: it was revised to %s.\n", requested, taken)
 	default:
 		fmt.Fprintf(h.out, "You played %s.\n", taken)
@@ -198,18 +199,18 @@ func (h *Player) HandleMoveResult(ctx context.Context, requested, taken rbc.Move
 	}
 	if !taken.IsNull() {
 		p := h.own.PieceAt(taken.From)
-		h.own.SetPiece(taken.From, rbc.NoPiece)
-		if taken.Promotion != rbc.NoPieceType {
-			p = rbc.MakePiece(h.color, taken.Promotion)
+		h.own.SetPiece(taken.From, chess.NoPiece)
+		if taken.Promotion != chess.NoPieceType {
+			p = chess.MakePiece(h.color, taken.Promotion)
 		}
 		h.own.SetPiece(taken.To, p)
-		if p.Type() == rbc.King && (taken.To-taken.From == 2 || taken.From-taken.To == 2) {
+		if p.Type() == chess.King && (taken.To-taken.From == 2 || taken.From-taken.To == 2) {
 			rookFrom, rookTo := taken.To+1, taken.To-1
 			if taken.To < taken.From {
 				rookFrom, rookTo = taken.To-2, taken.To+1
 			}
 			h.own.SetPiece(rookTo, h.own.PieceAt(rookFrom))
-			h.own.SetPiece(rookFrom, rbc.NoPiece)
+			h.own.SetPiece(rookFrom, chess.NoPiece)
 		}
 	}
 	return nil
@@ -250,10 +251,10 @@ func (h *Player) HandleGameEnd(ctx context.Context, outcome rbc.Outcome, history
 		fmt.Fprintf(h.out, "(%s)\n", outcome.Detail)
 	}
 	if fen := lastFEN(history); fen != "" {
-		if b, err := rbc.ParseFEN(fen); err == nil {
+		if b, err := chess.ParseFEN(fen); err == nil {
 			fmt.Fprintln(h.out, "The real board at the end:")
-			fmt.Fprint(h.out, renderBoard(h.color, func(s rbc.Square) string {
-				if p := b.PieceAt(s); p != rbc.NoPiece {
+			fmt.Fprint(h.out, renderBoard(h.color, func(s chess.Square) string {
+				if p := b.PieceAt(s); p != chess.NoPiece {
 					return " " + string(p.Symbol()) + " "
 				}
 				return " . "

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -20,7 +21,7 @@ func TestScriptedHuman(t *testing.T) {
 		"help", "xyz", "e3e4", "e2e5", "e1e2", "e2e4", // move: help, junk, no piece, not an action, blocked king, then e2e4
 	}, "\n") + "\n"
 	var out bytes.Buffer
-	h, err := Play(context.Background(), Game{Color: rbc.White, Opponent: randbot.New(7), OpponentName: "random",
+	h, err := Play(context.Background(), Game{Color: chess.White, Opponent: randbot.New(7), OpponentName: "random",
 		Initial: 60 * time.Second, Increment: time.Second, In: strings.NewReader(script), Out: &out})
 	if err != nil {
 		t.Fatal(err)
@@ -58,11 +59,11 @@ func TestScriptedHuman(t *testing.T) {
 	if h.WhiteName != "you" || h.BlackName != "random" {
 		t.Errorf("record names %q, %q", h.WhiteName, h.BlackName)
 	}
-	w := h.Turns[rbc.White]
-	if len(w) != 1 || w[0].Sense != rbc.E7 || w[0].Requested != (rbc.Move{From: rbc.E2, To: rbc.E4}) {
+	w := h.Turns[chess.White]
+	if len(w) != 1 || w[0].Sense != chess.E7 || w[0].Requested != (chess.Move{From: chess.E2, To: chess.E4}) {
 		t.Fatalf("White's record: %+v", w)
 	}
-	if o := h.Outcome; !o.HasWinner || o.Winner != rbc.Black || o.Reason != rbc.Resign {
+	if o := h.Outcome; !o.HasWinner || o.Winner != chess.Black || o.Reason != rbc.Resign {
 		t.Errorf("outcome %v, want Black wins by resignation", o)
 	}
 }
@@ -73,14 +74,14 @@ func TestScriptedHuman(t *testing.T) {
 func TestPassingHumanLosesToARaid(t *testing.T) {
 	script := strings.Repeat("pass\n", 200)
 	var out bytes.Buffer
-	raid := &scripted{moves: []rbc.Move{{From: rbc.B1, To: rbc.C3}, {From: rbc.C3, To: rbc.D5}, {From: rbc.D5, To: rbc.F6}, {From: rbc.F6, To: rbc.E8}}}
-	h, err := Play(context.Background(), Game{Color: rbc.Black, Opponent: raid, OpponentName: "raid",
+	raid := &scripted{moves: []chess.Move{{From: chess.B1, To: chess.C3}, {From: chess.C3, To: chess.D5}, {From: chess.D5, To: chess.F6}, {From: chess.F6, To: chess.E8}}}
+	h, err := Play(context.Background(), Game{Color: chess.Black, Opponent: raid, OpponentName: "raid",
 		Initial: 60 * time.Second, Increment: time.Second, In: strings.NewReader(script), Out: &out})
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
-	if o := h.Outcome; o.Winner != rbc.White || o.Reason != rbc.KingCapture {
+	if o := h.Outcome; o.Winner != chess.White || o.Reason != rbc.KingCapture {
 		t.Fatalf("outcome %v\n%s", o, text)
 	}
 	for _, want := range []string{"You play black against raid", "    h  g  f  e  d  c  b  a", "You passed.",
@@ -100,34 +101,34 @@ func TestPassingHumanLosesToARaid(t *testing.T) {
 func TestOwnPiecesFollowTheMoves(t *testing.T) {
 	var out bytes.Buffer
 	h := NewPlayer(strings.NewReader(""), &out)
-	b, err := rbc.ParseFEN("r3k3/1P6/8/8/8/8/8/R3K2R w KQq - 0 1")
+	b, err := chess.ParseFEN("r3k3/1P6/8/8/8/8/8/R3K2R w KQq - 0 1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if err := h.HandleGameStart(ctx, rbc.White, b, "x"); err != nil {
+	if err := h.HandleGameStart(ctx, chess.White, b, "x"); err != nil {
 		t.Fatal(err)
 	}
-	if h.own.PieceAt(rbc.A8) != rbc.NoPiece || h.own.PieceAt(rbc.E8) != rbc.NoPiece {
+	if h.own.PieceAt(chess.A8) != chess.NoPiece || h.own.PieceAt(chess.E8) != chess.NoPiece {
 		t.Fatal("the opponent's pieces are on our board")
 	}
-	castle := rbc.Move{From: rbc.E1, To: rbc.G1}
-	promote := rbc.Move{From: rbc.B7, To: rbc.B8}
-	for _, m := range []rbc.Move{castle, promote} {
+	castle := chess.Move{From: chess.E1, To: chess.G1}
+	promote := chess.Move{From: chess.B7, To: chess.B8}
+	for _, m := range []chess.Move{castle, promote} {
 		taken := m
 		if m == promote {
-			taken.Promotion = rbc.Queen
+			taken.Promotion = chess.Queen
 		}
-		if err := h.HandleMoveResult(ctx, m, taken, false, rbc.NoSquare); err != nil {
+		if err := h.HandleMoveResult(ctx, m, taken, false, chess.NoSquare); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := h.HandleOpponentMoveResult(ctx, true, rbc.A1); err != nil {
+	if err := h.HandleOpponentMoveResult(ctx, true, chess.A1); err != nil {
 		t.Fatal(err)
 	}
-	want := map[rbc.Square]rbc.Piece{
-		rbc.G1: rbc.MakePiece(rbc.White, rbc.King), rbc.F1: rbc.MakePiece(rbc.White, rbc.Rook),
-		rbc.B8: rbc.MakePiece(rbc.White, rbc.Queen), rbc.E1: rbc.NoPiece, rbc.H1: rbc.NoPiece, rbc.A1: rbc.NoPiece,
+	want := map[chess.Square]chess.Piece{
+		chess.G1: chess.MakePiece(chess.White, chess.King), chess.F1: chess.MakePiece(chess.White, chess.Rook),
+		chess.B8: chess.MakePiece(chess.White, chess.Queen), chess.E1: chess.NoPiece, chess.H1: chess.NoPiece, chess.A1: chess.NoPiece,
 	}
 	for s, p := range want {
 		if got := h.own.PieceAt(s); got != p {
@@ -143,13 +144,13 @@ func TestOwnPiecesFollowTheMoves(t *testing.T) {
 // the referee's detail about a failed callback.
 func TestResignByCommand(t *testing.T) {
 	var out bytes.Buffer
-	h, err := Play(context.Background(), Game{Color: rbc.Black, Opponent: &scripted{}, OpponentName: "passer",
+	h, err := Play(context.Background(), Game{Color: chess.Black, Opponent: &scripted{}, OpponentName: "passer",
 		Initial: 60 * time.Second, Increment: time.Second, In: strings.NewReader("resign\n"), Out: &out})
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
-	if o := h.Outcome; o.Winner != rbc.White || o.Reason != rbc.Resign {
+	if o := h.Outcome; o.Winner != chess.White || o.Reason != rbc.Resign {
 		t.Fatalf("outcome %v\n%s", o, text)
 	}
 	if !strings.Contains(text, "You lose: you resigned.\n") || strings.Contains(text, "failed") {
@@ -160,24 +161,26 @@ func TestResignByCommand(t *testing.T) {
 // scripted plays its moves in order, then passes, and never senses: a
 // predictable opponent for the tests.
 type scripted struct {
-	moves []rbc.Move
+	moves []chess.Move
 	next  int
 }
 
-func (s *scripted) HandleGameStart(context.Context, rbc.Color, rbc.Board, string) error { return nil }
-func (s *scripted) HandleOpponentMoveResult(context.Context, bool, rbc.Square) error    { return nil }
-func (s *scripted) ChooseSense(context.Context, []rbc.Square, []rbc.Move, time.Duration) (rbc.Square, error) {
-	return rbc.NoSquare, nil
+func (s *scripted) HandleGameStart(context.Context, chess.Color, chess.Board, string) error {
+	return nil
+}
+func (s *scripted) HandleOpponentMoveResult(context.Context, bool, chess.Square) error { return nil }
+func (s *scripted) ChooseSense(context.Context, []chess.Square, []chess.Move, time.Duration) (chess.Square, error) {
+	return chess.NoSquare, nil
 }
 func (s *scripted) HandleSenseResult(context.Context, []rbc.SquarePiece) error { return nil }
-func (s *scripted) ChooseMove(context.Context, []rbc.Move, time.Duration) (rbc.Move, error) {
+func (s *scripted) ChooseMove(context.Context, []chess.Move, time.Duration) (chess.Move, error) {
 	if s.next >= len(s.moves) {
-		return rbc.Move{}, nil
+		return chess.Move{}, nil
 	}
 	s.next++
 	return s.moves[s.next-1], nil
 }
-func (s *scripted) HandleMoveResult(context.Context, rbc.Move, rbc.Move, bool, rbc.Square) error {
+func (s *scripted) HandleMoveResult(context.Context, chess.Move, chess.Move, bool, chess.Square) error {
 	return nil
 }
 func (s *scripted) HandleGameEnd(context.Context, rbc.Outcome, *rbc.History) error { return nil }

@@ -10,14 +10,15 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
 // Config says what to replay, through what.
 type Config struct {
-	Samplers []string    // belief names (sampler.Names)
-	Colors   []rbc.Color // the sides to replay each game from
+	Samplers []string      // belief names (sampler.Names)
+	Colors   []chess.Color // the sides to replay each game from
 	Options  sampler.Options
 	Paths    []string // records, archives and folders of them (rbc.Records)
 }
@@ -123,7 +124,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 // ReplayGame feeds one game to a fresh belief of the given name from colour
 // c's point of view and reports each turn.
-func ReplayGame(ctx context.Context, h *rbc.History, name string, c rbc.Color, opts sampler.Options) (*Game, error) {
+func ReplayGame(ctx context.Context, h *rbc.History, name string, c chess.Color, opts sampler.Options) (*Game, error) {
 	s, err := sampler.New(name, opts)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
@@ -18,7 +19,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(context.Background(), Config{Samplers: []string{"exact"}, Colors: []rbc.Color{rbc.White, rbc.Black},
+	rep, err := Run(context.Background(), Config{Samplers: []string{"exact"}, Colors: []chess.Color{chess.White, chess.Black},
 		Options: sampler.Options{Seed: 1}, Paths: []string{game}})
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +29,7 @@ func TestRun(t *testing.T) {
 	}
 	turns := 0
 	for i, g := range rep.Games {
-		c := []rbc.Color{rbc.White, rbc.Black}[i]
+		c := []chess.Color{chess.White, chess.Black}[i]
 		if g.Color != c.String() || g.Sampler != "exact" || g.File != "trout_bot-attacker_bot-8-000.json" || g.Record != game {
 			t.Errorf("game %d: %+v", i, g)
 		}

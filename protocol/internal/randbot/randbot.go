@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -59,12 +60,12 @@ func (p *Player) step(name, next string) error {
 }
 
 // HandleGameStart starts the game.
-func (p *Player) HandleGameStart(ctx context.Context, c rbc.Color, b rbc.Board, name string) error {
+func (p *Player) HandleGameStart(ctx context.Context, c chess.Color, b chess.Board, name string) error {
 	return p.step("start", "opponent")
 }
 
 // HandleOpponentMoveResult checks the notice is consistent.
-func (p *Player) HandleOpponentMoveResult(ctx context.Context, captured bool, sq rbc.Square) error {
+func (p *Player) HandleOpponentMoveResult(ctx context.Context, captured bool, sq chess.Square) error {
 	if captured != sq.Valid() {
 		return fmt.Errorf("randbot: capture flag %v with square %v", captured, sq)
 	}
@@ -72,15 +73,15 @@ func (p *Player) HandleOpponentMoveResult(ctx context.Context, captured bool, sq
 }
 
 // ChooseSense senses a random square (or passes one time in ten).
-func (p *Player) ChooseSense(ctx context.Context, senses []rbc.Square, moves []rbc.Move, left time.Duration) (rbc.Square, error) {
+func (p *Player) ChooseSense(ctx context.Context, senses []chess.Square, moves []chess.Move, left time.Duration) (chess.Square, error) {
 	if err := p.step("sense", "senseresult"); err != nil {
-		return rbc.NoSquare, err
+		return chess.NoSquare, err
 	}
 	if p.info != nil {
 		p.info("belief 1 board, entropy 0 bits")
 	}
 	if len(senses) == 0 || p.rng.IntN(10) == 0 {
-		return rbc.NoSquare, nil
+		return chess.NoSquare, nil
 	}
 	return senses[p.rng.IntN(len(senses))], nil
 }
@@ -91,23 +92,23 @@ func (p *Player) HandleSenseResult(ctx context.Context, r []rbc.SquarePiece) err
 }
 
 // ChooseMove requests a random move action (or passes one time in twenty).
-func (p *Player) ChooseMove(ctx context.Context, moves []rbc.Move, left time.Duration) (rbc.Move, error) {
+func (p *Player) ChooseMove(ctx context.Context, moves []chess.Move, left time.Duration) (chess.Move, error) {
 	if err := p.step("move", "moveresult"); err != nil {
-		return rbc.Move{}, err
+		return chess.Move{}, err
 	}
 	if p.OnChooseMove != nil {
 		if err := p.OnChooseMove(ctx); err != nil {
-			return rbc.Move{}, err
+			return chess.Move{}, err
 		}
 	}
 	if len(moves) == 0 || p.rng.IntN(20) == 0 {
-		return rbc.Move{}, nil
+		return chess.Move{}, nil
 	}
 	return moves[p.rng.IntN(len(moves))], nil
 }
 
 // HandleMoveResult checks the result is consistent.
-func (p *Player) HandleMoveResult(ctx context.Context, req, taken rbc.Move, captured bool, sq rbc.Square) error {
+func (p *Player) HandleMoveResult(ctx context.Context, req, taken chess.Move, captured bool, sq chess.Square) error {
 	if captured != sq.Valid() {
 		return fmt.Errorf("randbot: capture flag %v with square %v", captured, sq)
 	}

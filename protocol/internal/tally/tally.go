@@ -10,7 +10,7 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // Count is the number of games won, drawn, lost and failed (ended by an
@@ -24,7 +24,7 @@ type Count struct {
 // winner (none when hasWinner is false), or failed with err, and returns its
 // verdict: "won", "lost", "draw", or failed (the caller's word for a game
 // ended by an error) when err is non-nil.
-func (c *Count) Add(us rbc.Color, hasWinner bool, winner rbc.Color, err error, failed string) string {
+func (c *Count) Add(us chess.Color, hasWinner bool, winner chess.Color, err error, failed string) string {
 	switch {
 	case err != nil:
 		c.Failed++
@@ -80,9 +80,9 @@ type Game struct {
 	// ID names the game in the log of a record that could not be saved.
 	ID any
 	// Us, HasWinner and Winner are our colour and the game's winner.
-	Us        rbc.Color
+	Us        chess.Color
 	HasWinner bool
-	Winner    rbc.Color
+	Winner    chess.Color
 	// Outcome says how the game ended, in words.
 	Outcome string
 	// Err is the error that ended the game on our side, nil if none.

@@ -6,21 +6,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 func TestCount(t *testing.T) {
 	games := []struct {
-		us, winner rbc.Color
+		us, winner chess.Color
 		hasWinner  bool
 		err        error
 		want       string
 	}{
-		{rbc.White, rbc.White, true, nil, "won"},
-		{rbc.Black, rbc.White, true, nil, "lost"},
-		{rbc.Black, rbc.White, false, nil, "draw"},
-		{rbc.Black, rbc.Black, true, nil, "won"},
-		{rbc.White, rbc.White, true, errors.New("engine died"), "failed"},
+		{chess.White, chess.White, true, nil, "won"},
+		{chess.Black, chess.White, true, nil, "lost"},
+		{chess.Black, chess.White, false, nil, "draw"},
+		{chess.Black, chess.Black, true, nil, "won"},
+		{chess.White, chess.White, true, errors.New("engine died"), "failed"},
 	}
 	var c Count
 	for i, g := range games {
@@ -48,7 +48,7 @@ func TestCount(t *testing.T) {
 // played among the failed or apart as its words say.
 func TestTally(t *testing.T) {
 	type result struct {
-		us, winner rbc.Color
+		us, winner chess.Color
 		hasWinner  bool
 		save       bool
 	}
@@ -89,9 +89,9 @@ func TestTally(t *testing.T) {
 			var out strings.Builder
 			tl := New(tc.dir, &out, nil, words(tc.unplayed))
 			tl.WriteSummary() // nothing yet
-			tl.Record(1, &result{us: rbc.White, winner: rbc.White, hasWinner: true, save: true}, nil)
-			tl.Record(2, &result{us: rbc.Black}, nil)
-			tl.Record(3, &result{us: rbc.White, save: true}, errors.New("oops"))
+			tl.Record(1, &result{us: chess.White, winner: chess.White, hasWinner: true, save: true}, nil)
+			tl.Record(2, &result{us: chess.Black}, nil)
+			tl.Record(3, &result{us: chess.White, save: true}, errors.New("oops"))
 			tl.Record(4, nil, errors.New("declined"))
 			tl.WriteSummary()
 			if got, want := out.String(), strings.Join(tc.want, "\n")+"\n"; got != want {

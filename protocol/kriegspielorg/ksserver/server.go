@@ -27,11 +27,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/faults"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/gameserver"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Config configures a Server.
@@ -158,7 +158,7 @@ type game struct {
 	id, code string
 	rules    kriegspiel.Ruleset
 	players  [2]string // usernames; "" while waiting
-	creator  rbc.Color
+	creator  chess.Color
 	state    string // waiting, active, completed
 	g        *kriegspiel.Game
 	tries    []try
@@ -170,7 +170,7 @@ type game struct {
 // try is one question asked, with the full move number it was asked at.
 type try struct {
 	turn  int
-	color rbc.Color
+	color chess.Color
 	q     kriegspiel.Question
 	a     kriegspiel.Answer
 }
@@ -507,12 +507,12 @@ func (s *Server) create(w http.ResponseWriter, body []byte, user string) {
 		fail(w, http.StatusUnprocessableEntity, "VALIDATION", "unknown rule_variant")
 		return
 	}
-	c := rbc.White
+	c := chess.White
 	switch req.PlayAs {
 	case "black":
-		c = rbc.Black
+		c = chess.Black
 	case "random", "":
-		c = rbc.Color(s.nextID % 2) // alternating: as random as a lobby needs, and repeatable
+		c = chess.Color(s.nextID % 2) // alternating: as random as a lobby needs, and repeatable
 	case "white":
 	default:
 		fail(w, http.StatusUnprocessableEntity, "VALIDATION", "play_as is white, black or random")
@@ -592,7 +592,7 @@ func (s *Server) checkTime(g *game) {
 	}
 }
 
-func (s *Server) ask(w http.ResponseWriter, g *game, me rbc.Color, q kriegspiel.Question) {
+func (s *Server) ask(w http.ResponseWriter, g *game, me chess.Color, q kriegspiel.Question) {
 	if g.state != "active" || g.g.Turn() != me {
 		fail(w, http.StatusConflict, "NOT_YOUR_TURN", "it is not your turn")
 		return
@@ -628,13 +628,13 @@ func (s *Server) finish(g *game, r kriegspiel.Result) {
 	}
 }
 
-func (g *game) seat(user string) (rbc.Color, bool) {
+func (g *game) seat(user string) (chess.Color, bool) {
 	for c, u := range g.players {
 		if u == user {
-			return rbc.Color(c), true
+			return chess.Color(c), true
 		}
 	}
-	return rbc.White, false
+	return chess.White, false
 }
 
 func (g *game) info() kriegspielorg.GameInfo {
@@ -661,7 +661,7 @@ func (g *game) moveResult(a kriegspiel.Answer) map[string]any {
 	if special != "NONE" {
 		out["special_announcement"] = special
 	}
-	if a.Capture != rbc.NoSquare {
+	if a.Capture != chess.NoSquare {
 		out["capture_square"] = a.Capture.String()
 	}
 	if a.Captured != kriegspiel.Unannounced {
@@ -678,7 +678,7 @@ func (g *game) moveResult(a kriegspiel.Answer) map[string]any {
 
 func (g *game) clock() kriegspielorg.Clock {
 	cl := g.clocks
-	c := rbc.White
+	c := chess.White
 	if g.g != nil {
 		c = g.g.Turn()
 	}
@@ -689,7 +689,7 @@ func (g *game) clock() kriegspielorg.Clock {
 }
 
 // view is the game as player me sees it.
-func (g *game) view(me rbc.Color) kriegspielorg.State {
+func (g *game) view(me chess.Color) kriegspielorg.State {
 	st := kriegspielorg.State{GameID: g.id, State: g.state, MoveNumber: 1, YourColor: me.String(),
 		AllowedMoves: []string{}, PossibleActions: []string{}, Clock: g.clock(),
 		Scoresheet: g.scoresheet(me)}
@@ -705,13 +705,13 @@ func (g *game) view(me rbc.Color) kriegspielorg.State {
 	} else {
 		// Our own men only, with the site's placeholder fields.
 		own := b
-		for s := range rbc.Square(64) {
-			if p := own.PieceAt(s); p != rbc.NoPiece && p.Color() != me {
-				own.SetPiece(s, rbc.NoPiece)
+		for s := range chess.Square(64) {
+			if p := own.PieceAt(s); p != chess.NoPiece && p.Color() != me {
+				own.SetPiece(s, chess.NoPiece)
 			}
 		}
 		placement, _, _ := strings.Cut(own.FEN(), " ")
-		st.YourFEN = placement + " " + map[rbc.Color]string{rbc.White: "w", rbc.Black: "b"}[b.Turn()] + " - - 0 1"
+		st.YourFEN = placement + " " + map[chess.Color]string{chess.White: "w", chess.Black: "b"}[b.Turn()] + " - - 0 1"
 	}
 	if g.state == "active" {
 		st.Turn = g.g.Turn().String()
@@ -739,7 +739,7 @@ func (g *game) view(me rbc.Color) kriegspielorg.State {
 // scoresheet is what player me heard, in words: its own tries, every try of
 // its opponent's (the client must leave out what its rules keep from it),
 // and after each move the pawn tries of the player to move.
-func (g *game) scoresheet(me rbc.Color) kriegspielorg.Scoresheet {
+func (g *game) scoresheet(me chess.Color) kriegspielorg.Scoresheet {
 	sc := kriegspielorg.Scoresheet{ViewerColor: me.String()}
 	at := func(turn int) *kriegspielorg.ScoresheetTurn {
 		for len(sc.Turns) < turn {
@@ -748,9 +748,9 @@ func (g *game) scoresheet(me rbc.Color) kriegspielorg.Scoresheet {
 		}
 		return &sc.Turns[turn-1]
 	}
-	add := func(turn int, c rbc.Color, e kriegspielorg.Entry) {
+	add := func(turn int, c chess.Color, e kriegspielorg.Entry) {
 		t := at(turn)
-		if c == rbc.White {
+		if c == chess.White {
 			t.White = append(t.White, e)
 		} else {
 			t.Black = append(t.Black, e)
@@ -764,7 +764,7 @@ func (g *game) scoresheet(me rbc.Color) kriegspielorg.Scoresheet {
 		add(t.turn, t.color, kriegspielorg.WriteEntry(q, t.a, t.color == me))
 		if t.a.Verdict.Done() && t.a.PawnTries >= 0 {
 			next, turn := t.color.Other(), t.turn
-			if t.color == rbc.Black {
+			if t.color == chess.Black {
 				turn++
 			}
 			add(turn, next, kriegspielorg.WriteStatus(t.a.PawnTries, next == me))
@@ -784,7 +784,7 @@ func (g *game) material() map[string]any {
 			pawnsTaken[t.color.Other()]++
 		}
 	}
-	for c := rbc.White; c <= rbc.Black; c++ {
+	for c := chess.White; c <= chess.Black; c++ {
 		side := map[string]any{"pieces_remaining": b.Pieces(c).Count(), "pawns_captured": nil}
 		if g.rules.TypedCaptures {
 			side["pawns_captured"] = pawnsTaken[c]

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -27,8 +28,8 @@ const (
 )
 
 type moveResult struct {
-	requested, taken rbc.Move
-	capture          rbc.Square
+	requested, taken chess.Move
+	capture          chess.Square
 }
 
 // remotePlayer is the user's side of a game as the referee sees it: each
@@ -41,13 +42,13 @@ type remotePlayer struct {
 	myTurn       bool
 	deadline     time.Time     // of the current turn
 	left         time.Duration // the clock at the end of the last turn
-	senseActions []rbc.Square
-	moveActions  []rbc.Move
-	oppCapture   rbc.Square
+	senseActions []chess.Square
+	moveActions  []chess.Move
+	oppCapture   chess.Square
 
-	senseCh    chan rbc.Square
+	senseCh    chan chess.Square
 	senseResCh chan []rbc.SquarePiece
-	moveCh     chan rbc.Move
+	moveCh     chan chess.Move
 	moveResCh  chan moveResult
 	endTurnCh  chan struct{}
 
@@ -58,10 +59,10 @@ type remotePlayer struct {
 func newRemotePlayer(initial time.Duration) *remotePlayer {
 	return &remotePlayer{
 		left:       initial,
-		oppCapture: rbc.NoSquare,
-		senseCh:    make(chan rbc.Square, 1),
+		oppCapture: chess.NoSquare,
+		senseCh:    make(chan chess.Square, 1),
 		senseResCh: make(chan []rbc.SquarePiece, 1),
-		moveCh:     make(chan rbc.Move, 1),
+		moveCh:     make(chan chess.Move, 1),
 		moveResCh:  make(chan moveResult, 1),
 		endTurnCh:  make(chan struct{}, 1),
 		resigned:   make(chan struct{}),
@@ -81,12 +82,12 @@ func (p *remotePlayer) isResigned() bool {
 
 // HandleGameStart has nothing to do: the user reads colour, board and
 // opponent from their own endpoints.
-func (p *remotePlayer) HandleGameStart(context.Context, rbc.Color, rbc.Board, string) error {
+func (p *remotePlayer) HandleGameStart(context.Context, chess.Color, chess.Board, string) error {
 	return nil
 }
 
 // HandleOpponentMoveResult keeps the capture for GET opponent_move_results.
-func (p *remotePlayer) HandleOpponentMoveResult(ctx context.Context, captured bool, sq rbc.Square) error {
+func (p *remotePlayer) HandleOpponentMoveResult(ctx context.Context, captured bool, sq chess.Square) error {
 	if p.isResigned() {
 		return errResigned
 	}
@@ -97,7 +98,7 @@ func (p *remotePlayer) HandleOpponentMoveResult(ctx context.Context, captured bo
 }
 
 // ChooseSense opens our turn (is_my_turn becomes true) and waits for POST sense.
-func (p *remotePlayer) ChooseSense(ctx context.Context, senses []rbc.Square, moves []rbc.Move, left time.Duration) (rbc.Square, error) {
+func (p *remotePlayer) ChooseSense(ctx context.Context, senses []chess.Square, moves []chess.Move, left time.Duration) (chess.Square, error) {
 	// Results nobody collected (a request that gave up) must not answer
 	// this turn's calls.
 	drain(p.senseResCh)
@@ -114,9 +115,9 @@ func (p *remotePlayer) ChooseSense(ctx context.Context, senses []rbc.Square, mov
 	case sq := <-p.senseCh:
 		return sq, nil
 	case <-ctx.Done():
-		return rbc.NoSquare, ctx.Err()
+		return chess.NoSquare, ctx.Err()
 	case <-p.resigned:
-		return rbc.NoSquare, errResigned
+		return chess.NoSquare, errResigned
 	}
 }
 
@@ -130,20 +131,20 @@ func (p *remotePlayer) HandleSenseResult(ctx context.Context, result []rbc.Squar
 }
 
 // ChooseMove waits for POST move.
-func (p *remotePlayer) ChooseMove(ctx context.Context, moves []rbc.Move, left time.Duration) (rbc.Move, error) {
+func (p *remotePlayer) ChooseMove(ctx context.Context, moves []chess.Move, left time.Duration) (chess.Move, error) {
 	select {
 	case m := <-p.moveCh:
 		return m, nil
 	case <-ctx.Done():
-		return rbc.Move{}, ctx.Err()
+		return chess.Move{}, ctx.Err()
 	case <-p.resigned:
-		return rbc.Move{}, errResigned
+		return chess.Move{}, errResigned
 	}
 }
 
 // HandleMoveResult answers the waiting POST move, then waits for POST
 // end_turn: as on the real server, our clock runs until we end the turn.
-func (p *remotePlayer) HandleMoveResult(ctx context.Context, req, taken rbc.Move, captured bool, sq rbc.Square) error {
+func (p *remotePlayer) HandleMoveResult(ctx context.Context, req, taken chess.Move, captured bool, sq chess.Square) error {
 	p.mu.Lock()
 	p.phase = wantEndTurn
 	p.mu.Unlock()

@@ -24,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/faults"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/gameserver"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
@@ -91,7 +92,7 @@ type invitation struct {
 type game struct {
 	id       int
 	user     string
-	color    rbc.Color // the user's
+	color    chess.Color // the user's
 	oppName  string
 	opp      rbc.Player
 	remote   *remotePlayer
@@ -139,7 +140,7 @@ func (s *Server) Close() {
 
 // Invite makes a local bot invite user to a game in which the user plays
 // color; it returns the invitation's id.
-func (s *Server) Invite(user string, color rbc.Color, botName string, bot rbc.Player) int {
+func (s *Server) Invite(user string, color chess.Color, botName string, bot rbc.Player) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	g := s.newGameLocked(user, color, botName, bot)
@@ -149,7 +150,7 @@ func (s *Server) Invite(user string, color rbc.Color, botName string, bot rbc.Pl
 	return inv.id
 }
 
-func (s *Server) newGameLocked(user string, color rbc.Color, botName string, bot rbc.Player) *game {
+func (s *Server) newGameLocked(user string, color chess.Color, botName string, bot rbc.Player) *game {
 	g := &game{
 		id: s.nextID, user: user, color: color, oppName: botName, opp: bot,
 		remote:  newRemotePlayer(s.cfg.Game.InitialTime),
@@ -174,7 +175,7 @@ func (s *Server) run(g *game) {
 	opts := s.cfg.Game
 	white, black := rbc.Player(g.remote), g.opp
 	opts.WhiteName, opts.BlackName = g.user, g.oppName
-	if g.color == rbc.Black {
+	if g.color == chess.Black {
 		white, black = black, white
 		opts.WhiteName, opts.BlackName = g.oppName, g.user
 	}
@@ -208,8 +209,8 @@ type GameInfo struct {
 	ID            int
 	Invitation    int // 0 for a game the user asked for
 	User          string
-	Color         rbc.Color // the user's
-	Started       bool      // the user said ready
+	Color         chess.Color // the user's
+	Started       bool        // the user said ready
 	Over          bool
 	Outcome       rbc.Outcome
 	History       *rbc.History
@@ -463,9 +464,9 @@ func (s *Server) invitation(r *http.Request, user string, parts []string, get, p
 		if bot == nil {
 			return nil, badRequest("invitation does not exist: %q is not a server bot", *body.Opponent)
 		}
-		color := rbc.Black
+		color := chess.Black
 		if *body.Color {
-			color = rbc.White
+			color = chess.White
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -509,9 +510,9 @@ func (s *Server) gameCall(r *http.Request, g *game, endpoint string, get, post b
 	finished := badRequest("game is finished")
 	switch {
 	case endpoint == "color" && get:
-		return map[string]bool{"color": g.color == rbc.White}, nil
+		return map[string]bool{"color": g.color == chess.White}, nil
 	case endpoint == "starting_board" && get:
-		return map[string]any{"board": rbcclient.WireBoard{FEN: rbc.StartFEN}}, nil
+		return map[string]any{"board": rbcclient.WireBoard{FEN: chess.StartFEN}}, nil
 	case endpoint == "opponent_name" && get:
 		return map[string]string{"opponent_name": g.oppName}, nil
 	case endpoint == "ready" && post:
@@ -597,7 +598,7 @@ func (s *Server) gameCall(r *http.Request, g *game, endpoint string, get, post b
 		case "winner_color":
 			var w *bool
 			if g.outcome.HasWinner {
-				white := g.outcome.Winner == rbc.White
+				white := g.outcome.Winner == chess.White
 				w = &white
 			}
 			return map[string]*bool{"winner_color": w}, nil

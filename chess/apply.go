@@ -1,4 +1,4 @@
-package rbc
+package chess
 
 // Apply plays the taken move m (a pseudo-legal move, or the null move for a
 // pass or a request that resolved to nothing) and returns the square of the

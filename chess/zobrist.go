@@ -1,4 +1,4 @@
-package rbc
+package chess
 
 // Zobrist keys, drawn once at initialisation from a fixed seed so that keys
 // are the same in every run and on every machine.

@@ -1,4 +1,4 @@
-package rbc
+package chess
 
 // IsPseudoLegal reports whether m is one of the options of the side to move
 // (see AppendOptions), leaving out the null move.

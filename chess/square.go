@@ -5,7 +5,7 @@
 //
 // The package is the hot path of the belief engine, so boards are small value
 // types built on bitboards and nothing in move generation allocates.
-package rbc
+package chess
 
 import "fmt"
 

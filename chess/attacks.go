@@ -1,4 +1,4 @@
-package rbc
+package chess
 
 // Attack tables. They are computed once at package initialisation and never
 // written again: knight, king and pawn attacks by square, and magic-bitboard

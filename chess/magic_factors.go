@@ -1,4 +1,4 @@
-package rbc
+package chess
 
 // Magic factors for the sliding-piece tables, found once by the trial search
 // in attacks.go (fixed seed) and kept here so that start-up does no search.

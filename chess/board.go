@@ -1,4 +1,4 @@
-package rbc
+package chess
 
 // Castling is a set of castling rights.
 type Castling uint8

@@ -1,4 +1,4 @@
-package rbc
+package chess
 
 // Move generation. One generator serves two purposes:
 //   - the opponent's options for belief expansion: every pseudo-legal move on

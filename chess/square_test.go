@@ -1,4 +1,4 @@
-package rbc
+package chess
 
 import "testing"
 

@@ -1,4 +1,4 @@
-package rbc
+package chess
 
 // Child is one option of the side to move with what belief expansion needs of
 // the board it leads to: that board's key and the square of the piece it
