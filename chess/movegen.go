@@ -75,7 +75,7 @@ func (b *Board) appendMoves(dst []Move, theirs Bitboard, withEP bool) []Move {
 	single, double, forward := pawnPushes(us, pawns, ^occ)
 	for bb := single; bb != 0; {
 		to := bb.PopFirst()
-		dst = appendPawnMove(dst, to-forward, to)
+		dst = AppendPawnMove(dst, to-forward, to)
 	}
 	for bb := double; bb != 0; {
 		to := bb.PopFirst()
@@ -89,7 +89,7 @@ func (b *Board) appendMoves(dst []Move, theirs Bitboard, withEP bool) []Move {
 	for bb := pawns; bb != 0; {
 		from := bb.PopFirst()
 		for t := pawnAttacks[us][from] & (theirs | epTarget); t != 0; {
-			dst = appendPawnMove(dst, from, t.PopFirst())
+			dst = AppendPawnMove(dst, from, t.PopFirst())
 		}
 	}
 	return dst
@@ -102,8 +102,8 @@ func appendTargets(dst []Move, from Square, targets Bitboard) []Move {
 	return dst
 }
 
-// appendPawnMove appends a pawn move, as the four promotions when it reaches the back rank.
-func appendPawnMove(dst []Move, from, to Square) []Move {
+// AppendPawnMove appends a pawn move, as the four promotions when it reaches the back rank.
+func AppendPawnMove(dst []Move, from, to Square) []Move {
 	if BackRanks.Has(to) {
 		return append(dst,
 			Move{From: from, To: to, Promotion: Queen},
@@ -138,7 +138,7 @@ func (b *Board) AppendMoveActions(dst []Move) []Move {
 			to := t.PopFirst()
 			dst = append(dst, Move{From: from, To: to})
 			if BackRanks.Has(to) {
-				dst = appendPawnMove(dst, from, to)
+				dst = AppendPawnMove(dst, from, to)
 			}
 		}
 	}

@@ -665,7 +665,7 @@ func (t *opponentTurn) expandRun(w int, run []chess.Board, o *runOut) {
 		// (see maxSeenBits): the seen filter may skip it and judge may
 		// judge it after the dedup, only once per key.
 		later := seen != nil && b.KingSquare(b.Turn().Other()) != chess.NoSquare
-		moves := AppendLegalMoves(b, buf[:0])
+		moves := chess.AppendLegalMoves(b, buf[:0])
 		// Every key at once: nearly every move passes the tests before
 		// its key, and what a board's children share is worked out once.
 		keys := b.AppendKeysAfter(keyBuf[:0], moves)

@@ -240,7 +240,7 @@ func bruteForce(t *testing.T, rec *Record, c chess.Color, turns int) map[[2]uint
 				// Branch on every legal move of the opponent here.
 				b := g.Board()
 				var buf [256]chess.Move
-				for _, m := range AppendLegalMoves(&b, buf[:0]) {
+				for _, m := range chess.AppendLegalMoves(&b, buf[:0]) {
 					walk(append(path[:len(path):len(path)], m))
 				}
 				return

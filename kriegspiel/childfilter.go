@@ -48,7 +48,7 @@ func (f *moveFilter) after(parent *chess.Board, m chess.Move, child *chess.Board
 		g := Game{rules: f.rules, board: *parent}
 		return sameAnswer(g.play(m), f.heard)
 	}
-	checkers := Checkers(child)
+	checkers := chess.Checkers(child)
 	var checks [2]Check
 	for i := 0; checkers != 0 && i < 2; i++ {
 		checks[i] = checkDirection(checkers.PopFirst(), k)
@@ -117,7 +117,7 @@ func countPawnCapturesFast(b *chess.Board, inCheck bool) int {
 			}
 			c := *b
 			c.Apply(m)
-			if Attackers(&c, k, them) == 0 {
+			if chess.Attackers(&c, k, them) == 0 {
 				n++
 			}
 		}
@@ -150,7 +150,7 @@ func pawnCaptureSets(us chess.Color, pawns chess.Bitboard) (west, east chess.Bit
 // sliders' look-ups.
 func hasLegalMoveFast(b *chess.Board, inCheck bool) bool {
 	if inCheck {
-		return HasLegalMove(b)
+		return chess.HasLegalMove(b)
 	}
 	us := b.Turn()
 	them := us.Other()
@@ -188,9 +188,9 @@ func hasLegalMoveFast(b *chess.Board, inCheck bool) bool {
 	}
 	for ts := chess.KingAttacks(k) &^ ours; ts != 0; {
 		to := ts.PopFirst()
-		if attackersWith(b, to, them, occ&^k.Bit()) == 0 {
+		if chess.AttackersWith(b, to, them, occ&^k.Bit()) == 0 {
 			return true
 		}
 	}
-	return HasLegalMove(b)
+	return chess.HasLegalMove(b)
 }

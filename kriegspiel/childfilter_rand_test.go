@@ -22,7 +22,7 @@ func randomLegalBoards(t *testing.T, games int) []chess.Board {
 		if b.KingSquare(us) == chess.NoSquare || b.KingSquare(them) == chess.NoSquare {
 			return false
 		}
-		return Attackers(b, b.KingSquare(them), us) == 0
+		return chess.Attackers(b, b.KingSquare(them), us) == 0
 	}
 	for _, fen := range testfs.RecordedFENs(t, filepath.Join("..", "testdata", "histories", "*.json")) {
 		b, err := chess.ParseFEN(fen)
@@ -33,13 +33,13 @@ func randomLegalBoards(t *testing.T, games int) []chess.Board {
 	rng := rand.New(rand.NewPCG(8, 8))
 	var buf [256]chess.Move
 	for g := range games {
-		b := chess.MustParseFEN(perftSuite[g%len(perftSuite)].fen)
+		b := chess.MustParseFEN(randomStarts[g%len(randomStarts)])
 		for range 300 {
 			if !legal(&b) {
 				break
 			}
 			boards = append(boards, b)
-			moves := AppendLegalMoves(&b, buf[:0])
+			moves := chess.AppendLegalMoves(&b, buf[:0])
 			if len(moves) == 0 {
 				break
 			}
@@ -132,7 +132,7 @@ func TestFastPathsEqualFullOnRandomBoards(t *testing.T) {
 	tries, stuck, checked, ep := 0, 0, 0, 0
 	for i := range boards {
 		b := &boards[i]
-		inCheck := InCheck(b)
+		inCheck := chess.InCheck(b)
 		if inCheck {
 			checked++
 		}
@@ -144,12 +144,12 @@ func TestFastPathsEqualFullOnRandomBoards(t *testing.T) {
 		} else {
 			tries += want
 		}
-		if got, want := hasLegalMoveFast(b, inCheck), HasLegalMove(b); got != want {
+		if got, want := hasLegalMoveFast(b, inCheck), chess.HasLegalMove(b); got != want {
 			t.Fatalf("%s: hasLegalMoveFast %v, want %v", b.FEN(), got, want)
 		} else if !want {
 			stuck++
 		}
-		moves := AppendLegalMoves(b, buf[:0])
+		moves := chess.AppendLegalMoves(b, buf[:0])
 		keys := b.AppendKeysAfter(keyBuf[:0], moves)
 		for j, m := range moves {
 			c := *b
@@ -164,4 +164,13 @@ func TestFastPathsEqualFullOnRandomBoards(t *testing.T) {
 	}
 	t.Logf("%d boards (%d in check, %d with an en-passant square), %d pawn tries, %d without a legal move",
 		len(boards), checked, ep, tries, stuck)
+}
+
+// randomStarts are where the random games begin: the start position and
+// three of the standard perft positions (castling, promotions, pins).
+var randomStarts = []string{
+	chess.StartFEN,
+	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+	"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+	"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
 }

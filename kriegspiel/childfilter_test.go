@@ -28,12 +28,12 @@ func TestCountPawnCapturesFastEqualsFull(t *testing.T) {
 	} {
 		boards = append(boards, chess.MustParseFEN(fen))
 	}
-	walkPerft(2, func(b *chess.Board, _ int) { boards = append(boards, *b) })
+	chess.walkPerft(2, func(b *chess.Board, _ int) { boards = append(boards, *b) })
 	tries := 0
 	for i := range boards {
 		b := &boards[i]
 		want := countPawnCaptures(b)
-		if got := countPawnCapturesFast(b, InCheck(b)); got != want {
+		if got := countPawnCapturesFast(b, chess.InCheck(b)); got != want {
 			t.Fatalf("%s: countPawnCapturesFast %d, want %d", b.FEN(), got, want)
 		}
 		tries += want
@@ -66,15 +66,15 @@ func TestHasLegalMoveFastEqualsFull(t *testing.T) {
 	} {
 		boards = append(boards, chess.MustParseFEN(fen))
 	}
-	walkPerft(2, func(b *chess.Board, _ int) { boards = append(boards, *b) })
+	chess.walkPerft(2, func(b *chess.Board, _ int) { boards = append(boards, *b) })
 	none := 0
 	for i := range boards {
 		b := &boards[i]
 		if b.KingSquare(b.Turn()) == chess.NoSquare {
 			continue
 		}
-		want := HasLegalMove(b)
-		if got := hasLegalMoveFast(b, InCheck(b)); got != want {
+		want := chess.HasLegalMove(b)
+		if got := hasLegalMoveFast(b, chess.InCheck(b)); got != want {
 			t.Fatalf("%s: hasLegalMoveFast %v, want %v", b.FEN(), got, want)
 		}
 		if !want {

@@ -55,7 +55,7 @@ func positionKey(b *chess.Board) uint64 {
 		return b.Key()
 	}
 	var buf [8]chess.Move
-	if len(appendEnPassant(b, buf[:0], b.KingSquare(b.Turn()))) > 0 {
+	if len(chess.AppendEnPassant(b, buf[:0], b.KingSquare(b.Turn()))) > 0 {
 		return b.Key()
 	}
 	fields := strings.Fields(b.FEN())

@@ -56,7 +56,7 @@ func BenchmarkExpandBelief(b *testing.B) {
 	var children int64
 	var buf [256]chess.Move
 	for _, p := range parents.Boards() {
-		children += int64(len(AppendLegalMoves(&p, buf[:0])))
+		children += int64(len(chess.AppendLegalMoves(&p, buf[:0])))
 	}
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {

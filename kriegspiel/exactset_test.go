@@ -58,7 +58,7 @@ func TestMoveFilterEqualsReferee(t *testing.T) {
 		}
 		for _, b := range boards {
 			{
-				moves := LegalMoves(&b)
+				moves := chess.LegalMoves(&b)
 				answers := make([]Answer, len(moves))
 				for i, m := range moves {
 					g := Game{rules: rules, board: b}
@@ -435,7 +435,7 @@ func distinctChildren(rec *Record, turn int, parents []chess.Board) (int, bool) 
 		if anyAsked && (countPawnCaptures(b) > 0) != anyYes {
 			continue
 		}
-		for _, m := range AppendLegalMoves(b, nil) {
+		for _, m := range chess.AppendLegalMoves(b, nil) {
 			if (!anyAsked || isPawnCapture(b, m) == anyYes) && f.before(b, m) {
 				keys[childSetKey(b, m)] = true
 			}
@@ -479,7 +479,7 @@ func TestChildSetKeyMatchesApply(t *testing.T) {
 	}
 	for i := range boards {
 		b := &boards[i]
-		for _, m := range AppendLegalMoves(b, nil) {
+		for _, m := range chess.AppendLegalMoves(b, nil) {
 			c := *b
 			c.Apply(m)
 			if got, want := childSetKey(b, m), setKey(&c); got != want {

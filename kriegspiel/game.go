@@ -64,7 +64,7 @@ func NewGameFromFEN(rules Ruleset, fen string) (*Game, error) {
 		}
 	}
 	them := b.Turn().Other()
-	if Attackers(&b, b.KingSquare(them), b.Turn()) != 0 {
+	if chess.Attackers(&b, b.KingSquare(them), b.Turn()) != 0 {
 		return nil, fmt.Errorf("kriegspiel: position %q: %s, not to move, is in check", fen, them)
 	}
 	g := &Game{rules: rules, board: b, start: b.FEN()}
@@ -72,11 +72,11 @@ func NewGameFromFEN(rules Ruleset, fen string) (*Game, error) {
 		g.seen = map[uint64]int{positionKey(&b): 1}
 	}
 	switch {
-	case IsStalemate(&b):
+	case chess.IsStalemate(&b):
 		g.end = DrawStalemate
 	case InsufficientMaterial(&b):
 		g.end = DrawInsufficient
-	case IsCheckmate(&b):
+	case chess.IsCheckmate(&b):
 		g.end = CheckmateWhiteWins
 		if b.Turn() == chess.White {
 			g.end = CheckmateBlackWins
@@ -204,7 +204,7 @@ func (g *Game) askableMoves(dst []chess.Move) []chess.Move {
 		for t := chess.PawnAttacks(us, from) &^ b.Pieces(us); t != 0; {
 			to := t.PopFirst()
 			var one [4]chess.Move
-			for _, m := range appendPawn(one[:0], from, to) {
+			for _, m := range chess.AppendPawnMove(one[:0], from, to) {
 				if g.askable(m, no) && !slices.Contains(dst[n:], m) {
 					dst = append(dst, m)
 				}
@@ -257,7 +257,7 @@ func (g *Game) isPawnCaptureTry(m chess.Move) bool {
 	if !g.isPawnDiagonal(m) || g.board.Pieces(g.board.Turn()).Has(m.To) {
 		return false
 	}
-	if backRanks.Has(m.To) {
+	if chess.BackRanks.Has(m.To) {
 		return m.Promotion >= chess.Knight && m.Promotion <= chess.Queen
 	}
 	return m.Promotion == chess.NoPieceType
@@ -270,7 +270,7 @@ func countPawnCaptures(b *chess.Board) int {
 	pawns, theirs := b.PiecesOf(us, chess.Pawn), b.Pieces(us.Other())
 	var buf [256]chess.Move
 	n := 0
-	for _, m := range AppendLegalMoves(b, buf[:0]) {
+	for _, m := range chess.AppendLegalMoves(b, buf[:0]) {
 		if !pawns.Has(m.From) || m.From.File() == m.To.File() || (m.Promotion != chess.NoPieceType && m.Promotion != chess.Queen) {
 			continue
 		}
@@ -308,7 +308,7 @@ func (g *Game) answer(q Question) Answer {
 		}
 		return answer(NoAny)
 	}
-	if !IsLegal(&g.board, q.Move) {
+	if !chess.IsLegal(&g.board, q.Move) {
 		g.refused = append(g.refused, q.Move)
 		return answer(Illegal)
 	}
@@ -351,8 +351,8 @@ func (g *Game) play(m chess.Move) Answer {
 	}
 
 	// The endings, in the reference's order of precedence, then ours.
-	checkers := Checkers(b)
-	noMoves := !HasLegalMove(b)
+	checkers := chess.Checkers(b)
+	noMoves := !chess.HasLegalMove(b)
 	switch {
 	case noMoves && checkers == 0:
 		g.end = DrawStalemate

@@ -388,7 +388,6 @@ func (o *lastObs) Propose(rng *rand.Rand) (chess.Board, bool) {
 		men = append(men, chess.Pawn)
 	}
 	b := o.mine
-	backRanks := chess.Bitboard(0xFF000000000000FF)
 	var ours chess.Bitboard = b.Pieces(o.color)
 	free := ^ours
 	put := func(sq chess.Square, t chess.PieceType) {
@@ -408,7 +407,7 @@ func (o *lastObs) Propose(rng *rand.Rand) (chess.Board, bool) {
 	}
 	if c := o.last.Capture; c != chess.NoSquare && free.Has(c) && len(men) > 0 {
 		i := rng.IntN(len(men))
-		if men[i] == chess.Pawn && backRanks.Has(c) {
+		if men[i] == chess.Pawn && chess.BackRanks.Has(c) {
 			men[i] = chess.Queen // a pawn that captured onto the back rank promoted
 		}
 		put(c, men[i])
@@ -427,7 +426,7 @@ func (o *lastObs) Propose(rng *rand.Rand) (chess.Board, bool) {
 	for _, t := range men {
 		where := free
 		if t == chess.Pawn {
-			where &^= backRanks
+			where &^= chess.BackRanks
 		}
 		sq, ok := pick(where)
 		if !ok {
@@ -451,7 +450,7 @@ func (o *lastObs) Fits(b *chess.Board) bool {
 	}
 	var checks [2]Check
 	k := b.KingSquare(o.color)
-	c := Checkers(b)
+	c := chess.Checkers(b)
 	for i := 0; c != 0 && i < 2; i++ {
 		checks[i] = checkDirection(c.PopFirst(), k)
 	}

@@ -206,7 +206,7 @@ func rootGuesses(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color,
 		groups[i] = map[kriegspiel.Answer]*group{}
 	}
 	for _, b := range boards {
-		legal := kriegspiel.AppendLegalMoves(&b, buf[:0])
+		legal := chess.AppendLegalMoves(&b, buf[:0])
 		for i, m := range moves {
 			if !slices.Contains(legal, m) {
 				illegal[i]++
@@ -267,7 +267,7 @@ func restriction(boards []chess.Board, after *metaposition) float64 {
 	var buf [256]chess.Move
 	moves := 0
 	for i := range boards {
-		moves += len(kriegspiel.AppendLegalMoves(&boards[i], buf[:0]))
+		moves += len(chess.AppendLegalMoves(&boards[i], buf[:0]))
 	}
 	return -perMove * float64(moves) / float64(len(boards))
 }

@@ -288,7 +288,7 @@ func (p *Sampling) ChooseQuestion(ctx context.Context, questions []kriegspiel.Qu
 	var buf [256]chess.Move
 	scored := 0
 	for _, b := range boards {
-		legal := kriegspiel.AppendLegalMoves(&b, buf[:0])
+		legal := chess.AppendLegalMoves(&b, buf[:0])
 		ok := true
 		for i, m := range moves {
 			if !slices.Contains(legal, m) {
@@ -321,7 +321,7 @@ func (p *Sampling) ChooseQuestion(ctx context.Context, questions []kriegspiel.Qu
 		// Nothing scored in time (or no sampled board allows any listed
 		// move): a move legal on the first board, else any.
 		if len(boards) > 0 {
-			for _, m := range kriegspiel.AppendLegalMoves(&boards[0], buf[:0]) {
+			for _, m := range chess.AppendLegalMoves(&boards[0], buf[:0]) {
 				if slices.Contains(moves, m) {
 					return kriegspiel.TryMove(m), nil
 				}
@@ -399,9 +399,9 @@ func (p *Sampling) score(ctx context.Context, b chess.Board, m chess.Move) (int,
 	after.Apply(m)
 	var v int
 	switch {
-	case kriegspiel.IsCheckmate(&after):
+	case chess.IsCheckmate(&after):
 		v = evaluator.WinValue
-	case kriegspiel.IsStalemate(&after) || kriegspiel.InsufficientMaterial(&after):
+	case chess.IsStalemate(&after) || kriegspiel.InsufficientMaterial(&after):
 		v = 0
 	default:
 		s, err := p.eval.Evaluate(ctx, after, evaluator.Limits{Depth: p.cfg.Depth})

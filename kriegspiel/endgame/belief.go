@@ -135,7 +135,7 @@ func (bl *Belief) Own(q kriegspiel.Question, a kriegspiel.Answer) error {
 	for bb := bl.squares; bb != 0; {
 		s := bb.PopFirst()
 		b := bl.Board(s)
-		legal := kriegspiel.IsLegal(&b, q.Move)
+		legal := chess.IsLegal(&b, q.Move)
 		if a.Verdict == kriegspiel.Illegal {
 			if !legal {
 				kept |= s.Bit()
@@ -190,7 +190,7 @@ func (bl *Belief) Opponent(heard []kriegspiel.Heard) error {
 	for bb := bl.squares; bb != 0; {
 		s := bb.PopFirst()
 		b := bl.Board(s)
-		moves := kriegspiel.AppendLegalMoves(&b, buf[:0])
+		moves := chess.AppendLegalMoves(&b, buf[:0])
 		if illegal > 0 && chess.KingAttacks(s).Count()-len(moves) < illegal {
 			continue
 		}

@@ -122,7 +122,7 @@ func randomArmy(rng *rand.Rand) string {
 			}
 			b.SetPiece(s, chess.MakePiece(chess.White, p))
 		}
-		if kriegspiel.Attackers(&b, b.KingSquare(chess.Black), chess.White) != 0 {
+		if chess.Attackers(&b, b.KingSquare(chess.Black), chess.White) != 0 {
 			continue
 		}
 		if g, err := kriegspiel.NewGameFromFEN(kriegspiel.Wild16(), b.FEN()); err == nil && !g.Over() {

@@ -25,7 +25,7 @@ func randomPosition(rng *rand.Rand, piece chess.PieceType) string {
 		b.SetPiece(wk, chess.MakePiece(chess.White, chess.King))
 		b.SetPiece(wp, chess.MakePiece(chess.White, piece))
 		b.SetPiece(bk, chess.MakePiece(chess.Black, chess.King))
-		if kriegspiel.Attackers(&b, bk, chess.White) != 0 {
+		if chess.Attackers(&b, bk, chess.White) != 0 {
 			continue // Black, not to move, would be in check
 		}
 		g, err := kriegspiel.NewGameFromFEN(kriegspiel.Wild16(), b.FEN())
@@ -72,7 +72,7 @@ func (d adversary) ask(g *kriegspiel.Game) kriegspiel.Question {
 	a := attacks(&white, chess.White)
 	wk := b.KingSquare(chess.White)
 	best, bestScore := chess.Move{}, -1
-	for i, m := range kriegspiel.LegalMoves(&b) {
+	for i, m := range chess.LegalMoves(&b) {
 		score := 0
 		if b.Pieces(chess.White).Has(m.To) {
 			score = 1 << 24

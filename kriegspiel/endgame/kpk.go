@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
 )
 
 // King and pawn against king, after Ciancarini, Dalla Libera and Maran
@@ -339,7 +338,7 @@ func (pl *kpkPlan) cost(table *[64 * 64 * 64]int8, k, p chess.Square, set chess.
 func (pl *kpkPlan) turn(mine *chess.Board, set chess.Bitboard, depth, refusals int) float64 {
 	var buf [64]chess.Move
 	best := math.Inf(1)
-	for _, mv := range kriegspiel.AppendLegalMoves(mine, buf[:0]) {
+	for _, mv := range chess.AppendLegalMoves(mine, buf[:0]) {
 		if !pawnCandidate(mine, mv) {
 			continue
 		}

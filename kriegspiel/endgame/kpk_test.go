@@ -139,7 +139,7 @@ func randomKPK(rng *rand.Rand, kb kpkBelief) kpkStart {
 		b.SetPiece(k, chess.MakePiece(chess.White, chess.King))
 		b.SetPiece(p, chess.MakePiece(chess.White, chess.Pawn))
 		b.SetPiece(e, chess.MakePiece(chess.Black, chess.King))
-		if kriegspiel.Attackers(&b, e, chess.White) != 0 {
+		if chess.Attackers(&b, e, chess.White) != 0 {
 			continue
 		}
 		g, err := kriegspiel.NewGameFromFEN(kriegspiel.Wild16(), b.FEN())
@@ -329,10 +329,10 @@ func TestKPKNoSafeTry(t *testing.T) {
 			mt.knowingShare = kpkKnowingPrior
 			mt.weighedAt = b.FullmoveNumber() // the guess is this turn's
 			pl := kpkPlan{us: chess.White, t: kpk()}
-			if pl.safeNow(&b, set, kriegspiel.LegalMoves(&b)) {
+			if pl.safeNow(&b, set, chess.LegalMoves(&b)) {
 				t.Fatalf("%s %v: a try is safe for every square", c.fen, set.Squares())
 			}
-			got, ok := mt.choosePawn(&b, chess.White, set, kriegspiel.LegalMoves(&b))
+			got, ok := mt.choosePawn(&b, chess.White, set, chess.LegalMoves(&b))
 			if !ok || got != c.want {
 				t.Errorf("%s %v: chose %s (ok %v), want %s", c.fen, set.Squares(), got, ok, c.want)
 			}
@@ -386,7 +386,7 @@ func TestKPKAvoidsStalemate(t *testing.T) {
 		if v, ok := pl.try(&b, set, stalemating, kpkDepth, kpkRefusals); !ok || v < kpkLostCost/2 {
 			t.Errorf("K%s P%s k%s: %s stalemates, judged %v (ok %v)", k, p, e, stalemating, v, ok)
 		}
-		got, ok := mt.choosePawn(&b, chess.White, set, kriegspiel.LegalMoves(&b))
+		got, ok := mt.choosePawn(&b, chess.White, set, chess.LegalMoves(&b))
 		after := b
 		after.Apply(got)
 		k2, p2 := after.KingSquare(chess.White), after.PiecesOf(chess.White, chess.Pawn)

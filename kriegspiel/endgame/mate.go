@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
 )
 
 // Mater chooses our tries against a lone king over the belief's squares, in
@@ -232,7 +231,7 @@ func (mt *Mater) value(mine *chess.Board, us chess.Color, set chess.Bitboard, de
 	}
 	var buf [128]chess.Move
 	best := math.Inf(-1)
-	for _, mv := range kriegspiel.AppendLegalMoves(&ours, buf[:0]) {
+	for _, mv := range chess.AppendLegalMoves(&ours, buf[:0]) {
 		if !candidate(&ours, mv) {
 			continue
 		}

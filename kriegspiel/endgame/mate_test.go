@@ -22,7 +22,7 @@ func TestModelAgreesWithReferee(t *testing.T) {
 			t.Fatal(err)
 		}
 		mine := bl.Mine()
-		for _, m := range kriegspiel.LegalMoves(&mine) {
+		for _, m := range chess.LegalMoves(&mine) {
 			if !candidate(&mine, m) {
 				continue
 			}
@@ -30,7 +30,7 @@ func TestModelAgreesWithReferee(t *testing.T) {
 			for bb := bl.Squares(); bb != 0; {
 				s := bb.PopFirst()
 				b := bl.Board(s)
-				legal := kriegspiel.IsLegal(&b, m)
+				legal := chess.IsLegal(&b, m)
 				if legal == tr.illegal.Has(s) {
 					t.Fatalf("%s, king on %s: %s legal %v, the model says refused %v", fen, s, m, legal, tr.illegal.Has(s))
 				}
@@ -55,7 +55,7 @@ func TestModelAgreesWithReferee(t *testing.T) {
 				}
 				if end == goesOn {
 					var steps chess.Bitboard
-					for _, km := range kriegspiel.LegalMoves(&after) {
+					for _, km := range chess.LegalMoves(&after) {
 						steps |= km.To.Bit()
 					}
 					if steps&^tr.next(*o) != 0 {
@@ -86,7 +86,7 @@ func TestMaterMates(t *testing.T) {
 			}
 			bl.squares = b.KingSquare(chess.Black).Bit() // as if every other square were ruled out
 			mine := bl.Mine()
-			got, ok := NewMater(1).Choose(bl, kriegspiel.LegalMoves(&mine))
+			got, ok := NewMater(1).Choose(bl, chess.LegalMoves(&mine))
 			if a, _ := kriegspiel.Announce(kriegspiel.Wild16(), b, got); !ok || a.End != kriegspiel.CheckmateWhiteWins {
 				t.Errorf("chose %s (ok %v), which announces %s, not mate", got, ok, a)
 			}

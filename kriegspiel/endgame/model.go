@@ -119,7 +119,7 @@ func try(mine *chess.Board, us chess.Color, set chess.Bitboard, m chess.Move) tr
 	for legal := set &^ t.illegal; legal != 0; {
 		s := legal.PopFirst()
 		var o outcome
-		checkers := kriegspiel.Attackers(&t.after, s, us)
+		checkers := chess.Attackers(&t.after, s, us)
 		for i := 0; checkers != 0 && i < 2; i++ {
 			o.checks[i] = kriegspiel.CheckDirection(checkers.PopFirst(), s)
 		}

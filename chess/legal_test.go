@@ -1,4 +1,4 @@
-package kriegspiel
+package chess
 
 import (
 	"slices"
@@ -6,12 +6,10 @@ import (
 	"time"
 
 	refchess "github.com/corentings/chess/v2"
-
-	"github.com/blindfish-rbc/blindfish/chess"
 )
 
 // perft counts the leaf nodes of the legal-move tree of the given depth.
-func perft(b *chess.Board, depth int, buf [][]chess.Move) int {
+func perft(b *Board, depth int, buf [][]Move) int {
 	moves := AppendLegalMoves(b, buf[0][:0])
 	buf[0] = moves
 	if depth == 1 {
@@ -27,10 +25,10 @@ func perft(b *chess.Board, depth int, buf [][]chess.Move) int {
 }
 
 func runPerft(fen string, depth int) int {
-	b := chess.MustParseFEN(fen)
-	buf := make([][]chess.Move, depth)
+	b := MustParseFEN(fen)
+	buf := make([][]Move, depth)
 	for i := range buf {
-		buf[i] = make([]chess.Move, 0, 256)
+		buf[i] = make([]Move, 0, 256)
 	}
 	return perft(&b, depth, buf)
 }
@@ -44,7 +42,7 @@ var perftSuite = []struct {
 	fen    string
 	counts []int
 }{
-	{"start", chess.StartFEN, []int{20, 400, 8902, 197281, 4865609}},
+	{"start", StartFEN, []int{20, 400, 8902, 197281, 4865609}},
 	{"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", []int{48, 2039, 97862, 4085603}},
 	{"position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", []int{14, 191, 2812, 43238, 674624}},
 	{"position4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", []int{6, 264, 9467, 422333}},
@@ -92,14 +90,14 @@ func TestPerftCountsMatchKnownValues(t *testing.T) {
 // rbc's pseudo-legal options is played, and kept when the mover's king is
 // not attacked afterwards; castling may not start in or cross an attacked
 // square.
-func legalByPlaying(b *chess.Board) []chess.Move {
+func legalByPlaying(b *Board) []Move {
 	us, them := b.Turn(), b.Turn().Other()
-	var out []chess.Move
+	var out []Move
 	for _, m := range b.AppendOptions(nil) {
 		if m.IsNull() {
 			continue
 		}
-		if b.PieceAt(m.From).Type() == chess.King && (m.To-m.From == 2 || m.From-m.To == 2) {
+		if b.PieceAt(m.From).Type() == King && (m.To-m.From == 2 || m.From-m.To == 2) {
 			if b.Attacked(m.From, them) || b.Attacked((m.From+m.To)/2, them) {
 				continue
 			}
@@ -114,15 +112,6 @@ func legalByPlaying(b *chess.Board) []chess.Move {
 	return out
 }
 
-func moveStrings(ms []chess.Move) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.String()
-	}
-	slices.Sort(out)
-	return out
-}
-
 // TestLegalMovesEqualSlowFilterAndOracle compares, at every node of a tree
 // below each perft position, the generator's moves with the play-and-look
 // filter over rbc's pseudo-legal moves, and (nearer the root) with an
@@ -131,7 +120,7 @@ func moveStrings(ms []chess.Move) []string {
 func TestLegalMovesEqualSlowFilterAndOracle(t *testing.T) {
 	nodes := 0
 	const depth = 2
-	walkPerft(depth, func(b *chess.Board, d int) {
+	walkPerft(depth, func(b *Board, d int) {
 		nodes++
 		got := moveStrings(LegalMoves(b))
 		if want := moveStrings(legalByPlaying(b)); !slices.Equal(got, want) {
@@ -170,29 +159,29 @@ func TestLegalMovesEqualSlowFilterAndOracle(t *testing.T) {
 // TestIsLegalRejectsNonMoves checks the moves IsLegal must refuse: null,
 // off the board, from an empty or enemy square, a bare promotion.
 func TestIsLegalRejectsNonMoves(t *testing.T) {
-	b := chess.MustParseFEN("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
-	for _, m := range []chess.Move{
+	b := MustParseFEN("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1")
+	for _, m := range []Move{
 		{},
-		{From: -1, To: chess.E2},
-		{From: chess.E1, To: 64},
-		{From: chess.A1, To: chess.A2},
-		{From: chess.E8, To: chess.E7},
-		{From: chess.B7, To: chess.B8},
-		{From: chess.B7, To: chess.B8, Promotion: chess.King},
+		{From: -1, To: E2},
+		{From: E1, To: 64},
+		{From: A1, To: A2},
+		{From: E8, To: E7},
+		{From: B7, To: B8},
+		{From: B7, To: B8, Promotion: King},
 	} {
 		if IsLegal(&b, m) {
 			t.Errorf("IsLegal(%v) = true", m)
 		}
 	}
-	if !IsLegal(&b, chess.Move{From: chess.B7, To: chess.B8, Promotion: chess.Knight}) {
+	if !IsLegal(&b, Move{From: B7, To: B8, Promotion: Knight}) {
 		t.Error("b7b8n is not legal")
 	}
 }
 
 // BenchmarkLegalMoves measures the generator on Kiwipete.
 func BenchmarkLegalMoves(b *testing.B) {
-	pos := chess.MustParseFEN(perftSuite[1].fen)
-	buf := make([]chess.Move, 0, 256)
+	pos := MustParseFEN(perftSuite[1].fen)
+	buf := make([]Move, 0, 256)
 	for b.Loop() {
 		buf = AppendLegalMoves(&pos, buf[:0])
 	}
@@ -200,9 +189,9 @@ func BenchmarkLegalMoves(b *testing.B) {
 
 // walkPerft calls visit on every board of the perft suite's trees down to
 // depth plies, each tree in preorder, with the plies left below the board.
-func walkPerft(depth int, visit func(b *chess.Board, left int)) {
-	var walk func(b chess.Board, d int)
-	walk = func(b chess.Board, d int) {
+func walkPerft(depth int, visit func(b *Board, left int)) {
+	var walk func(b Board, d int)
+	walk = func(b Board, d int) {
 		visit(&b, d)
 		if d == 0 {
 			return
@@ -214,6 +203,6 @@ func walkPerft(depth int, visit func(b *chess.Board, left int)) {
 		}
 	}
 	for _, p := range perftSuite {
-		walk(chess.MustParseFEN(p.fen), depth)
+		walk(MustParseFEN(p.fen), depth)
 	}
 }
