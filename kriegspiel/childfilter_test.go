@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/chess/chesstest"
 )
 
 // TestCountPawnCapturesFastEqualsFull: the pawn tries counted without
@@ -28,7 +29,7 @@ func TestCountPawnCapturesFastEqualsFull(t *testing.T) {
 	} {
 		boards = append(boards, chess.MustParseFEN(fen))
 	}
-	chess.walkPerft(2, func(b *chess.Board, _ int) { boards = append(boards, *b) })
+	chesstest.WalkLegal(2, func(b *chess.Board, _ int) { boards = append(boards, *b) })
 	tries := 0
 	for i := range boards {
 		b := &boards[i]
@@ -66,7 +67,7 @@ func TestHasLegalMoveFastEqualsFull(t *testing.T) {
 	} {
 		boards = append(boards, chess.MustParseFEN(fen))
 	}
-	chess.walkPerft(2, func(b *chess.Board, _ int) { boards = append(boards, *b) })
+	chesstest.WalkLegal(2, func(b *chess.Board, _ int) { boards = append(boards, *b) })
 	none := 0
 	for i := range boards {
 		b := &boards[i]
