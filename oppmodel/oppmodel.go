@@ -16,7 +16,6 @@ import (
 	"math"
 
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/evaluator/embedded"
 )
 
 // Static is the static prior on a board b: each of its factors is a habit of
@@ -162,7 +161,7 @@ func HangingValue(b *chess.Board, us chess.Color, skip chess.Square) float64 {
 		if t == chess.King {
 			return HangCap
 		}
-		v := embedded.PieceValue(t)
+		v := chess.PieceValue(t)
 		if b.Attacked(s, them) {
 			v -= low
 		}
@@ -176,20 +175,20 @@ func HangingValue(b *chess.Board, us chess.Color, skip chess.Square) float64 {
 func CheapestAttacker(b *chess.Board, s chess.Square, c chess.Color, occ chess.Bitboard) int {
 	switch {
 	case chess.PawnAttacks(c.Other(), s)&b.PiecesOf(c, chess.Pawn) != 0:
-		return embedded.PieceValue(chess.Pawn)
+		return chess.PieceValue(chess.Pawn)
 	case chess.KnightAttacks(s)&b.PiecesOf(c, chess.Knight) != 0:
-		return embedded.PieceValue(chess.Knight)
+		return chess.PieceValue(chess.Knight)
 	}
 	diag := chess.BishopAttacks(s, occ)
 	if diag&b.PiecesOf(c, chess.Bishop) != 0 {
-		return embedded.PieceValue(chess.Bishop)
+		return chess.PieceValue(chess.Bishop)
 	}
 	line := chess.RookAttacks(s, occ)
 	switch {
 	case line&b.PiecesOf(c, chess.Rook) != 0:
-		return embedded.PieceValue(chess.Rook)
+		return chess.PieceValue(chess.Rook)
 	case (diag|line)&b.PiecesOf(c, chess.Queen) != 0:
-		return embedded.PieceValue(chess.Queen)
+		return chess.PieceValue(chess.Queen)
 	case chess.KingAttacks(s)&b.PiecesOf(c, chess.King) != 0:
 		return KingAttacker
 	}

@@ -325,7 +325,7 @@ func staticValue(terms evaluator.MoveTerms, b *chess.Board, taken chess.Move) in
 		if !taken.IsNull() && after.Attacked(taken.To, after.Turn()) {
 			// The piece that moved can be taken: count most of it lost
 			// unless it is defended.
-			v := embedded.PieceValue(after.PieceAt(taken.To).Type())
+			v := chess.PieceValue(after.PieceAt(taken.To).Type())
 			if after.Attacked(taken.To, b.Turn()) {
 				v /= 3
 			}

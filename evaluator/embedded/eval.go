@@ -16,19 +16,6 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 )
 
-// Piece values in centipawns, indexed by rbc.PieceType. The king has no
-// material value: losing it ends the game, which the search scores itself.
-var pieceValue = [7]int{0, 100, 320, 330, 500, 960, 0}
-
-// PieceValue returns the material value of a piece type in centipawns
-// (0 for the king and for no piece).
-func PieceValue(t chess.PieceType) int {
-	if int(t) >= len(pieceValue) {
-		return 0
-	}
-	return pieceValue[t]
-}
-
 // tables holds the piece-square bonuses from White's point of view, indexed
 // by piece type and square, for the middlegame and the endgame. They are
 // computed once from simple shape rules (centralisation, advancement, a
@@ -115,10 +102,10 @@ func Evaluate(b *chess.Board) int {
 		for t := chess.Pawn; t <= chess.King; t++ {
 			bb := b.PiecesOf(c, t)
 			n := bb.Count()
-			mid += sign * n * pieceValue[t]
-			end += sign * n * pieceValue[t]
+			mid += sign * n * chess.PieceValue(t)
+			end += sign * n * chess.PieceValue(t)
 			if t != chess.Pawn {
-				phase += n * pieceValue[t]
+				phase += n * chess.PieceValue(t)
 			}
 			for bb != 0 {
 				s := bb.PopFirst() ^ flip

@@ -260,7 +260,7 @@ func (s *searcher) quiesce(b *chess.Board, alpha, beta, ply, qply int) (int, err
 	for _, m := range s.generate(b, ply, true, chess.Move{}, inCheck) {
 		if !inCheck && m.Promotion == chess.NoPieceType {
 			// Delta pruning: even winning the piece outright cannot reach alpha.
-			if stand+pieceValue[b.PieceAt(b.CaptureSquare(m)).Type()]+200 <= alpha {
+			if stand+chess.PieceValue(b.PieceAt(b.CaptureSquare(m)).Type())+200 <= alpha {
 				continue
 			}
 		}
@@ -315,7 +315,7 @@ func (s *searcher) generate(b *chess.Board, ply int, noisyOnly bool, hint chess.
 			victim := b.CaptureSquare(m)
 			switch {
 			case victim != chess.NoSquare:
-				key = 1<<20 + int32(pieceValue[b.PieceAt(victim).Type()])*16 - int32(b.PieceAt(m.From).Type())
+				key = 1<<20 + int32(chess.PieceValue(b.PieceAt(victim).Type()))*16 - int32(b.PieceAt(m.From).Type())
 			case m.Promotion == chess.Queen:
 				key = 1 << 19
 			case noisyOnly && !kings.Has(m.From):
