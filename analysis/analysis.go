@@ -26,7 +26,7 @@ import (
 type Decision struct {
 	Turn   int            // the side's own turn, from 1
 	Record rbc.TurnRecord // what was played
-	Sense  chess.Square   // the bot's sense (rbc.NoSquare: a pass)
+	Sense  chess.Square   // the bot's sense (chess.NoSquare: a pass)
 	Move   chess.Move     // the bot's move request (null: a pass; none when the record has no move)
 	Took   time.Duration  // the time the bot took over its sense and move
 }

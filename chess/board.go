@@ -46,7 +46,7 @@ type Board struct {
 func StartBoard() Board {
 	b, err := ParseFEN(StartFEN)
 	if err != nil {
-		panic("rbc: start FEN does not parse: " + err.Error())
+		panic("chess: start FEN does not parse: " + err.Error())
 	}
 	return b
 }

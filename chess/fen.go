@@ -14,7 +14,7 @@ type FENError struct {
 }
 
 func (e *FENError) Error() string {
-	return fmt.Sprintf("rbc: bad FEN %q: %s: %s", e.FEN, e.Field, e.Msg)
+	return fmt.Sprintf("chess: bad FEN %q: %s: %s", e.FEN, e.Field, e.Msg)
 }
 
 // ParseFEN reads a position in Forsyth–Edwards Notation. It accepts every

@@ -1,11 +1,9 @@
 package chess
 
-import ()
-
-// Legal-move generation for ordinary chess on rbc's boards. RBC has no check
-// rules (a king may be left en prise and is captured), so rbc generates
-// pseudo-legal moves only; Kriegspiel's referee needs the legal ones, and
-// check, mate and stalemate. The generator is a pin-and-check-mask one:
+// Legal-move generation for ordinary chess. RBC has no check rules (a king
+// may be left en prise and is captured) and plays the pseudo-legal moves of
+// movegen.go; Kriegspiel's and invisible chess's referees need the legal
+// ones, and check, mate and stalemate. The generator is a pin-and-check-mask one:
 // nothing is played on a copy except the rare en-passant capture, and nothing
 // allocates beyond the caller's slice.
 

@@ -27,18 +27,18 @@ func ParseMove(uci string) (Move, error) {
 		return Move{}, nil
 	}
 	if len(uci) != 4 && len(uci) != 5 {
-		return Move{}, fmt.Errorf("rbc: bad move %q: want 4 or 5 characters", uci)
+		return Move{}, fmt.Errorf("chess: bad move %q: want 4 or 5 characters", uci)
 	}
 	from, err := ParseSquare(uci[0:2])
 	if err != nil {
-		return Move{}, fmt.Errorf("rbc: bad move %q: %w", uci, err)
+		return Move{}, fmt.Errorf("chess: bad move %q: %w", uci, err)
 	}
 	to, err := ParseSquare(uci[2:4])
 	if err != nil {
-		return Move{}, fmt.Errorf("rbc: bad move %q: %w", uci, err)
+		return Move{}, fmt.Errorf("chess: bad move %q: %w", uci, err)
 	}
 	if from == to {
-		return Move{}, fmt.Errorf("rbc: bad move %q: from and to are the same square", uci)
+		return Move{}, fmt.Errorf("chess: bad move %q: from and to are the same square", uci)
 	}
 	m := Move{From: from, To: to}
 	if len(uci) == 5 {
@@ -52,7 +52,7 @@ func ParseMove(uci string) (Move, error) {
 		case 'q':
 			m.Promotion = Queen
 		default:
-			return Move{}, fmt.Errorf("rbc: bad move %q: promotion must be one of n, b, r, q", uci)
+			return Move{}, fmt.Errorf("chess: bad move %q: promotion must be one of n, b, r, q", uci)
 		}
 	}
 	return m, nil

@@ -75,5 +75,5 @@ func ParsePiece(c byte) (Piece, error) {
 	case 'K':
 		return MakePiece(color, King), nil
 	}
-	return NoPiece, fmt.Errorf("rbc: bad piece letter %q", string(c))
+	return NoPiece, fmt.Errorf("chess: bad piece letter %q", string(c))
 }

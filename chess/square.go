@@ -1,10 +1,3 @@
-// Package rbc implements the rules of Reconnaissance Blind Chess exactly as the
-// reference harness (reconchess 1.6.9) enforces them: boards, move actions, move
-// resolution on the hidden board, sense windows, the opponent's options for
-// belief expansion, a referee with chess clocks and the harness's game records.
-//
-// The package is the hot path of the belief engine, so boards are small value
-// types built on bitboards and nothing in move generation allocates.
 package chess
 
 import "fmt"
@@ -37,7 +30,7 @@ func ParseColor(s string) (Color, error) {
 	case "black", "b", "false", "Black", "BLACK":
 		return Black, nil
 	}
-	return White, fmt.Errorf("rbc: unknown colour %q (want white or black)", s)
+	return White, fmt.Errorf("chess: unknown colour %q (want white or black)", s)
 }
 
 // ParseSides reads a choice of sides: white, black or both (White then
@@ -150,7 +143,7 @@ func (s Square) String() string {
 // ParseSquare reads an algebraic square name such as "e4".
 func ParseSquare(name string) (Square, error) {
 	if len(name) != 2 || name[0] < 'a' || name[0] > 'h' || name[1] < '1' || name[1] > '8' {
-		return NoSquare, fmt.Errorf("rbc: bad square %q", name)
+		return NoSquare, fmt.Errorf("chess: bad square %q", name)
 	}
 	return MakeSquare(int(name[0]-'a'), int(name[1]-'1')), nil
 }

@@ -179,13 +179,13 @@ func setKey(b *chess.Board) uint64 {
 func clockMix(halfmove uint64) uint64 { return (halfmove + 1) * 0x9E3779B97F4A7C15 }
 
 // childSetKey returns setKey of the board that copying b and applying the
-// legal move m gives, without building it (see rbc.Board.KeyAfter).
+// legal move m gives, without building it (see chess.Board.KeyAfter).
 func childSetKey(b *chess.Board, m chess.Move) uint64 {
 	return childSetKeyFrom(b, m, b.KeyAfter(m))
 }
 
 // childSetKeyFrom is childSetKey given key, b.KeyAfter(m) (which
-// rbc.Board.AppendKeysAfter gives for all of a board's moves at once).
+// chess.Board.AppendKeysAfter gives for all of a board's moves at once).
 func childSetKeyFrom(b *chess.Board, m chess.Move, key uint64) uint64 {
 	halfmove := uint16(b.HalfmoveClock()) + 1
 	if !m.IsNull() && (b.PiecesOf(b.Turn(), chess.Pawn).Has(m.From) || b.Pieces(b.Turn().Other()).Has(m.To)) {

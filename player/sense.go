@@ -69,7 +69,7 @@ func NewSenseStrategy(name string, cfg *Config) (SenseStrategy, error) {
 }
 
 // windowGroups returns the weight of each group of boards that the window
-// centred on q shows alike (boards grouped by rbc.Board.SenseKey). acc is
+// centred on q shows alike (boards grouped by rbc.SenseKey). acc is
 // scratch space, cleared first.
 func windowGroups(ws []sampler.Weighted, q chess.Square, acc map[uint64]float64) []float64 {
 	clear(acc)

@@ -92,7 +92,7 @@ func (t *TurnView) withPrior(ws []sampler.Weighted) []sampler.Weighted {
 }
 
 // SenseStrategy chooses where to sense. It returns a square of
-// t.SenseActions or rbc.NoSquare (pass). It should return its best choice so
+// t.SenseActions or chess.NoSquare (pass). It should return its best choice so
 // far when ctx ends rather than an error.
 type SenseStrategy interface {
 	ChooseSense(ctx context.Context, t *TurnView) (chess.Square, error)

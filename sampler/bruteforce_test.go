@@ -14,7 +14,7 @@ import (
 // bruteForce enumerates the boards consistent with the observations the
 // naive way, independently of the sampler's machinery: a Go map, every
 // option applied to every board, the sense compared as the harness's list
-// (rbc.Board.Sense), the move resolved on every board.
+// (rbc.Sense), the move resolved on every board.
 type bruteForce struct {
 	set   map[uint64]chess.Board
 	stage stage

@@ -13,7 +13,7 @@ import (
 //
 // It runs on all workers in batches of parents, each in two phases:
 //  1. Workers take runs of parents, derive every child's key from its
-//     parent's (rbc.Board.AppendChildren, no board is built) and write
+//     parent's (chess.Board.AppendChildren, no board is built) and write
 //     (key, ref) records to a scratch buffer in the order made, then sort the
 //     run's records by partition (the key's top bits) with a stable counting
 //     sort into the run's own buffer, sized exactly. Writing in order and

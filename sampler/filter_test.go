@@ -294,7 +294,7 @@ func beliefLike(t *testing.T, fens ...string) []chess.Board {
 }
 
 // TestSenseFilter checks the sense filter against the harness's list form
-// (rbc.Board.Sense) for windows in the middle, on edges and in corners, and
+// (rbc.Sense) for windows in the middle, on edges and in corners, and
 // for a passed sense.
 func TestSenseFilter(t *testing.T) {
 	boards := someBoards(t, chess.StartFEN, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")

@@ -16,7 +16,7 @@ import (
 type OpponentModel interface {
 	// Weights returns, in dst[:0], a non-negative weight for each option on b
 	// (the opponent to move), in the order of options. They need not sum to
-	// one. options are the board's options (rbc.Board.AppendOptions).
+	// one. options are the board's options (chess.Board.AppendOptions).
 	Weights(b *chess.Board, options []chess.Move, dst []float64) []float64
 }
 

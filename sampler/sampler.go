@@ -83,7 +83,7 @@ type Sampler interface {
 	// by the sampling beliefs (see each one's Entropy).
 	Entropy() float64
 	// Contains reports whether the belief gives b positive weight (compared by
-	// rbc.Board.Key). For evaluation only: it may scan the whole belief. It
+	// chess.Board.Key). For evaluation only: it may scan the whole belief. It
 	// never answers false for boards it could not look at: a belief that can
 	// fail to look (exact, whose backlog may be on disk) logs a warning and
 	// answers true, as those boards still count in Size. Evaluation that must

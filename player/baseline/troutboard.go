@@ -144,7 +144,7 @@ func (t *troutBoard) engineFEN() string {
 		strconv.Itoa(t.halfmove) + " " + strconv.Itoa(t.fullmove)
 }
 
-// chessBoard returns the board as an rbc.Board with the side to move and
+// chessBoard returns the board as an chess.Board with the side to move and
 // clean rights set, for chess-legality checks (no en-passant square: the one
 // Trout's board stores is behind its own pawn and never usable).
 func (t *troutBoard) chessBoard() (chess.Board, error) {

@@ -137,7 +137,7 @@ func (g *Game) MoveActions(ctx context.Context) ([]chess.Move, error) {
 }
 
 // OpponentMoveResult returns where the opponent captured one of our pieces
-// on its last move, or rbc.NoSquare.
+// on its last move, or chess.NoSquare.
 func (g *Game) OpponentMoveResult(ctx context.Context) (chess.Square, error) {
 	s, err := field[WireSquare](g, ctx, "opponent_move_results", "opponent_move_results")
 	return s.Square, err
@@ -152,7 +152,7 @@ func (g *Game) SecondsLeft(ctx context.Context) (time.Duration, error) {
 	return time.Duration(f * float64(time.Second)), nil
 }
 
-// Sense senses the window around square (rbc.NoSquare passes).
+// Sense senses the window around square (chess.NoSquare passes).
 func (g *Game) Sense(ctx context.Context, square chess.Square) ([]rbc.SquarePiece, error) {
 	var out struct {
 		SenseResult *[]WireSenseEntry `json:"sense_result"`

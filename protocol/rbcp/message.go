@@ -72,7 +72,7 @@ type NewGame struct {
 }
 
 // OpponentMove starts each of our turns (White's first one too): the square
-// where the opponent captured one of our pieces, or rbc.NoSquare.
+// where the opponent captured one of our pieces, or chess.NoSquare.
 type OpponentMove struct{ Capture chess.Square }
 
 // ChooseSense asks for a sense. Senses is nil when the harness did not list the
@@ -131,7 +131,7 @@ type ReadyOK struct{}
 // OK acknowledges a request that has no other answer.
 type OK struct{}
 
-// Sense answers ChooseSense: the centre of the window, or rbc.NoSquare to pass.
+// Sense answers ChooseSense: the centre of the window, or chess.NoSquare to pass.
 type Sense struct{ Square chess.Square }
 
 // Move answers ChooseMove: the requested move, the null move for a pass.
