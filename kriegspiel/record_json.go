@@ -84,7 +84,7 @@ func (e *RecordError) Unwrap() error { return e.Err }
 // MarshalJSON writes the record in its JSON form. A record names its
 // ruleset, so a Ruleset changed field by field from a named one cannot be
 // written (the reader would take the named one).
-func (r *Record) MarshalJSON() ([]byte, error) {
+func MarshalJSON(r *Record) ([]byte, error) {
 	if named, err := ParseRuleset(r.Ruleset.Name); err != nil || named != r.Ruleset {
 		return nil, fmt.Errorf("ruleset %q differs from the ruleset of that name", r.Ruleset.Name)
 	}
@@ -139,7 +139,7 @@ func wireAnswerOf(a Answer) wireAnswer {
 
 // WriteRecord writes the record as indented JSON.
 func WriteRecord(w io.Writer, r *Record) error {
-	data, err := r.MarshalJSON()
+	data, err := MarshalJSON(r)
 	if err != nil {
 		return fmt.Errorf("kriegspiel: writing record: %w", err)
 	}
@@ -194,16 +194,6 @@ func ReadRecord(r io.Reader) (*Record, error) {
 		return nil, &RecordError{Err: errors.New("more than one JSON value")}
 	}
 	return w.record()
-}
-
-// UnmarshalJSON reads a record (see ReadRecord).
-func (r *Record) UnmarshalJSON(data []byte) error {
-	rec, err := ReadRecord(bytes.NewReader(data))
-	if err != nil {
-		return err
-	}
-	*r = *rec
-	return nil
 }
 
 // jsonRecordError names the field of a JSON decoding error where it can.

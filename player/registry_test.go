@@ -86,8 +86,8 @@ func TestBaselinesPlayRefereedGames(t *testing.T) {
 					t.Errorf("%s vs %s seed %d: %v", w, b, seed, h.Outcome)
 				}
 				var x, y bytes.Buffer
-				h.WriteJSON(&x)
-				play(w, b, seed).WriteJSON(&y)
+				rbc.WriteJSON(h, &x)
+				rbc.WriteJSON(play(w, b, seed), &y)
 				if !bytes.Equal(x.Bytes(), y.Bytes()) {
 					t.Errorf("%s vs %s seed %d: the same seed played a different game", w, b, seed)
 				}

@@ -76,32 +76,12 @@ func LoadHistoryFile(path string) (*History, error) {
 // never leaves a half-written record behind.
 func SaveHistoryFile(path string, h *History) error {
 	var buf bytes.Buffer
-	if err := h.WriteJSON(&buf); err != nil {
+	if err := WriteJSON(h, &buf); err != nil {
 		return err
 	}
 	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("rbc: save game history: %w", err)
 	}
-	return nil
-}
-
-// MarshalJSON returns the record in the harness's format, so that a History
-// can sit inside other JSON (the server API sends it that way).
-func (h *History) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	if err := h.WriteJSON(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// UnmarshalJSON reads the record in the harness's format (see ReadHistory).
-func (h *History) UnmarshalJSON(data []byte) error {
-	got, err := ParseHistory(data)
-	if err != nil {
-		return err
-	}
-	*h = *got
 	return nil
 }
 
@@ -443,7 +423,7 @@ func clip(raw json.RawMessage) string {
 // as the harness's json.dump would. A loss by IllegalAction, which the harness
 // cannot name, is written as RESIGN, with the true reason and the detail under
 // the extra key "blindfish_detail" (the harness's reader ignores it).
-func (h *History) WriteJSON(w io.Writer) error {
+func WriteJSON(h *History, w io.Writer) error {
 	var b []byte
 	b = append(b, `{"type": "GameHistory", "white_name": `...)
 	b = appendPyString(b, h.WhiteName)

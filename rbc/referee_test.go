@@ -564,7 +564,7 @@ func TestRefereeReplaysRecordedGamesExactly(t *testing.T) {
 			continue
 		}
 		var out bytes.Buffer
-		rp.Replayed.WriteJSON(&out)
+		WriteJSON(rp.Replayed, &out)
 		if !bytes.Equal(out.Bytes(), data) {
 			t.Errorf("%s: the replayed record differs from the file", f)
 		}

@@ -608,7 +608,11 @@ func (s *Server) gameCall(r *http.Request, g *game, endpoint string, get, post b
 			if g.history == nil {
 				return nil, badRequest("the game was aborted")
 			}
-			return map[string]any{"game_history": g.history}, nil
+			var buf bytes.Buffer
+			if err := rbc.WriteJSON(g.history, &buf); err != nil {
+				return nil, &apiError{http.StatusInternalServerError, err.Error()}
+			}
+			return map[string]json.RawMessage{"game_history": buf.Bytes()}, nil
 		}
 	}
 	return nil, &apiError{http.StatusNotFound, "no such endpoint"}
