@@ -11,16 +11,13 @@ import (
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/internal/testfs"
 )
 
 // historyFiles returns the recorded harness games kept as test data.
 func historyFiles(t testing.TB) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "histories", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no histories in testdata/histories: %v", err)
-	}
-	return files
+	return testfs.Files(t, filepath.Join("..", "testdata", "histories", "*.json"))
 }
 
 func decodeGeneric(t *testing.T, data []byte) any {

@@ -1,11 +1,10 @@
-package rbc
+package rbc_test
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/blindfish-rbc/blindfish/chess"
 	"io"
 	"log/slog"
 	"os"
@@ -15,6 +14,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/internal/testfs"
+	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // fakePlayer is a Player built from functions; a nil function passes (no
@@ -25,10 +28,10 @@ type fakePlayer struct {
 	start      func(ctx context.Context, c chess.Color, b chess.Board, opponent string) error
 	opp        func(ctx context.Context, captured bool, sq chess.Square) error
 	sense      func(ctx context.Context, moves []chess.Move, left time.Duration) (chess.Square, error)
-	result     func(ctx context.Context, r []SquarePiece) error
+	result     func(ctx context.Context, r []rbc.SquarePiece) error
 	move       func(ctx context.Context, moves []chess.Move, left time.Duration) (chess.Move, error)
 	moveResult func(ctx context.Context, req, taken chess.Move, captured bool, sq chess.Square) error
-	end        func(ctx context.Context, o Outcome, h *History) error
+	end        func(ctx context.Context, o rbc.Outcome, h *rbc.History) error
 }
 
 type callLog struct {
@@ -69,7 +72,7 @@ func (p *fakePlayer) ChooseSense(ctx context.Context, senses []chess.Square, mov
 	return chess.NoSquare, nil
 }
 
-func (p *fakePlayer) HandleSenseResult(ctx context.Context, r []SquarePiece) error {
+func (p *fakePlayer) HandleSenseResult(ctx context.Context, r []rbc.SquarePiece) error {
 	p.log.add(p.color + ":result")
 	if p.result != nil {
 		return p.result(ctx, r)
@@ -93,7 +96,7 @@ func (p *fakePlayer) HandleMoveResult(ctx context.Context, req, taken chess.Move
 	return nil
 }
 
-func (p *fakePlayer) HandleGameEnd(ctx context.Context, o Outcome, h *History) error {
+func (p *fakePlayer) HandleGameEnd(ctx context.Context, o rbc.Outcome, h *rbc.History) error {
 	p.log.add(p.color + ":end")
 	if p.end != nil {
 		return p.end(ctx, o, h)
@@ -103,17 +106,17 @@ func (p *fakePlayer) HandleGameEnd(ctx context.Context, o Outcome, h *History) e
 
 // script returns a ScriptedPlayer that senses nothing and requests moves
 // (UCI, "0000" for a pass).
-func script(t *testing.T, moves ...string) *ScriptedPlayer {
+func script(t *testing.T, moves ...string) *rbc.ScriptedPlayer {
 	t.Helper()
-	turns := make([]TurnRecord, len(moves))
+	turns := make([]rbc.TurnRecord, len(moves))
 	for i, s := range moves {
 		m, err := chess.ParseMove(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		turns[i] = TurnRecord{Sense: chess.NoSquare, HasMove: true, Requested: m}
+		turns[i] = rbc.TurnRecord{Sense: chess.NoSquare, HasMove: true, Requested: m}
 	}
-	return NewScriptedPlayer(turns)
+	return rbc.NewScriptedPlayer(turns)
 }
 
 func passes(n int) []string {
@@ -125,24 +128,24 @@ func passes(n int) []string {
 }
 
 // testOptions are the harness's defaults under a manual clock (no real time).
-func testOptions() Options {
-	o := DefaultOptions()
+func testOptions() rbc.Options {
+	o := rbc.DefaultOptions()
 	o.WhiteName, o.BlackName = "W", "B"
-	o.Clock = NewManualClock(time.Unix(1000, 0))
+	o.Clock = rbc.NewManualClock(time.Unix(1000, 0))
 	o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	return o
 }
 
-func play(t *testing.T, white, black Player, opts Options) *GameResult {
+func play(t *testing.T, white, black rbc.Player, opts rbc.Options) *rbc.GameResult {
 	t.Helper()
-	res, err := PlayLocalGame(context.Background(), white, black, opts)
+	res, err := rbc.PlayLocalGame(context.Background(), white, black, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
 }
 
-func wantOutcome(t *testing.T, got Outcome, want Outcome) {
+func wantOutcome(t *testing.T, got rbc.Outcome, want rbc.Outcome) {
 	t.Helper()
 	got.Detail, want.Detail = "", ""
 	if got != want {
@@ -154,7 +157,7 @@ func wantOutcome(t *testing.T, got Outcome, want Outcome) {
 func TestRefereeKingCaptureWins(t *testing.T) {
 	res := play(t, script(t, "e2e4", "d1h5", "h5f7", "f7e8"), script(t, passes(10)...), testOptions())
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: chess.White, HasWinner: true, Reason: KingCapture})
+	wantOutcome(t, h.Outcome, rbc.Outcome{Winner: chess.White, HasWinner: true, Reason: rbc.KingCapture})
 	if len(h.Turns[chess.White]) != 4 || len(h.Turns[chess.Black]) != 3 {
 		t.Errorf("turns %d/%d, want 4/3", len(h.Turns[chess.White]), len(h.Turns[chess.Black]))
 	}
@@ -169,7 +172,7 @@ func TestRefereeKingCaptureBeforeTurnLimit(t *testing.T) {
 	opts := testOptions()
 	opts.TurnLimit = 4
 	res := play(t, script(t, passes(10)...), script(t, "e7e5", "d8h4", "h4f2", "f2e1"), opts)
-	wantOutcome(t, res.History.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: KingCapture})
+	wantOutcome(t, res.History.Outcome, rbc.Outcome{Winner: chess.Black, HasWinner: true, Reason: rbc.KingCapture})
 }
 
 // TestRefereeMoveLimitDrawsAt100HalfMoves: passes count toward the
@@ -177,7 +180,7 @@ func TestRefereeKingCaptureBeforeTurnLimit(t *testing.T) {
 func TestRefereeMoveLimitDrawsAt100HalfMoves(t *testing.T) {
 	res := play(t, &fakePlayer{}, &fakePlayer{}, testOptions())
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Reason: MoveLimit})
+	wantOutcome(t, h.Outcome, rbc.Outcome{Reason: rbc.MoveLimit})
 	if len(h.Turns[chess.White]) != 50 || len(h.Turns[chess.Black]) != 50 {
 		t.Errorf("turns %d/%d, want 50/50", len(h.Turns[chess.White]), len(h.Turns[chess.Black]))
 	}
@@ -192,7 +195,7 @@ func TestRefereeMoveLimitCountsFromLastPawnMove(t *testing.T) {
 	opts.MoveLimit = 10
 	res := play(t, script(t, append([]string{"0000", "e2e4"}, passes(20)...)...), &fakePlayer{}, opts)
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Reason: MoveLimit})
+	wantOutcome(t, h.Outcome, rbc.Outcome{Reason: rbc.MoveLimit})
 	// Half-moves 1-2 (a pass each), then e2e4 at half-move 3 resets, then 10 more.
 	if n := len(h.Turns[chess.White]) + len(h.Turns[chess.Black]); n != 13 {
 		t.Errorf("%d turns, want 13", n)
@@ -207,7 +210,7 @@ func TestRefereeTurnLimitDrawsWhenFullmoveExceedsLimit(t *testing.T) {
 	opts.MoveLimit = 6 // reached at the same moment: the turn limit wins
 	res := play(t, &fakePlayer{}, &fakePlayer{}, opts)
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Reason: TurnLimit})
+	wantOutcome(t, h.Outcome, rbc.Outcome{Reason: rbc.TurnLimit})
 	if len(h.Turns[chess.White]) != 3 || len(h.Turns[chess.Black]) != 3 {
 		t.Errorf("turns %d/%d, want 3/3", len(h.Turns[chess.White]), len(h.Turns[chess.Black]))
 	}
@@ -217,14 +220,14 @@ func TestRefereeTurnLimitDrawsWhenFullmoveExceedsLimit(t *testing.T) {
 // than its clock loses on time; the turn is recorded up to its sense.
 func TestRefereeTimeoutWhenClockRunsOut(t *testing.T) {
 	opts := testOptions()
-	clk := opts.Clock.(*ManualClock)
+	clk := opts.Clock.(*rbc.ManualClock)
 	white := &fakePlayer{move: func(ctx context.Context, moves []chess.Move, left time.Duration) (chess.Move, error) {
 		clk.Advance(left + time.Second)
 		return moves[0], nil
 	}}
 	res := play(t, white, &fakePlayer{}, opts)
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: Timeout})
+	wantOutcome(t, h.Outcome, rbc.Outcome{Winner: chess.Black, HasWinner: true, Reason: rbc.Timeout})
 	if !strings.Contains(h.Outcome.Detail, "white's ChooseMove") {
 		t.Errorf("detail %q", h.Outcome.Detail)
 	}
@@ -241,11 +244,11 @@ func TestRefereeTimeoutWhenClockRunsOut(t *testing.T) {
 // loss on time.
 func TestRefereeTimeoutBeforeKingCapture(t *testing.T) {
 	opts := testOptions()
-	clk := opts.Clock.(*ManualClock)
+	clk := opts.Clock.(*rbc.ManualClock)
 	white := script(t, "e2e4", "d1h5", "h5f7", "f7e8")
 	slow := &slowResult{ScriptedPlayer: white, clk: clk, turn: 4}
 	res := play(t, slow, script(t, passes(10)...), opts)
-	wantOutcome(t, res.History.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: Timeout})
+	wantOutcome(t, res.History.Outcome, rbc.Outcome{Winner: chess.Black, HasWinner: true, Reason: rbc.Timeout})
 	if got := res.History.Turns[chess.White][3]; !got.HasMove || got.Capture != chess.E8 {
 		t.Errorf("the capturing move is not recorded: %+v", got)
 	}
@@ -253,8 +256,8 @@ func TestRefereeTimeoutBeforeKingCapture(t *testing.T) {
 
 // slowResult overruns its clock in HandleMoveResult of a given turn.
 type slowResult struct {
-	*ScriptedPlayer
-	clk   *ManualClock
+	*rbc.ScriptedPlayer
+	clk   *rbc.ManualClock
 	turn  int
 	moves int
 }
@@ -273,7 +276,7 @@ func (p *slowResult) HandleMoveResult(ctx context.Context, req, taken chess.Move
 func TestRefereeChargesWholeTurnAndAddsIncrement(t *testing.T) {
 	opts := testOptions()
 	opts.TurnLimit = 2
-	clk := opts.Clock.(*ManualClock)
+	clk := opts.Clock.(*rbc.ManualClock)
 	spend := func() { clk.Advance(time.Second) }
 	var lefts []time.Duration
 	white := &fakePlayer{
@@ -311,7 +314,7 @@ func TestRefereeChargesWholeTurnAndAddsIncrement(t *testing.T) {
 // returns loses on time when its (short) clock runs out, and the referee
 // returns promptly without calling it again.
 func TestRefereeHungBotLosesOnTime(t *testing.T) {
-	opts := DefaultOptions()
+	opts := rbc.DefaultOptions()
 	opts.InitialTime = 100 * time.Millisecond
 	opts.GameEndTimeout = 50 * time.Millisecond
 	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -328,7 +331,7 @@ func TestRefereeHungBotLosesOnTime(t *testing.T) {
 		t.Errorf("referee took %v", d)
 	}
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: chess.White, HasWinner: true, Reason: Timeout})
+	wantOutcome(t, h.Outcome, rbc.Outcome{Winner: chess.White, HasWinner: true, Reason: rbc.Timeout})
 	if !strings.Contains(h.Outcome.Detail, "black's ChooseSense was still running") {
 		t.Errorf("detail %q", h.Outcome.Detail)
 	}
@@ -343,7 +346,7 @@ func TestRefereeHungBotLosesOnTime(t *testing.T) {
 // learns the deadline, and HandleGameEnd is called once it has returned.
 func TestRefereeContextDeadlineIsTheClock(t *testing.T) {
 	opts := testOptions()
-	clk := opts.Clock.(*ManualClock)
+	clk := opts.Clock.(*rbc.ManualClock)
 	var deadline time.Time
 	var ended bool
 	white := &fakePlayer{
@@ -356,10 +359,10 @@ func TestRefereeContextDeadlineIsTheClock(t *testing.T) {
 			}
 			return chess.Move{}, ctx.Err()
 		},
-		end: func(context.Context, Outcome, *History) error { ended = true; return nil },
+		end: func(context.Context, rbc.Outcome, *rbc.History) error { ended = true; return nil },
 	}
 	res := play(t, white, &fakePlayer{}, opts)
-	wantOutcome(t, res.History.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: Timeout})
+	wantOutcome(t, res.History.Outcome, rbc.Outcome{Winner: chess.Black, HasWinner: true, Reason: rbc.Timeout})
 	if want := time.Unix(1000, 0).Add(900 * time.Second); !deadline.Equal(want) {
 		t.Errorf("deadline %v, want %v", deadline, want)
 	}
@@ -375,7 +378,7 @@ func TestRefereeCallbackErrorResigns(t *testing.T) {
 		return chess.Move{}, boom
 	}}, testOptions())
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: chess.White, HasWinner: true, Reason: Resign})
+	wantOutcome(t, h.Outcome, rbc.Outcome{Winner: chess.White, HasWinner: true, Reason: rbc.Resign})
 	if h.Outcome.Detail != "black's ChooseMove failed: engine died" {
 		t.Errorf("detail %q", h.Outcome.Detail)
 	}
@@ -388,7 +391,7 @@ func TestRefereeCallbackErrorResigns(t *testing.T) {
 func TestRefereeGameStartErrorResigns(t *testing.T) {
 	res := play(t, &fakePlayer{start: func(context.Context, chess.Color, chess.Board, string) error { return errors.New("no engine") }},
 		&fakePlayer{}, testOptions())
-	wantOutcome(t, res.History.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: Resign})
+	wantOutcome(t, res.History.Outcome, rbc.Outcome{Winner: chess.Black, HasWinner: true, Reason: rbc.Resign})
 	if len(res.History.Turns[chess.White]) != 0 {
 		t.Errorf("turns played after a failed start")
 	}
@@ -397,10 +400,10 @@ func TestRefereeGameStartErrorResigns(t *testing.T) {
 // TestRefereePanicResigns: a panic inside a callback is recovered and treated
 // as an error.
 func TestRefereePanicResigns(t *testing.T) {
-	res := play(t, &fakePlayer{result: func(context.Context, []SquarePiece) error { panic("index out of range") }},
+	res := play(t, &fakePlayer{result: func(context.Context, []rbc.SquarePiece) error { panic("index out of range") }},
 		&fakePlayer{}, testOptions())
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: Resign})
+	wantOutcome(t, h.Outcome, rbc.Outcome{Winner: chess.Black, HasWinner: true, Reason: rbc.Resign})
 	if h.Outcome.Detail != "white's HandleSenseResult failed: panic: index out of range" {
 		t.Errorf("detail %q", h.Outcome.Detail)
 	}
@@ -411,7 +414,7 @@ func TestRefereePanicResigns(t *testing.T) {
 func TestRefereeIllegalMoveLoses(t *testing.T) {
 	res := play(t, script(t, "e2e5"), &fakePlayer{}, testOptions())
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: IllegalAction})
+	wantOutcome(t, h.Outcome, rbc.Outcome{Winner: chess.Black, HasWinner: true, Reason: rbc.IllegalAction})
 	if h.Outcome.Detail != "white requested e2e5, which is not one of its 34 move actions" {
 		t.Errorf("detail %q", h.Outcome.Detail)
 	}
@@ -422,7 +425,7 @@ func TestRefereeIllegalMoveLoses(t *testing.T) {
 	res = play(t, &fakePlayer{move: func(context.Context, []chess.Move, time.Duration) (chess.Move, error) {
 		return chess.Move{From: 70, To: -3}, nil
 	}}, &fakePlayer{}, testOptions())
-	wantOutcome(t, res.History.Outcome, Outcome{Winner: chess.Black, HasWinner: true, Reason: IllegalAction})
+	wantOutcome(t, res.History.Outcome, rbc.Outcome{Winner: chess.Black, HasWinner: true, Reason: rbc.IllegalAction})
 }
 
 // TestRefereeIllegalSenseLoses: a sense off the board loses; NoSquare is a pass.
@@ -431,7 +434,7 @@ func TestRefereeIllegalSenseLoses(t *testing.T) {
 		return 64, nil
 	}}, testOptions())
 	h := res.History
-	wantOutcome(t, h.Outcome, Outcome{Winner: chess.White, HasWinner: true, Reason: IllegalAction})
+	wantOutcome(t, h.Outcome, rbc.Outcome{Winner: chess.White, HasWinner: true, Reason: rbc.IllegalAction})
 	if h.Outcome.Detail != "black sensed square 64, which is not on the board" || len(h.Turns[chess.Black]) != 0 {
 		t.Errorf("detail %q, black turns %d", h.Outcome.Detail, len(h.Turns[chess.Black]))
 	}
@@ -447,7 +450,7 @@ func TestRefereeSenseResultAndCaptureNotices(t *testing.T) {
 	opts := testOptions()
 	opts.TurnLimit = 5
 	var notices []string
-	var results [][]SquarePiece
+	var results [][]rbc.SquarePiece
 	var moveResults []string
 	white := &fakePlayer{
 		opp: func(_ context.Context, captured bool, sq chess.Square) error {
@@ -473,14 +476,14 @@ func TestRefereeSenseResultAndCaptureNotices(t *testing.T) {
 			return nil
 		},
 		sense:  func(context.Context, []chess.Move, time.Duration) (chess.Square, error) { return chess.A8, nil },
-		result: func(_ context.Context, r []SquarePiece) error { results = append(results, r); return nil },
+		result: func(_ context.Context, r []rbc.SquarePiece) error { results = append(results, r); return nil },
 	}
 	res := play(t, white, black, opts)
 	wantNotices := []string{"w false -", "b false -", "w false -", "b false -", "w false -", "b false -", "w false -", "b true b7", "w false -", "b true a8"}
 	if !slices.Equal(notices, wantNotices) {
 		t.Errorf("notices %v, want %v", notices, wantNotices)
 	}
-	wantWindow := []SquarePiece{{chess.A8, chess.MakePiece(chess.Black, chess.Rook)}, {chess.B8, chess.MakePiece(chess.Black, chess.Knight)}, {chess.A7, chess.MakePiece(chess.Black, chess.Pawn)}, {chess.B7, chess.MakePiece(chess.Black, chess.Pawn)}}
+	wantWindow := []rbc.SquarePiece{{chess.A8, chess.MakePiece(chess.Black, chess.Rook)}, {chess.B8, chess.MakePiece(chess.Black, chess.Knight)}, {chess.A7, chess.MakePiece(chess.Black, chess.Pawn)}, {chess.B7, chess.MakePiece(chess.Black, chess.Pawn)}}
 	if !slices.Equal(results[0], wantWindow) {
 		t.Errorf("sense result %v, want %v", results[0], wantWindow)
 	}
@@ -497,9 +500,9 @@ func TestRefereeCallbackOrder(t *testing.T) {
 	opts := testOptions()
 	opts.TurnLimit = 1
 	log := &callLog{}
-	var endOutcome Outcome
-	var endHistory *History
-	black := &fakePlayer{color: "b", log: log, end: func(_ context.Context, o Outcome, h *History) error {
+	var endOutcome rbc.Outcome
+	var endHistory *rbc.History
+	black := &fakePlayer{color: "b", log: log, end: func(_ context.Context, o rbc.Outcome, h *rbc.History) error {
 		endOutcome, endHistory = o, h
 		return nil
 	}}
@@ -527,18 +530,18 @@ func TestRefereeAbortsOnContextCancel(t *testing.T) {
 		}
 		return chess.Move{}, nil
 	}}
-	res, err := PlayLocalGame(ctx, white, &fakePlayer{}, testOptions())
-	if !errors.Is(err, ErrAborted) || !errors.Is(err, context.Canceled) || res != nil {
+	res, err := rbc.PlayLocalGame(ctx, white, &fakePlayer{}, testOptions())
+	if !errors.Is(err, rbc.ErrAborted) || !errors.Is(err, context.Canceled) || res != nil {
 		t.Errorf("got %v, %v", res, err)
 	}
 }
 
 // TestRefereeRejectsBadOptions: no time on the clock is an error, not a game.
 func TestRefereeRejectsBadOptions(t *testing.T) {
-	if _, err := PlayLocalGame(context.Background(), &fakePlayer{}, &fakePlayer{}, Options{}); err == nil {
+	if _, err := rbc.PlayLocalGame(context.Background(), &fakePlayer{}, &fakePlayer{}, rbc.Options{}); err == nil {
 		t.Error("zero options accepted")
 	}
-	if _, err := PlayLocalGame(context.Background(), nil, &fakePlayer{}, DefaultOptions()); err == nil {
+	if _, err := rbc.PlayLocalGame(context.Background(), nil, &fakePlayer{}, rbc.DefaultOptions()); err == nil {
 		t.Error("nil player accepted")
 	}
 }
@@ -546,16 +549,16 @@ func TestRefereeRejectsBadOptions(t *testing.T) {
 // TestRefereeReplaysRecordedGamesExactly feeds every recorded harness game to
 // the referee through scripted players: the new record must be the same file.
 func TestRefereeReplaysRecordedGamesExactly(t *testing.T) {
-	for _, f := range historyFiles(t) {
+	for _, f := range testfs.Files(t, filepath.Join("..", "testdata", "histories", "*.json")) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, err := ParseHistory(data)
+		rec, err := rbc.ParseHistory(data)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rp, err := ReplayHistory(context.Background(), rec)
+		rp, err := rbc.ReplayHistory(context.Background(), rec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -564,16 +567,16 @@ func TestRefereeReplaysRecordedGamesExactly(t *testing.T) {
 			continue
 		}
 		var out bytes.Buffer
-		WriteJSON(rp.Replayed, &out)
+		rbc.WriteJSON(rp.Replayed, &out)
 		if !bytes.Equal(out.Bytes(), data) {
 			t.Errorf("%s: the replayed record differs from the file", f)
 		}
 	}
 }
 
-func loadRecord(t *testing.T, name string) *History {
+func loadRecord(t *testing.T, name string) *rbc.History {
 	t.Helper()
-	h, err := LoadHistoryFile(filepath.Join("..", "testdata", "histories", name))
+	h, err := rbc.LoadHistoryFile(filepath.Join("..", "testdata", "histories", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -587,7 +590,7 @@ func TestReplayFindsFirstDivergence(t *testing.T) {
 	rec := loadRecord(t, "attacker_bot-random_bot-3-000.json")
 	rec.Turns[chess.Black][1].Taken = chess.Move{From: chess.F7, To: chess.G6}
 	rec.Turns[chess.White][2].FENAfter = chess.StartFEN
-	rp, err := ReplayHistory(ctx, rec)
+	rp, err := rbc.ReplayHistory(ctx, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -598,7 +601,7 @@ func TestReplayFindsFirstDivergence(t *testing.T) {
 
 	rec = loadRecord(t, "attacker_bot-random_bot-3-000.json")
 	rec.Turns[chess.White][1].SenseResult[0].Piece = chess.MakePiece(chess.Black, chess.Queen)
-	rp, _ = ReplayHistory(ctx, rec)
+	rp, _ = rbc.ReplayHistory(ctx, rec)
 	want = "turn 2 (white): sense result: recorded [a3=q b3=- a2=P b2=P a1=R b1=-], replayed [a3=- b3=- a2=P b2=P a1=R b1=-]"
 	if rp.Divergence == nil || rp.Divergence.String() != want {
 		t.Errorf("divergence %v, want %s", rp.Divergence, want)
@@ -606,7 +609,7 @@ func TestReplayFindsFirstDivergence(t *testing.T) {
 
 	rec = loadRecord(t, "attacker_bot-random_bot-3-000.json")
 	rec.Outcome.Winner = chess.Black
-	rp, _ = ReplayHistory(ctx, rec)
+	rp, _ = rbc.ReplayHistory(ctx, rec)
 	want = "result: recorded black wins by KING_CAPTURE, replayed white wins by KING_CAPTURE"
 	if rp.Divergence == nil || rp.Divergence.String() != want {
 		t.Errorf("divergence %v, want %s", rp.Divergence, want)
@@ -615,7 +618,7 @@ func TestReplayFindsFirstDivergence(t *testing.T) {
 	// A record cut short claims a king capture that never happened.
 	rec = loadRecord(t, "attacker_bot-random_bot-3-000.json")
 	rec.Turns[chess.White] = rec.Turns[chess.White][:3]
-	rp, _ = ReplayHistory(ctx, rec)
+	rp, _ = rbc.ReplayHistory(ctx, rec)
 	want = "result: recorded white wins by KING_CAPTURE, replayed a game not over after the recorded turns"
 	if rp.Divergence == nil || rp.Divergence.String() != want {
 		t.Errorf("divergence %v, want %s", rp.Divergence, want)
@@ -624,7 +627,7 @@ func TestReplayFindsFirstDivergence(t *testing.T) {
 	// An illegal request in the record.
 	rec = loadRecord(t, "attacker_bot-random_bot-3-000.json")
 	rec.Turns[chess.White][1].Requested = chess.Move{From: chess.E2, To: chess.E5}
-	rp, _ = ReplayHistory(ctx, rec)
+	rp, _ = rbc.ReplayHistory(ctx, rec)
 	want = "turn 2 (white): move: recorded e2e5, replayed none (black wins by ILLEGAL_ACTION (white requested e2e5, which is not one of its 34 move actions))"
 	if rp.Divergence == nil || rp.Divergence.String() != want {
 		t.Errorf("divergence %v, want %s", rp.Divergence, want)
@@ -637,9 +640,9 @@ func TestReplayFindsFirstDivergence(t *testing.T) {
 func TestReplayAcceptsLossOnTimeUnchecked(t *testing.T) {
 	rec := loadRecord(t, "attacker_bot-random_bot-3-000.json")
 	last := &rec.Turns[chess.White][3]
-	*last = TurnRecord{Sense: last.Sense, SenseResult: last.SenseResult, Capture: chess.NoSquare}
-	rec.Outcome = Outcome{Winner: chess.Black, HasWinner: true, Reason: Timeout}
-	rp, err := ReplayHistory(context.Background(), rec)
+	*last = rbc.TurnRecord{Sense: last.Sense, SenseResult: last.SenseResult, Capture: chess.NoSquare}
+	rec.Outcome = rbc.Outcome{Winner: chess.Black, HasWinner: true, Reason: rbc.Timeout}
+	rp, err := rbc.ReplayHistory(context.Background(), rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -654,7 +657,7 @@ func TestReplayTurnLimitUsesRecordedLimit(t *testing.T) {
 	opts := testOptions()
 	opts.TurnLimit = 7
 	res := play(t, &fakePlayer{sense: func(context.Context, []chess.Move, time.Duration) (chess.Square, error) { return chess.D4, nil }}, &fakePlayer{}, opts)
-	rp, err := ReplayHistory(context.Background(), res.History)
+	rp, err := rbc.ReplayHistory(context.Background(), res.History)
 	if err != nil {
 		t.Fatal(err)
 	}

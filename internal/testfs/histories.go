@@ -8,13 +8,10 @@ import (
 	"testing"
 )
 
-// RecordedFENs returns the true boards before and after every move of the
-// reconchess game histories the glob patterns match (the JSON the harness
-// writes, as in testdata/histories), files in sorted order, and in each the
-// boards of White's moves then Black's, the boards before then after. It
-// fails the test when no file matches or one cannot be read: the tests that
-// draw their positions from real games must not quietly test none.
-func RecordedFENs(t testing.TB, patterns ...string) []string {
+// Files returns the files the glob patterns match, sorted, and fails the
+// test when none does: a test that reads recorded games must not quietly read
+// none.
+func Files(t testing.TB, patterns ...string) []string {
 	t.Helper()
 	var files []string
 	for _, p := range patterns {
@@ -25,11 +22,22 @@ func RecordedFENs(t testing.TB, patterns ...string) []string {
 		files = append(files, m...)
 	}
 	if len(files) == 0 {
-		t.Fatalf("no recorded game matches %q", patterns)
+		t.Fatalf("no file matches %q", patterns)
 	}
 	sort.Strings(files)
+	return files
+}
+
+// RecordedFENs returns the true boards before and after every move of the
+// reconchess game histories the glob patterns match (the JSON the harness
+// writes, as in testdata/histories), files in sorted order, and in each the
+// boards of White's moves then Black's, the boards before then after. It
+// fails the test when no file matches or one cannot be read: the tests that
+// draw their positions from real games must not quietly test none.
+func RecordedFENs(t testing.TB, patterns ...string) []string {
+	t.Helper()
 	var fens []string
-	for _, f := range files {
+	for _, f := range Files(t, patterns...) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
