@@ -9,6 +9,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // recorder is a player that remembers the observations it is given and
@@ -48,7 +49,7 @@ func (r *recorder) HandleGameEnd(context.Context, rbc.Outcome, *rbc.History) err
 // the record says it got, in order, and for its own sense the window it chose
 // as it was on the recorded true board.
 func TestAnalysisFeedsTheRecordedObservations(t *testing.T) {
-	h, err := rbc.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-000.json")
+	h, err := record.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-000.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestAnalysisFeedsTheRecordedObservations(t *testing.T) {
 // TestFollowStopsWhenAsked: next stops the replay before the turn it
 // refuses, and the decisions reported are those before it.
 func TestFollowStopsWhenAsked(t *testing.T) {
-	h, err := rbc.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-000.json")
+	h, err := record.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-000.json")
 	if err != nil {
 		t.Fatal(err)
 	}

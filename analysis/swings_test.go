@@ -7,13 +7,14 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // TestScoresFollowTheGame: one ply a move, in the order of play, each board
 // scored from White's side, the board after a move scored as the one before
 // the next, and the king capture that ends the game at the win value.
 func TestScoresFollowTheGame(t *testing.T) {
-	h, err := rbc.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-000.json")
+	h, err := record.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-000.json")
 	if err != nil {
 		t.Fatal(err)
 	}

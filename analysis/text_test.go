@@ -9,13 +9,13 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // TestWriteFollowShowsTheWindow: the heading, a row for each turn from
 // From to To, Shown told which turns those are, and the agreement line.
 func TestWriteFollowShowsTheWindow(t *testing.T) {
-	h, err := rbc.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-000.json")
+	h, err := record.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-000.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestWriteFollowShowsTheWindow(t *testing.T) {
 
 // TestWriteSwingsMarks: a row a move, the summary counting the marks.
 func TestWriteSwingsMarks(t *testing.T) {
-	h, err := rbc.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-000.json")
+	h, err := record.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-000.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // FollowStats is what following one record from one side with one belief
@@ -159,7 +159,7 @@ type FollowOptions struct {
 
 // Followed is one record followed from one side by one belief.
 type Followed struct {
-	Record *rbc.Record // where the record came from
+	Record *record.Record // where the record came from
 	Color  chess.Color
 	View   string
 	Stats  FollowStats
@@ -171,7 +171,7 @@ type Followed struct {
 // another game: ErrNotKriegspiel, a done ctx) is yielded last.
 func FollowRecords(ctx context.Context, paths []string, o FollowOptions) iter.Seq2[Followed, error] {
 	return func(yield func(Followed, error) bool) {
-		for rec, err := range rbc.Records(paths...) {
+		for rec, err := range record.Records(paths...) {
 			if err == nil {
 				err = ctx.Err()
 			}
@@ -187,7 +187,7 @@ func FollowRecords(ctx context.Context, paths []string, o FollowOptions) iter.Se
 }
 
 // followOne follows one record for FollowRecords; false when it is done.
-func followOne(ctx context.Context, rec *rbc.Record, o FollowOptions, yield func(Followed, error) bool) bool {
+func followOne(ctx context.Context, rec *record.Record, o FollowOptions, yield func(Followed, error) bool) bool {
 	if !IsRecord(rec.Data) {
 		yield(Followed{}, fmt.Errorf("%s: %w", rec.Name(), ErrNotKriegspiel))
 		return false

@@ -8,7 +8,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/oppmodel"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // BenchmarkCutModelGain measures opponent models on the committed games
@@ -44,7 +44,7 @@ func cutModelGain(t testing.TB) []modelGain {
 	}
 	gain := make([]float64, len(models))
 	turns := 0
-	for r, err := range rbc.Records(paths...) {
+	for r, err := range record.Records(paths...) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // Archived records. A match saves each game as a record of its own as soon
@@ -54,18 +54,18 @@ func Archive(dir, base string, names []string) (string, int, error) {
 	if err != nil {
 		return "", 0, fmt.Errorf("match: archive: %w", err)
 	}
-	var recs []*rbc.Record
+	var recs []*record.Record
 	var loose []string
 	for _, e := range entries {
 		name := e.Name()
-		if strings.HasPrefix(name, ".") || !rbc.IsRecordName(name) || !e.Type().IsRegular() {
+		if strings.HasPrefix(name, ".") || !record.IsRecordName(name) || !e.Type().IsRegular() {
 			continue
 		}
 		if want != nil && !want[strings.TrimSuffix(name, ".gz")] {
 			continue
 		}
 		p := filepath.Join(dir, name)
-		r, err := rbc.LoadRecord(p)
+		r, err := record.LoadRecord(p)
 		if err != nil {
 			return "", 0, fmt.Errorf("match: archive: %w", err)
 		}
@@ -78,7 +78,7 @@ func Archive(dir, base string, names []string) (string, int, error) {
 	if len(recs) == 0 {
 		return "", 0, nil
 	}
-	rbc.SortRecords(recs)
+	record.SortRecords(recs)
 	tmp, err := writeTempArchive(dir, recs)
 	if err != nil {
 		return "", 0, err
@@ -98,13 +98,13 @@ func Archive(dir, base string, names []string) (string, int, error) {
 
 // writeTempArchive writes recs to a hidden temporary archive in dir (which
 // folder listings skip), synced to disk and read back member for member.
-func writeTempArchive(dir string, recs []*rbc.Record) (string, error) {
+func writeTempArchive(dir string, recs []*record.Record) (string, error) {
 	f, err := os.CreateTemp(dir, ".archive-*.tar.gz")
 	if err != nil {
 		return "", fmt.Errorf("match: archive: %w", err)
 	}
 	tmp := f.Name()
-	err = rbc.WriteArchive(f, recs)
+	err = record.WriteArchive(f, recs)
 	if err == nil {
 		err = f.Chmod(0o644)
 	}
@@ -125,9 +125,9 @@ func writeTempArchive(dir string, recs []*rbc.Record) (string, error) {
 }
 
 // checkArchive reads the archive at p back and compares it with recs.
-func checkArchive(p string, recs []*rbc.Record) error {
+func checkArchive(p string, recs []*record.Record) error {
 	i := 0
-	for r, err := range rbc.Records(p) {
+	for r, err := range record.Records(p) {
 		if err != nil {
 			return err
 		}

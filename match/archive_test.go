@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // looseRecords lists the loose records of dir.
@@ -21,7 +21,7 @@ func looseRecords(t *testing.T, dir string) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if rbc.IsRecordName(e.Name()) {
+		if record.IsRecordName(e.Name()) {
 			out = append(out, e.Name())
 		}
 	}
@@ -71,7 +71,7 @@ func TestArchive(t *testing.T) {
 		t.Errorf("merged table after archiving:\n%v\nbefore:\n%v", got, wantTable)
 	}
 	for _, r := range after {
-		if _, err := rbc.LoadHistoryFile(r.Record); err != nil {
+		if _, err := record.LoadHistoryFile(r.Record); err != nil {
 			t.Errorf("record %s of the log: %v", r.Record, err)
 		}
 	}
@@ -105,7 +105,7 @@ func TestArchive(t *testing.T) {
 		t.Errorf("loose records left: %v, want c.json", left)
 	}
 	n = 0
-	for _, err := range rbc.Records(dir) {
+	for _, err := range record.Records(dir) {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // CheckRecord re-referees one recorded game, an RBC history or a
@@ -16,7 +17,7 @@ import (
 // prints: "NAME: ok, ...", the first divergence, or why the record could not
 // be read. ok reports whether the game reproduced; with quiet, the line of
 // a game that did is "". The error is non-nil only when ctx is done.
-func CheckRecord(ctx context.Context, r *rbc.Record, quiet bool) (line string, ok bool, err error) {
+func CheckRecord(ctx context.Context, r *record.Record, quiet bool) (line string, ok bool, err error) {
 	path := r.Name()
 	if kriegspiel.IsRecord(r.Data) {
 		rec, err := kriegspiel.ReadRecord(bytes.NewReader(r.Data))
@@ -31,7 +32,7 @@ func CheckRecord(ctx context.Context, r *rbc.Record, quiet bool) (line string, o
 		}
 		return fmt.Sprintf("%s: ok, kriegspiel/%s, %d turns, %s", path, rec.Ruleset.Name, len(rec.Turns), rec.Result), true, nil
 	}
-	rec, err := rbc.ParseHistory(r.Data)
+	rec, err := record.ParseHistory(r.Data)
 	if err != nil {
 		return fmt.Sprintf("%s: unreadable: %v", path, err), false, nil
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // TestCheckRecord: an RBC history and a Kriegspiel record reproduce (their
@@ -17,7 +17,7 @@ import (
 // and a tampered history diverges.
 func TestCheckRecord(t *testing.T) {
 	ctx := context.Background()
-	r, err := rbc.LoadRecord("../testdata/histories/attacker_bot-random_bot-3-000.json")
+	r, err := record.LoadRecord("../testdata/histories/attacker_bot-random_bot-3-000.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestCheckRecord(t *testing.T) {
 	if line, ok, _ := CheckRecord(ctx, &tampered, false); ok || !strings.Contains(line, "diverges") {
 		t.Errorf("tampered: %q, %v", line, ok)
 	}
-	bad := rbc.Record{Path: "bad.json", Data: []byte("{")}
+	bad := record.Record{Path: "bad.json", Data: []byte("{")}
 	if line, ok, err := CheckRecord(ctx, &bad, false); ok || err != nil || !strings.HasPrefix(line, "bad.json: unreadable: ") {
 		t.Errorf("bad: %q, %v, %v", line, ok, err)
 	}
@@ -48,7 +48,7 @@ func TestCheckRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks := rbc.Record{Path: "ks.json", Data: data}
+	ks := record.Record{Path: "ks.json", Data: data}
 	if line, ok, err := CheckRecord(ctx, &ks, false); !ok || err != nil || !strings.HasPrefix(line, "ks.json: ok, kriegspiel/berkeley, ") {
 		t.Errorf("kriegspiel: %q, %v, %v", line, ok, err)
 	}
@@ -57,7 +57,7 @@ func TestCheckRecord(t *testing.T) {
 // TestSaveRecord: the folder is made and the record named as a match's
 // first game of the seed.
 func TestSaveRecord(t *testing.T) {
-	h, err := rbc.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-000.json")
+	h, err := record.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-000.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestSaveRecord(t *testing.T) {
 	if want := filepath.Join(dir, RecordName(h.WhiteName, h.BlackName, 7, 0, 1)); name != want {
 		t.Errorf("saved as %s, want %s", name, want)
 	}
-	if saved, err := rbc.LoadHistoryFile(name); err != nil || saved.Outcome != h.Outcome {
+	if saved, err := record.LoadHistoryFile(name); err != nil || saved.Outcome != h.Outcome {
 		t.Errorf("saved record: %v, %v", saved, err)
 	}
 }

@@ -20,7 +20,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // Match results on disk.
@@ -574,7 +574,7 @@ func readFolderLogs(dir, abs string) (out []*Result, bad []*LineError, err error
 // recordResult is the result of a game read from its record alone (no
 // clock times): an RBC history, or a Kriegspiel record (told apart by
 // content, as replay does), such as the records a tournament server saved.
-func recordResult(rec *rbc.Record) (*Result, error) {
+func recordResult(rec *record.Record) (*Result, error) {
 	if kriegspiel.IsRecord(rec.Data) {
 		k, err := kriegspiel.ReadRecord(bytes.NewReader(rec.Data))
 		if err != nil {
@@ -686,7 +686,7 @@ func ReadMatchFolders(dirs []string) (*Folders, error) {
 			recordDirs = append(recordDirs, games...)
 		}
 		for _, rd := range recordDirs {
-			for rec, err := range rbc.FolderRecords(rd) {
+			for rec, err := range record.FolderRecords(rd) {
 				if err != nil {
 					return nil, err
 				}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // BotFactory builds the player a bot spec names, with a seed for its random
@@ -559,7 +560,7 @@ func (rbcReferee) Play(ctx context.Context, cfg *Config, g Game) (Played, error)
 		Used:    res.Used, TurnTimes: res.TurnTimes,
 		Degraded: [2]map[string]int{w.degraded(), b.degraded()},
 		Turns:    [2]int{len(h.Turns[chess.White]), len(h.Turns[chess.Black])},
-		Save:     func(path string) error { return rbc.SaveHistoryFile(path, h) },
+		Save:     func(path string) error { return record.SaveHistoryFile(path, h) },
 	}, nil
 }
 

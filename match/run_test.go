@@ -12,6 +12,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // builtinBots is the factory of the tests: the engine's built-in bots,
@@ -53,7 +54,7 @@ func TestPlaySavesWhatItReports(t *testing.T) {
 		if r.Game != i || r.White != g.White || r.Black != g.Black || r.Record != g.Record || r.Clock != "60+1" {
 			t.Errorf("game %d: %+v, scheduled %+v", i, r, g)
 		}
-		h, err := rbc.LoadHistoryFile(filepath.Join(dir, r.Record))
+		h, err := record.LoadHistoryFile(filepath.Join(dir, r.Record))
 		if err != nil {
 			t.Fatal(err)
 		}

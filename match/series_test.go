@@ -7,6 +7,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // TestReadFoldersSeries checks that a harness series folder's gNN
@@ -40,7 +41,7 @@ func TestReadFoldersSeries(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := &rbc.History{WhiteName: g.white, BlackName: g.black, Outcome: g.outcome}
-		if err := rbc.SaveHistoryFile(filepath.Join(sub, g.white+"-"+g.black+".json"), h); err != nil {
+		if err := record.SaveHistoryFile(filepath.Join(sub, g.white+"-"+g.black+".json"), h); err != nil {
 			t.Fatal(err)
 		}
 	}

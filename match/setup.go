@@ -15,6 +15,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/kriegspiel/bots"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // Players says who plays a match and at which game.
@@ -133,7 +134,7 @@ func SaveRecord(dir string, h *rbc.History, seed int64) (string, error) {
 		return "", fmt.Errorf("create the records directory: %w", err)
 	}
 	name := filepath.Join(dir, RecordName(h.WhiteName, h.BlackName, seed, 0, 1))
-	if err := rbc.SaveHistoryFile(name, h); err != nil {
+	if err := record.SaveHistoryFile(name, h); err != nil {
 		return "", err
 	}
 	return name, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -237,7 +238,7 @@ type CalibrationOptions struct {
 // ObserveGame). It returns the number of games measured and of records
 // read.
 func (c *PriorCalibration) ObserveRecords(ctx context.Context, paths []string, o CalibrationOptions) (games, records int, err error) {
-	for rec, err := range rbc.Records(paths...) {
+	for rec, err := range record.Records(paths...) {
 		if err != nil {
 			return games, records, err
 		}

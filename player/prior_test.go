@@ -8,7 +8,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/oppmodel"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -161,7 +161,7 @@ func pawnRank(mask int, files []int, p byte) string {
 // after the capture notice) and reports boards weighed per second: the rate
 // that decides how large a belief a decision can weigh whole.
 func BenchmarkScanPopulation(b *testing.B) {
-	h, err := rbc.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-008.json")
+	h, err := record.LoadHistoryFile("../testdata/histories/attacker_bot-random_bot-3-008.json")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/player/baseline"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // TestNewPlayerBuildsBaselines: the two harness baselines are known by name.
@@ -86,8 +87,8 @@ func TestBaselinesPlayRefereedGames(t *testing.T) {
 					t.Errorf("%s vs %s seed %d: %v", w, b, seed, h.Outcome)
 				}
 				var x, y bytes.Buffer
-				rbc.WriteJSON(h, &x)
-				rbc.WriteJSON(play(w, b, seed), &y)
+				record.WriteJSON(h, &x)
+				record.WriteJSON(play(w, b, seed), &y)
 				if !bytes.Equal(x.Bytes(), y.Bytes()) {
 					t.Errorf("%s vs %s seed %d: the same seed played a different game", w, b, seed)
 				}

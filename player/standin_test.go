@@ -10,6 +10,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -96,7 +97,7 @@ func mustMove(t *testing.T, uci string) chess.Move {
 // trout, both sides) and reports the cost of one observation: what every
 // callback pays on its own goroutine before it answers.
 func BenchmarkStandIn(b *testing.B) {
-	h, err := rbc.LoadHistoryFile("../testdata/histories/trout_bot-trout_bot-6-000.json")
+	h, err := record.LoadHistoryFile("../testdata/histories/trout_bot-trout_bot-6-000.json")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,10 @@
 package rbc
 
-import "github.com/blindfish-rbc/blindfish/chess"
+import (
+	"slices"
+
+	"github.com/blindfish-rbc/blindfish/chess"
+)
 
 // History is the record of a whole game, as the harness keeps it in its
 // GameHistory JSON (see history_json.go for the file format).
@@ -23,4 +27,17 @@ type TurnRecord struct {
 	Capture   chess.Square // the captured piece's square, or NoSquare
 	FENBefore string       // the true board before the move
 	FENAfter  string       // the true board after the move
+}
+
+// Clone returns a deep copy of h, so that a player handed the record cannot
+// change the referee's copy (or the other player's).
+func (h *History) Clone() *History {
+	c := *h
+	for col := range c.Turns {
+		c.Turns[col] = slices.Clone(h.Turns[col])
+		for i := range c.Turns[col] {
+			c.Turns[col][i].SenseResult = slices.Clone(h.Turns[col][i].SenseResult)
+		}
+	}
+	return &c
 }

@@ -49,6 +49,9 @@ const (
 
 var winReasonNames = [...]string{"", "KING_CAPTURE", "TIMEOUT", "RESIGN", "TURN_LIMIT", "MOVE_LIMIT", "ILLEGAL_ACTION"}
 
+// Valid reports whether r is one of the reasons above.
+func (r WinReason) Valid() bool { return int(r) < len(winReasonNames) }
+
 // String returns the harness's name of the reason ("KING_CAPTURE", …).
 func (r WinReason) String() string {
 	if int(r) < len(winReasonNames) {

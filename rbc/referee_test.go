@@ -18,6 +18,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/testfs"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // fakePlayer is a Player built from functions; a nil function passes (no
@@ -554,7 +555,7 @@ func TestRefereeReplaysRecordedGamesExactly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, err := rbc.ParseHistory(data)
+		rec, err := record.ParseHistory(data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -567,7 +568,7 @@ func TestRefereeReplaysRecordedGamesExactly(t *testing.T) {
 			continue
 		}
 		var out bytes.Buffer
-		rbc.WriteJSON(rp.Replayed, &out)
+		record.WriteJSON(rp.Replayed, &out)
 		if !bytes.Equal(out.Bytes(), data) {
 			t.Errorf("%s: the replayed record differs from the file", f)
 		}
@@ -576,7 +577,7 @@ func TestRefereeReplaysRecordedGamesExactly(t *testing.T) {
 
 func loadRecord(t *testing.T, name string) *rbc.History {
 	t.Helper()
-	h, err := rbc.LoadHistoryFile(filepath.Join("..", "testdata", "histories", name))
+	h, err := record.LoadHistoryFile(filepath.Join("..", "testdata", "histories", name))
 	if err != nil {
 		t.Fatal(err)
 	}

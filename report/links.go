@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // RecordPlace is where a game's record is on disk: a file of its own, or a
@@ -57,7 +57,7 @@ func (rs *Records) Find(dir, name string) (place RecordPlace, ok bool, err error
 	if name == "" {
 		return RecordPlace{}, false, nil
 	}
-	if i := strings.LastIndex(name, ":"); i > 0 && rbc.IsArchiveName(name[:i]) {
+	if i := strings.LastIndex(name, ":"); i > 0 && record.IsArchiveName(name[:i]) {
 		return RecordPlace{File: name[:i], Member: name[i+1:]}, true, nil
 	}
 	p := name
@@ -75,7 +75,7 @@ func (rs *Records) Find(dir, name string) (place RecordPlace, ok bool, err error
 	index, seen := rs.folders[abs]
 	if !seen {
 		index = map[string]RecordPlace{}
-		for rec, err := range rbc.FolderRecords(folder) {
+		for rec, err := range record.FolderRecords(folder) {
 			if err != nil {
 				return RecordPlace{}, false, fmt.Errorf("report: find the records: %w", err)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // playMatch plays a short random-vs-attacker match into dir (fast and
@@ -150,7 +151,7 @@ func TestMatchPageArchived(t *testing.T) {
 // games says that instead of failing.
 func TestMatchPageBareAndEmpty(t *testing.T) {
 	src := filepath.Join("..", "testdata", "histories", "attacker_bot-random_bot-3-000.json")
-	h, err := rbc.LoadHistoryFile(src)
+	h, err := record.LoadHistoryFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // fullRun reports whether the long tests run over every recorded game: set
@@ -29,7 +29,7 @@ func historyFiles(t testing.TB) []string {
 
 func loadTurns(t testing.TB, file string, c chess.Color) (chess.Board, []ObservedTurn) {
 	t.Helper()
-	h, err := rbc.LoadHistoryFile(file)
+	h, err := record.LoadHistoryFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // feedLog is a Sampler that writes down the observations it is fed (the
@@ -94,7 +95,7 @@ func mustParse(t *testing.T, fen string) chess.Board {
 // hook sees the true board the record gives (also as the path's last board).
 func TestReplayFeedsTheRecord(t *testing.T) {
 	for _, file := range historyFiles(t) {
-		h, err := rbc.LoadHistoryFile(file)
+		h, err := record.LoadHistoryFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +143,7 @@ func TestReplayFeedsTheRecord(t *testing.T) {
 // square and its result comes off the true board, ErrStopReplay ends the
 // replay without an error, and another hook error is returned as it is.
 func TestReplayHooks(t *testing.T) {
-	h, err := rbc.LoadHistoryFile("../testdata/histories/random_bot-random_bot-1-002.json")
+	h, err := record.LoadHistoryFile("../testdata/histories/random_bot-random_bot-1-002.json")
 	if err != nil {
 		t.Fatal(err)
 	}

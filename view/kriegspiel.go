@@ -17,7 +17,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -401,7 +401,7 @@ func endWords(e kriegspiel.Ending) string {
 // KriegspielRecord reads rec as a Kriegspiel record when it is one (by its
 // content: kriegspiel.IsRecord), so that `view` takes either game's record
 // without being told which; ok is false for an RBC record.
-func KriegspielRecord(rec *rbc.Record) (kr *kriegspiel.Record, ok bool, err error) {
+func KriegspielRecord(rec *record.Record) (kr *kriegspiel.Record, ok bool, err error) {
 	if !kriegspiel.IsRecord(rec.Data) {
 		return nil, false, nil
 	}

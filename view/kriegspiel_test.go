@@ -12,7 +12,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // scriptedGame plays questions under wild16 (each "e2e4", "any") and
@@ -232,7 +232,7 @@ func TestKriegspielRecordDetected(t *testing.T) {
 	if err := kriegspiel.SaveRecordFile(path, scriptedGame(t)); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := rbc.LoadRecord(path)
+	rec, err := record.LoadRecord(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,14 +240,14 @@ func TestKriegspielRecordDetected(t *testing.T) {
 	if err != nil || !ok || len(kr.Turns) != 6 {
 		t.Fatalf("Kriegspiel record: ok %v, err %v", ok, err)
 	}
-	rbcRec, err := rbc.LoadRecord(filepath.Join("..", "testdata", "histories", "attacker_bot-trout_bot-gen-001.json"))
+	rbcRec, err := record.LoadRecord(filepath.Join("..", "testdata", "histories", "attacker_bot-trout_bot-gen-001.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, err := KriegspielRecord(rbcRec); ok || err != nil {
 		t.Errorf("an RBC record read as Kriegspiel: %v %v", ok, err)
 	}
-	broken := &rbc.Record{Path: path, Data: bytes.Replace(rec.Data, []byte(`"REGULAR_MOVE"`), []byte(`"BAD"`), 1)}
+	broken := &record.Record{Path: path, Data: bytes.Replace(rec.Data, []byte(`"REGULAR_MOVE"`), []byte(`"BAD"`), 1)}
 	if _, ok, err := KriegspielRecord(broken); !ok || err == nil || !strings.Contains(err.Error(), "verdict") {
 		t.Errorf("a broken record: ok %v, err %v", ok, err)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/player"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // NewBot makes the bot of spec (player.NewLoggingPlayer, seeded with
@@ -35,7 +35,7 @@ func NewBot(spec string, color chess.Color, seed int64, left time.Duration) (*Bo
 // apart by the record's content. It returns the page's path, the number of
 // turns it shows and the file's size in bytes.
 func BuildFile(ctx context.Context, spec, out string, opts Options) (path string, turns int, size int64, err error) {
-	rec, err := rbc.LoadRecord(spec)
+	rec, err := record.LoadRecord(spec)
 	if err != nil {
 		return "", 0, 0, err
 	}
@@ -53,7 +53,7 @@ func BuildFile(ctx context.Context, spec, out string, opts Options) (path string
 
 // buildAndWrite builds rec's page, of whichever game it records, and
 // writes it to path; it returns the number of turns on the page.
-func buildAndWrite(ctx context.Context, rec *rbc.Record, path string, opts Options) (int, error) {
+func buildAndWrite(ctx context.Context, rec *record.Record, path string, opts Options) (int, error) {
 	kr, ok, err := KriegspielRecord(rec)
 	if err != nil {
 		return 0, err

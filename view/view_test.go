@@ -14,6 +14,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -42,7 +43,7 @@ func pageData[T any](t *testing.T, html []byte) *T {
 
 func load(t *testing.T, name string) *rbc.History {
 	t.Helper()
-	h, err := rbc.LoadHistoryFile(filepath.Join("..", "testdata", "histories", name))
+	h, err := record.LoadHistoryFile(filepath.Join("..", "testdata", "histories", name))
 	if err != nil {
 		t.Fatal(err)
 	}

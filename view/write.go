@@ -11,7 +11,7 @@ import (
 	"text/template"
 
 	"github.com/blindfish-rbc/blindfish/internal/atomicfile"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // pages holds the templates of the pages: common.html, what both games'
@@ -110,7 +110,7 @@ func writeFile(path string, write func(io.Writer) error) error {
 
 // PagePath is where the page of a record goes: out when set, else beside
 // the record (or its archive), named after it with .html.
-func PagePath(rec *rbc.Record, out string) string {
+func PagePath(rec *record.Record, out string) string {
 	if out != "" {
 		return out
 	}

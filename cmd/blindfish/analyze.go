@@ -9,7 +9,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/player"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // runAnalyze replays a recorded game through a bot on one side: the bot gets
@@ -51,7 +51,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return usageError{err.Error()}
 		}
-		h, err := rbc.LoadHistoryFile(fs.Arg(0))
+		h, err := record.LoadHistoryFile(fs.Arg(0))
 		if err != nil {
 			return err
 		}
@@ -73,7 +73,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *from < 1 || (*to != 0 && *to < *from) {
 		return usageError{"need 1 ≤ --from ≤ --to"}
 	}
-	h, err := rbc.LoadHistoryFile(fs.Arg(0))
+	h, err := record.LoadHistoryFile(fs.Arg(0))
 	if err != nil {
 		return err
 	}

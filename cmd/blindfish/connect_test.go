@@ -19,6 +19,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient/rbcclienttest"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 const (
@@ -110,7 +111,7 @@ func TestConnectPlaysAndSavesUnderFaults(t *testing.T) {
 		t.Fatalf("%d records saved, want 3: %v\n%s", len(files), files, stdout.String())
 	}
 	for _, f := range files {
-		h, err := rbc.LoadHistoryFile(f)
+		h, err := record.LoadHistoryFile(f)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // tableRow returns the fields of the table row for colour as ("white", …).
@@ -45,7 +46,7 @@ func TestMatchRandomVsAttackerTable(t *testing.T) {
 	reasons := map[string]int{}
 	for i := range 10 {
 		name := filepath.Join(dir, fmt.Sprintf("random-attacker-3-%03d.json", i))
-		h, err := rbc.LoadHistoryFile(name)
+		h, err := record.LoadHistoryFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}

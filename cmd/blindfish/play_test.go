@@ -13,6 +13,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/protocol/terminal"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // TestPlayHumanPassingLosesToAttacker: as Black, passing every sense and
@@ -45,7 +46,7 @@ func TestPlayHumanPassingLosesToAttacker(t *testing.T) {
 	if !strings.Contains(text, "Game record saved to "+name) {
 		t.Errorf("output does not name the record %s:\n%s", name, text)
 	}
-	saved, err := rbc.LoadHistoryFile(name)
+	saved, err := record.LoadHistoryFile(name)
 	if err != nil {
 		entries, _ := os.ReadDir(dir)
 		t.Fatalf("%v (the folder holds %v)", err, entries)

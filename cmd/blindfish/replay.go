@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/match"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // runReplay re-referees recorded games (harness GameHistory JSON, or
@@ -45,7 +45,7 @@ Flags:
 	}
 	reproduced, total := 0, 0
 	for _, arg := range fs.Args() {
-		for r, err := range rbc.Records(arg) {
+		for r, err := range record.Records(arg) {
 			total++
 			if err != nil {
 				// The error names the file; say it first, as for a game.

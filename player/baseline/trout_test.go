@@ -9,6 +9,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/internal/stall"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // newBareTrout returns a Trout in a game as colour c from the start position
@@ -224,7 +225,7 @@ func TestTroutMatchesRecordedGames(t *testing.T) {
 	}
 	var turns, rule1, kingCaps, engineMoves int
 	for _, f := range files {
-		h, err := rbc.LoadHistoryFile(f)
+		h, err := record.LoadHistoryFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -334,7 +335,7 @@ func TestTroutGivesUpWhereTheReferenceDid(t *testing.T) {
 	ctx := context.Background()
 	var runs, deaths int
 	for _, f := range files {
-		h, err := rbc.LoadHistoryFile(f)
+		h, err := record.LoadHistoryFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}

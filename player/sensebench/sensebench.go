@@ -32,6 +32,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -93,7 +94,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		r.rngs = append(r.rngs, player.NewRand(cfg.Seed+int64(i)))
 		r.res.Strategies = append(r.res.Strategies, &Row{Name: name, Timed: true})
 	}
-	for rec, err := range rbc.Records(cfg.Paths...) {
+	for rec, err := range record.Records(cfg.Paths...) {
 		if err != nil {
 			return r.res, fmt.Errorf("sensebench: %w", err)
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/tally"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // Tally saves and reports each game a Listen plays as it ends: Record(id,
@@ -42,7 +42,7 @@ func played(id string, res *Result) tally.Game {
 	if res.Record != nil {
 		g.Save = func(dir string) (string, error) {
 			path := filepath.Join(dir, fmt.Sprintf("%s-kriegspiel-%s-%s-%s.json", time.Now().Format("20060102-150405"),
-				rbc.SafeFileName(id), rbc.SafeFileName(res.Record.White), rbc.SafeFileName(res.Record.Black)))
+				record.SafeFileName(id), record.SafeFileName(res.Record.White), record.SafeFileName(res.Record.Black)))
 			return path, kriegspiel.SaveRecordFile(path, res.Record)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // Game is one game on the server, as one of its players sees it.
@@ -228,7 +229,7 @@ func (g *Game) History(ctx context.Context) (json.RawMessage, *rbc.History, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	h, err := rbc.ParseHistory(raw)
+	h, err := record.ParseHistory(raw)
 	if err != nil {
 		return raw, nil, fmt.Errorf("server: the game history does not parse: %w", err)
 	}

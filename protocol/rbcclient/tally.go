@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/protocol/internal/tally"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // Tally saves and reports each game a Listen plays as it ends: Record(inv,
@@ -53,10 +53,10 @@ func save(dir string, res *Result) (string, error) {
 		white, black = res.History.WhiteName, res.History.BlackName
 	}
 	name := fmt.Sprintf("%s-game%d-%s-%s.json", time.Now().Format("20060102-150405"), res.GameID,
-		rbc.SafeFileName(white), rbc.SafeFileName(black))
+		record.SafeFileName(white), record.SafeFileName(black))
 	path := filepath.Join(dir, name)
 	if res.History != nil {
-		return path, rbc.SaveHistoryFile(path, res.History)
+		return path, record.SaveHistoryFile(path, res.History)
 	}
 	return path, os.WriteFile(path, res.HistoryJSON, 0o644)
 }

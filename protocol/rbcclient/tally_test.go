@@ -11,12 +11,13 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // A Tally says one line per invitation, saves the records under names made
 // safe, and sums up; a record that did not parse is saved as it came.
 func TestTally(t *testing.T) {
-	h, err := rbc.LoadHistoryFile(filepath.Join("..", "..", "testdata", "histories", "attacker_bot-attacker_bot-gen-000.json"))
+	h, err := record.LoadHistoryFile(filepath.Join("..", "..", "testdata", "histories", "attacker_bot-attacker_bot-gen-000.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestTally(t *testing.T) {
 		t.Errorf("record name in %q not made safe", lines[0])
 	}
 	_, saved, _ := strings.Cut(lines[0], ", saved ")
-	if back, err := rbc.LoadHistoryFile(saved); err != nil || back.WhiteName != "../white" {
+	if back, err := record.LoadHistoryFile(saved); err != nil || back.WhiteName != "../white" {
 		t.Errorf("the saved record does not load back: %v", err)
 	}
 	unparsed, _ := filepath.Glob(filepath.Join(dir, "*-game8-us-us.json"))

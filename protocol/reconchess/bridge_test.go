@@ -21,6 +21,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/protocol/internal/randbot"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient/rbcclienttest"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // harness runs a command in the harness's Python environment: the current
@@ -121,7 +122,7 @@ func TestBridgeInHarness(t *testing.T) {
 			if len(files) != 1 {
 				t.Fatalf("want one replay file, got %v", files)
 			}
-			rec, err := rbc.LoadHistoryFile(files[0])
+			rec, err := record.LoadHistoryFile(files[0])
 			if err != nil {
 				t.Fatal(err)
 			}

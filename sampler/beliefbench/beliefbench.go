@@ -12,6 +12,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -99,7 +100,7 @@ type Report struct {
 // and totals the report.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep := &Report{}
-	for rec, err := range rbc.Records(cfg.Paths...) {
+	for rec, err := range record.Records(cfg.Paths...) {
 		if err != nil {
 			return nil, err
 		}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -15,7 +15,7 @@ const game = "../../testdata/histories/trout_bot-attacker_bot-8-000.json"
 // a turn report per recorded turn, the true board kept at every check, and
 // totals that add the games up.
 func TestRun(t *testing.T) {
-	h, err := rbc.LoadHistoryFile(game)
+	h, err := record.LoadHistoryFile(game)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // RecordDir keeps the true record of each game a Server finishes in one
@@ -45,7 +45,7 @@ func (d *RecordDir) LastID() int { return d.lastID }
 // are the bots' own); when it is taken, -2, -3 and on are tried. It is safe
 // to call from several goroutines at once, as Config.OnGameEnd is.
 func (d *RecordDir) Save(id string, rec *kriegspiel.Record) (string, error) {
-	base := fmt.Sprintf("%s-%s-%s", rbc.SafeFileName(id), rbc.SafeFileName(rec.White), rbc.SafeFileName(rec.Black))
+	base := fmt.Sprintf("%s-%s-%s", record.SafeFileName(id), record.SafeFileName(rec.White), record.SafeFileName(rec.Black))
 	return saveNewRecord(d.dir, base, rec)
 }
 

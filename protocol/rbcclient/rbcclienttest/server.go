@@ -29,6 +29,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/protocol/internal/gameserver"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // Faults says how often each fault is injected (see package faults).
@@ -609,7 +610,7 @@ func (s *Server) gameCall(r *http.Request, g *game, endpoint string, get, post b
 				return nil, badRequest("the game was aborted")
 			}
 			var buf bytes.Buffer
-			if err := rbc.WriteJSON(g.history, &buf); err != nil {
+			if err := record.WriteJSON(g.history, &buf); err != nil {
 				return nil, &apiError{http.StatusInternalServerError, err.Error()}
 			}
 			return map[string]json.RawMessage{"game_history": buf.Bytes()}, nil

@@ -1,4 +1,4 @@
-package rbc
+package record
 
 import (
 	"archive/tar"

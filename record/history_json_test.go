@@ -1,4 +1,4 @@
-package rbc
+package record
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/testfs"
+	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // historyFiles returns the recorded harness games kept as test data.
@@ -70,15 +71,15 @@ func TestHistoryDecodesTurnsAndOutcome(t *testing.T) {
 		t.Fatalf("turns %d/%d, want 4/3", len(h.Turns[chess.White]), len(h.Turns[chess.Black]))
 	}
 	w0 := h.Turns[chess.White][0]
-	if w0.Sense != 16 || len(w0.SenseResult) != 6 || w0.SenseResult[4] != (SquarePiece{8, chess.MakePiece(chess.White, chess.Pawn)}) ||
-		w0.SenseResult[0] != (SquarePiece{24, chess.NoPiece}) {
+	if w0.Sense != 16 || len(w0.SenseResult) != 6 || w0.SenseResult[4] != (rbc.SquarePiece{Square: 8, Piece: chess.MakePiece(chess.White, chess.Pawn)}) ||
+		w0.SenseResult[0] != (rbc.SquarePiece{Square: 24, Piece: chess.NoPiece}) {
 		t.Errorf("white turn 0 sense: %v %v", w0.Sense, w0.SenseResult)
 	}
 	if !w0.HasMove || w0.Requested.String() != "b1c3" || w0.Taken.String() != "b1c3" || w0.Capture != chess.NoSquare ||
 		w0.FENBefore != chess.StartFEN {
 		t.Errorf("white turn 0 move: %+v", w0)
 	}
-	want := Outcome{Winner: chess.White, HasWinner: true, Reason: KingCapture}
+	want := rbc.Outcome{Winner: chess.White, HasWinner: true, Reason: rbc.KingCapture}
 	if h.Outcome != want {
 		t.Errorf("outcome %v, want %v", h.Outcome, want)
 	}
@@ -86,24 +87,24 @@ func TestHistoryDecodesTurnsAndOutcome(t *testing.T) {
 
 // sampleHistory is a small record built by hand: White's last turn stopped
 // after its sense (a loss on time in the middle of a turn).
-func sampleHistory() *History {
+func sampleHistory() *rbc.History {
 	b := chess.StartBoard()
 	before := b.FEN()
-	taken, capture := Play(&b, chess.Move{From: chess.E2, To: chess.E4})
+	taken, capture := rbc.Play(&b, chess.Move{From: chess.E2, To: chess.E4})
 	after := b.FEN()
 	start := chess.StartBoard()
-	h := &History{WhiteName: "Zoë \"q\" 😀", BlackName: "b\\\n"}
-	h.Turns[chess.White] = []TurnRecord{
-		{Sense: chess.B2, SenseResult: Sense(&start, chess.B2), HasMove: true, Requested: chess.Move{From: chess.E2, To: chess.E4},
+	h := &rbc.History{WhiteName: "Zoë \"q\" 😀", BlackName: "b\\\n"}
+	h.Turns[chess.White] = []rbc.TurnRecord{
+		{Sense: chess.B2, SenseResult: rbc.Sense(&start, chess.B2), HasMove: true, Requested: chess.Move{From: chess.E2, To: chess.E4},
 			Taken: taken, Capture: capture, FENBefore: before, FENAfter: after},
-		{Sense: chess.NoSquare, SenseResult: []SquarePiece{}, Capture: chess.NoSquare},
+		{Sense: chess.NoSquare, SenseResult: []rbc.SquarePiece{}, Capture: chess.NoSquare},
 	}
 	before2 := b.FEN()
-	Play(&b, chess.Move{})
-	h.Turns[chess.Black] = []TurnRecord{
-		{Sense: chess.H8, SenseResult: Sense(&b, chess.H8), HasMove: true, Capture: chess.NoSquare, FENBefore: before2, FENAfter: b.FEN()},
+	rbc.Play(&b, chess.Move{})
+	h.Turns[chess.Black] = []rbc.TurnRecord{
+		{Sense: chess.H8, SenseResult: rbc.Sense(&b, chess.H8), HasMove: true, Capture: chess.NoSquare, FENBefore: before2, FENAfter: b.FEN()},
 	}
-	h.Outcome = Outcome{Winner: chess.Black, HasWinner: true, Reason: Timeout}
+	h.Outcome = rbc.Outcome{Winner: chess.Black, HasWinner: true, Reason: rbc.Timeout}
 	return h
 }
 
@@ -144,7 +145,7 @@ func TestHistoryWritesSenseWithoutMoveAndPythonEscapes(t *testing.T) {
 // load) and keeps our reason and detail under an extra key.
 func TestHistoryIllegalActionIsWrittenAsResignWithDetail(t *testing.T) {
 	h := sampleHistory()
-	h.Outcome = Outcome{Winner: chess.Black, HasWinner: true, Reason: IllegalAction, Detail: "white requested e2e5"}
+	h.Outcome = rbc.Outcome{Winner: chess.Black, HasWinner: true, Reason: rbc.IllegalAction, Detail: "white requested e2e5"}
 	var buf bytes.Buffer
 	if err := WriteJSON(h, &buf); err != nil {
 		t.Fatal(err)
@@ -160,7 +161,7 @@ func TestHistoryIllegalActionIsWrittenAsResignWithDetail(t *testing.T) {
 		t.Errorf("outcome %v, want %v", got.Outcome, h.Outcome)
 	}
 	// A plain harness RESIGN has no detail and stays RESIGN.
-	h.Outcome = Outcome{Winner: chess.White, HasWinner: true, Reason: Resign}
+	h.Outcome = rbc.Outcome{Winner: chess.White, HasWinner: true, Reason: rbc.Resign}
 	buf.Reset()
 	WriteJSON(h, &buf)
 	if strings.Contains(buf.String(), detailKey) {
@@ -174,7 +175,7 @@ func TestHistoryIllegalActionIsWrittenAsResignWithDetail(t *testing.T) {
 // TestHistoryDrawHasNullWinner: a draw is winner null with a reason.
 func TestHistoryDrawHasNullWinner(t *testing.T) {
 	h := sampleHistory()
-	h.Outcome = Outcome{Reason: MoveLimit}
+	h.Outcome = rbc.Outcome{Reason: rbc.MoveLimit}
 	var buf bytes.Buffer
 	WriteJSON(h, &buf)
 	if !strings.HasSuffix(buf.String(), `"winner_color": null, "win_reason": {"type": "WinReason", "value": "MOVE_LIMIT"}}`) {

@@ -1,4 +1,4 @@
-package rbc
+package record
 
 // The harness's GameHistory JSON: the one game-record format of the field.
 // Its tools (replay viewers, training scripts) read only this, so we write it
@@ -11,12 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"unicode/utf16"
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/atomicfile"
+	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // HistoryError says where a game record is wrong, so that a broken file can be
@@ -52,7 +52,7 @@ var colorKeys = [2]string{chess.White: "true", chess.Black: "false"}
 // ReadHistory reads a game record in the harness's GameHistory JSON. Every key
 // of the format is required; errors are *HistoryError values naming the key,
 // colour and turn at fault.
-func ReadHistory(r io.Reader) (*History, error) {
+func ReadHistory(r io.Reader) (*rbc.History, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("rbc: read game history: %w", err)
@@ -63,7 +63,7 @@ func ReadHistory(r io.Reader) (*History, error) {
 // LoadHistoryFile reads the game record at path: a file (gzipped when its
 // name ends in .gz), or a record in an archive, as LoadRecord finds it
 // (ARCHIVE:MEMBER, or a record path whose folder has been archived).
-func LoadHistoryFile(path string) (*History, error) {
+func LoadHistoryFile(path string) (*rbc.History, error) {
 	r, err := LoadRecord(path)
 	if err != nil {
 		return nil, fmt.Errorf("rbc: load game history: %w", err)
@@ -74,7 +74,7 @@ func LoadHistoryFile(path string) (*History, error) {
 // SaveHistoryFile writes h to the file at path in the harness's format. It
 // writes a temporary file first and renames it, so that a crash or a Ctrl-C
 // never leaves a half-written record behind.
-func SaveHistoryFile(path string, h *History) error {
+func SaveHistoryFile(path string, h *rbc.History) error {
 	var buf bytes.Buffer
 	if err := WriteJSON(h, &buf); err != nil {
 		return err
@@ -86,12 +86,12 @@ func SaveHistoryFile(path string, h *History) error {
 }
 
 // ParseHistory reads a game record from data (see ReadHistory).
-func ParseHistory(data []byte) (*History, error) {
+func ParseHistory(data []byte) (*rbc.History, error) {
 	top, err := decodeTop(data)
 	if err != nil {
 		return nil, err
 	}
-	h := &History{}
+	h := &rbc.History{}
 	if h.WhiteName, err = decodeString(top, "white_name"); err != nil {
 		return nil, err
 	}
@@ -206,8 +206,8 @@ func checkTurnCounts(lists turnLists) error {
 
 // decodeTurns reads colour c's turns from lists, whose lengths
 // checkTurnCounts has checked.
-func decodeTurns(lists turnLists, c chess.Color) ([]TurnRecord, error) {
-	turns := make([]TurnRecord, len(lists["senses"][c]))
+func decodeTurns(lists turnLists, c chess.Color) ([]rbc.TurnRecord, error) {
+	turns := make([]rbc.TurnRecord, len(lists["senses"][c]))
 	var err error
 	for i := range turns {
 		t := &turns[i]
@@ -312,7 +312,7 @@ func decodePiece(raw json.RawMessage, path string) (chess.Piece, error) {
 	return p, nil
 }
 
-func decodeSenseResult(raw json.RawMessage, path string) ([]SquarePiece, error) {
+func decodeSenseResult(raw json.RawMessage, path string) ([]rbc.SquarePiece, error) {
 	var entries []json.RawMessage
 	if err := json.Unmarshal(raw, &entries); err != nil || entries == nil {
 		return nil, &HistoryError{Path: path, Err: fmt.Errorf("want a list of [square, piece] pairs, got %s", clip(raw))}
@@ -320,7 +320,7 @@ func decodeSenseResult(raw json.RawMessage, path string) ([]SquarePiece, error) 
 	if len(entries) > 9 {
 		return nil, &HistoryError{Path: path, Err: fmt.Errorf("%d squares; a sense shows at most 9", len(entries))}
 	}
-	out := make([]SquarePiece, len(entries))
+	out := make([]rbc.SquarePiece, len(entries))
 	for j, e := range entries {
 		at := fmt.Sprintf("%s[%d]", path, j)
 		var pair []json.RawMessage
@@ -338,7 +338,7 @@ func decodeSenseResult(raw json.RawMessage, path string) ([]SquarePiece, error) 
 		if err != nil {
 			return nil, err
 		}
-		out[j] = SquarePiece{Square: sq, Piece: p}
+		out[j] = rbc.SquarePiece{Square: sq, Piece: p}
 	}
 	return out, nil
 }
@@ -355,7 +355,7 @@ func decodeFEN(raw json.RawMessage, path string) (string, error) {
 }
 
 // decodeOutcome reads winner_color, win_reason and our optional detail key.
-func decodeOutcome(top map[string]json.RawMessage, o *Outcome) error {
+func decodeOutcome(top map[string]json.RawMessage, o *rbc.Outcome) error {
 	if !isNull(top["winner_color"]) {
 		var w bool
 		if err := json.Unmarshal(top["winner_color"], &w); err != nil {
@@ -372,8 +372,8 @@ func decodeOutcome(top map[string]json.RawMessage, o *Outcome) error {
 		if err != nil {
 			return err
 		}
-		r, err := ParseWinReason(v)
-		if err != nil || r == IllegalAction { // the harness has no ILLEGAL_ACTION
+		r, err := rbc.ParseWinReason(v)
+		if err != nil || r == rbc.IllegalAction { // the harness has no ILLEGAL_ACTION
 			return &HistoryError{Path: "win_reason", Err: fmt.Errorf("unknown reason %q", v)}
 		}
 		o.Reason = r
@@ -389,16 +389,16 @@ func decodeOutcome(top map[string]json.RawMessage, o *Outcome) error {
 	if err := json.Unmarshal(raw, &d); err != nil || d.Reason == nil || d.Detail == nil {
 		return &HistoryError{Path: detailKey, Err: fmt.Errorf("want {\"reason\": ..., \"detail\": ...}, got %s", clip(raw))}
 	}
-	r := NoReason
+	r := rbc.NoReason
 	if *d.Reason != "" {
 		var err error
-		if r, err = ParseWinReason(*d.Reason); err != nil {
+		if r, err = rbc.ParseWinReason(*d.Reason); err != nil {
 			return &HistoryError{Path: detailKey + ".reason", Err: err}
 		}
 	}
 	// ILLEGAL_ACTION is written as RESIGN for the harness's sake; any other
 	// reason must agree with win_reason.
-	if r != o.Reason && !(r == IllegalAction && o.Reason == Resign) {
+	if r != o.Reason && !(r == rbc.IllegalAction && o.Reason == rbc.Resign) {
 		return &HistoryError{Path: detailKey + ".reason", Err: fmt.Errorf("%s does not agree with win_reason %s", r, o.Reason)}
 	}
 	o.Reason = r
@@ -423,14 +423,14 @@ func clip(raw json.RawMessage) string {
 // as the harness's json.dump would. A loss by IllegalAction, which the harness
 // cannot name, is written as RESIGN, with the true reason and the detail under
 // the extra key "blindfish_detail" (the harness's reader ignores it).
-func WriteJSON(h *History, w io.Writer) error {
+func WriteJSON(h *rbc.History, w io.Writer) error {
 	var b []byte
 	b = append(b, `{"type": "GameHistory", "white_name": `...)
 	b = appendPyString(b, h.WhiteName)
 	b = append(b, `, "black_name": `...)
 	b = appendPyString(b, h.BlackName)
 
-	perColor := func(key string, hasMove bool, item func(b []byte, t *TurnRecord) []byte) {
+	perColor := func(key string, hasMove bool, item func(b []byte, t *rbc.TurnRecord) []byte) {
 		b = append(b, ", \""+key+"\": {"...)
 		for c := chess.White; c <= chess.Black; c++ {
 			if c == chess.Black {
@@ -455,8 +455,8 @@ func WriteJSON(h *History, w io.Writer) error {
 		}
 		b = append(b, '}')
 	}
-	perColor("senses", false, func(b []byte, t *TurnRecord) []byte { return appendSquare(b, t.Sense) })
-	perColor("sense_results", false, func(b []byte, t *TurnRecord) []byte {
+	perColor("senses", false, func(b []byte, t *rbc.TurnRecord) []byte { return appendSquare(b, t.Sense) })
+	perColor("sense_results", false, func(b []byte, t *rbc.TurnRecord) []byte {
 		b = append(b, '[')
 		for j, sp := range t.SenseResult {
 			if j > 0 {
@@ -476,11 +476,11 @@ func WriteJSON(h *History, w io.Writer) error {
 		}
 		return append(b, ']')
 	})
-	perColor("requested_moves", true, func(b []byte, t *TurnRecord) []byte { return appendMove(b, t.Requested) })
-	perColor("taken_moves", true, func(b []byte, t *TurnRecord) []byte { return appendMove(b, t.Taken) })
-	perColor("capture_squares", true, func(b []byte, t *TurnRecord) []byte { return appendSquare(b, t.Capture) })
-	perColor("fens_before_move", true, func(b []byte, t *TurnRecord) []byte { return appendPyString(b, t.FENBefore) })
-	perColor("fens_after_move", true, func(b []byte, t *TurnRecord) []byte { return appendPyString(b, t.FENAfter) })
+	perColor("requested_moves", true, func(b []byte, t *rbc.TurnRecord) []byte { return appendMove(b, t.Requested) })
+	perColor("taken_moves", true, func(b []byte, t *rbc.TurnRecord) []byte { return appendMove(b, t.Taken) })
+	perColor("capture_squares", true, func(b []byte, t *rbc.TurnRecord) []byte { return appendSquare(b, t.Capture) })
+	perColor("fens_before_move", true, func(b []byte, t *rbc.TurnRecord) []byte { return appendPyString(b, t.FENBefore) })
+	perColor("fens_after_move", true, func(b []byte, t *rbc.TurnRecord) []byte { return appendPyString(b, t.FENAfter) })
 
 	o := h.Outcome
 	b = append(b, `, "winner_color": `...)
@@ -494,19 +494,19 @@ func WriteJSON(h *History, w io.Writer) error {
 	}
 	b = append(b, `, "win_reason": `...)
 	switch o.Reason {
-	case NoReason:
+	case rbc.NoReason:
 		b = append(b, "null"...)
-	case IllegalAction:
+	case rbc.IllegalAction:
 		b = append(b, `{"type": "WinReason", "value": "RESIGN"}`...)
 	default:
-		if int(o.Reason) >= len(winReasonNames) {
+		if !o.Reason.Valid() {
 			return fmt.Errorf("rbc: write game history: unknown win reason %d", o.Reason)
 		}
 		b = append(b, `{"type": "WinReason", "value": "`...)
 		b = append(b, o.Reason.String()...)
 		b = append(b, `"}`...)
 	}
-	if o.Detail != "" || o.Reason == IllegalAction {
+	if o.Detail != "" || o.Reason == rbc.IllegalAction {
 		b = append(b, `, "`+detailKey+`": {"reason": `...)
 		b = appendPyString(b, o.Reason.String())
 		b = append(b, `, "detail": `...)
@@ -572,17 +572,4 @@ func appendPyString(b []byte, s string) []byte {
 		}
 	}
 	return append(b, '"')
-}
-
-// Clone returns a deep copy of h, so that a player handed the record cannot
-// change the referee's copy (or the other player's).
-func (h *History) Clone() *History {
-	c := *h
-	for col := range c.Turns {
-		c.Turns[col] = slices.Clone(h.Turns[col])
-		for i := range c.Turns[col] {
-			c.Turns[col][i].SenseResult = slices.Clone(h.Turns[col][i].SenseResult)
-		}
-	}
-	return &c
 }

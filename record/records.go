@@ -1,4 +1,4 @@
-package rbc
+package record
 
 // Where game records are found. The harness writes one GameHistory JSON per
 // game, and so does a match as it plays; a run of thousands of games is
@@ -18,6 +18,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"github.com/blindfish-rbc/blindfish/rbc"
 	"io"
 	"io/fs"
 	"iter"
@@ -62,7 +63,7 @@ func (r *Record) Base() string {
 }
 
 // History parses the record; its errors name the record.
-func (r *Record) History() (*History, error) {
+func (r *Record) History() (*rbc.History, error) {
 	h, err := ParseHistory(r.Data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.Name(), err)
