@@ -9,6 +9,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/kriegspiel/beliefbench"
 )
 
 // runKriegspielBelief is `blindfish belief kriegspiel ...` (and `blindfish
@@ -30,10 +31,10 @@ func runKriegspielBelief(ctx context.Context, args []string, stdout, stderr io.W
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	o := kriegspiel.FollowOptions{Size: *size, Limit: *limit, Seed: *seed,
+	o := beliefbench.FollowOptions{Size: *size, Limit: *limit, Seed: *seed,
 		Cut: *cut, WeightedCut: *cutWeighted, Workers: *workers, Memory: *memory << 20, SpillDir: *spillDir}
 	var err error
-	if o.Views, err = kriegspiel.ParseViews(*views); err != nil {
+	if o.Views, err = beliefbench.ParseViews(*views); err != nil {
 		return usageError{"--view " + err.Error()}
 	}
 	if o.Colors, err = chess.ParseSides(*color); err != nil {
@@ -42,8 +43,8 @@ func runKriegspielBelief(ctx context.Context, args []string, stdout, stderr io.W
 	if *size < 1 || *limit < 1 || *workers < 1 || *memory < 0 || fs.NArg() == 0 {
 		return usageError{"--size, --limit and --workers must be positive, --memory not negative, and records are needed"}
 	}
-	err = kriegspiel.WriteFollowed(ctx, stdout, fs.Args(), o)
-	if errors.Is(err, kriegspiel.ErrNotKriegspiel) {
+	err = beliefbench.WriteFollowed(ctx, stdout, fs.Args(), o)
+	if errors.Is(err, beliefbench.ErrNotKriegspiel) {
 		return fmt.Errorf("belief: %w (RBC records take belief without kriegspiel)", err)
 	}
 	if err != nil {

@@ -1,12 +1,14 @@
-package kriegspiel
+package beliefbench
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/record"
 )
@@ -34,7 +36,7 @@ type modelGain struct {
 
 // cutModelGain follows the games and returns each model's mean log gain.
 func cutModelGain(t testing.TB) []modelGain {
-	paths := []string{"../results/ks-simple-local-2/games.tar.gz", "../results/ks-simple-local-3/games.tar.gz"}
+	paths := []string{"../../testdata/kriegspiel/records/simple-local-2.tar.gz", "../../testdata/kriegspiel/records/simple-local-3.tar.gz"}
 	models := []struct {
 		unit  string
 		prior func(us chess.Color, capture chess.Square) oppmodel.Static
@@ -48,12 +50,18 @@ func cutModelGain(t testing.TB) []modelGain {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, err := ReadRecord(bytes.NewReader(r.Data))
+		rec, err := kriegspiel.ReadRecord(bytes.NewReader(r.Data))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range []chess.Color{chess.White, chess.Black} {
-			err := followRecord(rec, c, len(rec.Turns), 50_000, 0, func(i int, bl *Belief, truth *chess.Board) error {
+			start, err := chess.ParseFEN(rec.StartFEN)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bl := kriegspiel.NewBelief(c, rec.Ruleset, start, rec.PawnTries)
+			bl.SetLimit(50_000)
+			st, err := kriegspiel.FollowTurns(context.Background(), rec, c, bl, func(i int, truth *chess.Board) error {
 				if rec.Turns[i].Color == c || bl.Len() < 100 {
 					return nil
 				}
@@ -71,7 +79,10 @@ func cutModelGain(t testing.TB) []modelGain {
 				}
 				return nil
 			})
-			if err != nil && !errors.Is(err, ErrBeliefTooLarge) {
+			if err == nil && st.Stopped != nil && !errors.Is(st.Stopped, kriegspiel.ErrBeliefTooLarge) {
+				err = st.Stopped
+			}
+			if err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -1,9 +1,10 @@
-package kriegspiel
+package beliefbench
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"io"
 	"slices"
 	"strconv"
@@ -15,12 +16,12 @@ import (
 // quoted, for the caller to put its flag before.
 func ParseViews(s string) ([]string, error) {
 	if s == "all" {
-		return ViewNames(), nil
+		return kriegspiel.ViewNames(), nil
 	}
 	views := strings.Split(s, ",")
 	for _, n := range views {
-		if !slices.Contains(ViewNames(), n) {
-			return nil, fmt.Errorf("%q: want %s or all", n, strings.Join(ViewNames(), ", "))
+		if !slices.Contains(kriegspiel.ViewNames(), n) {
+			return nil, fmt.Errorf("%q: want %s or all", n, strings.Join(kriegspiel.ViewNames(), ", "))
 		}
 	}
 	return views, nil
@@ -84,9 +85,9 @@ func WriteFollowed(ctx context.Context, w io.Writer, paths []string, o FollowOpt
 // stopReason names why a belief stopped following a game.
 func stopReason(err error) string {
 	switch {
-	case errors.Is(err, ErrBeliefTooLarge):
+	case errors.Is(err, kriegspiel.ErrBeliefTooLarge):
 		return "past the limit"
-	case errors.Is(err, ErrEmptyBelief):
+	case errors.Is(err, kriegspiel.ErrEmptyBelief):
 		return "no board left"
 	}
 	return err.Error()
