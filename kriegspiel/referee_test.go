@@ -1,4 +1,4 @@
-package kriegspiel
+package kriegspiel_test
 
 import (
 	"context"
@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // quietOptions returns options for tests: a manual clock that never runs
 // (so games are deterministic and instant) and a silent logger.
-func quietOptions(rules Ruleset) Options {
-	o := DefaultOptions()
+func quietOptions(rules kriegspiel.Ruleset) kriegspiel.Options {
+	o := kriegspiel.DefaultOptions()
 	o.Rules = rules
 	o.Clock = rbc.NewManualClock(time.Unix(0, 0))
 	o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -26,30 +27,30 @@ func quietOptions(rules Ruleset) Options {
 
 // listener is a random player that keeps what it is told.
 type listener struct {
-	*RandomPlayer
+	*kriegspiel.RandomPlayer
 	color     chess.Color
 	pawnTries int
-	heard     []Heard // everything heard, own answers included
-	result    Result
-	rec       *Record
+	heard     []kriegspiel.Heard // everything heard, own answers included
+	result    kriegspiel.Result
+	rec       *kriegspiel.Record
 }
 
-func (l *listener) HandleGameStart(_ context.Context, c chess.Color, _ Ruleset, _ chess.Board, pawnTries int, _ string) error {
+func (l *listener) HandleGameStart(_ context.Context, c chess.Color, _ kriegspiel.Ruleset, _ chess.Board, pawnTries int, _ string) error {
 	l.color, l.pawnTries = c, pawnTries
 	return nil
 }
 
-func (l *listener) HandleOpponentTurn(_ context.Context, heard []Heard) error {
+func (l *listener) HandleOpponentTurn(_ context.Context, heard []kriegspiel.Heard) error {
 	l.heard = append(l.heard, heard...)
 	return nil
 }
 
-func (l *listener) HandleAnswer(_ context.Context, q Question, a Answer) error {
-	l.heard = append(l.heard, Heard{Own: true, Question: q, Answer: a})
+func (l *listener) HandleAnswer(_ context.Context, q kriegspiel.Question, a kriegspiel.Answer) error {
+	l.heard = append(l.heard, kriegspiel.Heard{Own: true, Question: q, Answer: a})
 	return nil
 }
 
-func (l *listener) HandleGameEnd(_ context.Context, r Result, rec *Record) error {
+func (l *listener) HandleGameEnd(_ context.Context, r kriegspiel.Result, rec *kriegspiel.Record) error {
 	l.result, l.rec = r, rec
 	return nil
 }
@@ -62,17 +63,17 @@ func TestRandomGames(t *testing.T) {
 	if testing.Short() {
 		games = 3
 	}
-	endings := map[Ending]int{}
+	endings := map[kriegspiel.Ending]int{}
 	for i := range games {
-		rules := []Ruleset{Wild16(), Berkeley(), BerkeleyAny()}[i%3]
-		w := &listener{RandomPlayer: NewRandomPlayer(uint64(2 * i))}
-		b := &listener{RandomPlayer: NewRandomPlayer(uint64(2*i + 1))}
-		res, err := PlayGame(context.Background(), w, b, quietOptions(rules))
+		rules := []kriegspiel.Ruleset{kriegspiel.Wild16(), kriegspiel.Berkeley(), kriegspiel.BerkeleyAny()}[i%3]
+		w := &listener{RandomPlayer: kriegspiel.NewRandomPlayer(uint64(2 * i))}
+		b := &listener{RandomPlayer: kriegspiel.NewRandomPlayer(uint64(2*i + 1))}
+		res, err := kriegspiel.PlayGame(context.Background(), w, b, quietOptions(rules))
 		if err != nil {
 			t.Fatal(err)
 		}
 		rec := res.Record
-		if rec.Result.Reason != ByRules {
+		if rec.Result.Reason != kriegspiel.ByRules {
 			t.Fatalf("game %d: %v, want an ending by the rules", i, rec.Result)
 		}
 		endings[rec.Result.End]++
@@ -104,7 +105,7 @@ func TestRandomGames(t *testing.T) {
 	t.Logf("%d games: %v", games, endings)
 }
 
-func equalHeard(a, b []Heard) bool {
+func equalHeard(a, b []kriegspiel.Heard) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -118,50 +119,50 @@ func equalHeard(a, b []Heard) bool {
 
 // scripted is a player whose ChooseQuestion is a function.
 type scripted struct {
-	RandomPlayer
-	choose func(ctx context.Context, questions []Question) (Question, error)
+	kriegspiel.RandomPlayer
+	choose func(ctx context.Context, questions []kriegspiel.Question) (kriegspiel.Question, error)
 }
 
-func (s *scripted) ChooseQuestion(ctx context.Context, questions []Question, _ time.Duration) (Question, error) {
+func (s *scripted) ChooseQuestion(ctx context.Context, questions []kriegspiel.Question, _ time.Duration) (kriegspiel.Question, error) {
 	return s.choose(ctx, questions)
 }
 
 func TestRefereeEndings(t *testing.T) {
-	random := func(seed uint64) Player { return NewRandomPlayer(seed) }
+	random := func(seed uint64) kriegspiel.Player { return kriegspiel.NewRandomPlayer(seed) }
 	clock := rbc.NewManualClock(time.Unix(0, 0))
 	for _, c := range []struct {
 		name  string
-		black Player
-		opts  func(*Options)
-		want  Result
+		black kriegspiel.Player
+		opts  func(*kriegspiel.Options)
+		want  kriegspiel.Result
 	}{
-		{"error resigns", &scripted{choose: func(context.Context, []Question) (Question, error) {
-			return Question{}, errors.New("no idea")
-		}}, nil, Result{Reason: Resign, Winner: chess.White, HasWinner: true,
+		{"error resigns", &scripted{choose: func(context.Context, []kriegspiel.Question) (kriegspiel.Question, error) {
+			return kriegspiel.Question{}, errors.New("no idea")
+		}}, nil, kriegspiel.Result{Reason: kriegspiel.Resign, Winner: chess.White, HasWinner: true,
 			Detail: "black's ChooseQuestion failed: no idea"}},
-		{"panic resigns", &scripted{choose: func(context.Context, []Question) (Question, error) {
+		{"panic resigns", &scripted{choose: func(context.Context, []kriegspiel.Question) (kriegspiel.Question, error) {
 			panic("boom")
-		}}, nil, Result{Reason: Resign, Winner: chess.White, HasWinner: true,
+		}}, nil, kriegspiel.Result{Reason: kriegspiel.Resign, Winner: chess.White, HasWinner: true,
 			Detail: "black's ChooseQuestion failed: panic: boom"}},
-		{"too many questions", &scripted{choose: func(context.Context, []Question) (Question, error) {
-			return TryMove(chess.Move{From: chess.A1, To: chess.H8}), nil // not even our piece
-		}}, func(o *Options) { o.QuestionLimit = 50 }, Result{Reason: Resign, Winner: chess.White, HasWinner: true,
+		{"too many questions", &scripted{choose: func(context.Context, []kriegspiel.Question) (kriegspiel.Question, error) {
+			return kriegspiel.TryMove(chess.Move{From: chess.A1, To: chess.H8}), nil // not even our piece
+		}}, func(o *kriegspiel.Options) { o.QuestionLimit = 50 }, kriegspiel.Result{Reason: kriegspiel.Resign, Winner: chess.White, HasWinner: true,
 			Detail: "black asked 50 questions in one turn without making a move"}},
-		{"time", &scripted{choose: func(ctx context.Context, qs []Question) (Question, error) {
+		{"time", &scripted{choose: func(ctx context.Context, qs []kriegspiel.Question) (kriegspiel.Question, error) {
 			clock.Advance(time.Hour)
 			<-ctx.Done()
 			return qs[0], nil
-		}}, func(o *Options) { o.Clock = clock }, Result{Reason: Timeout, Winner: chess.White, HasWinner: true}},
-		{"turn limit", random(7), func(o *Options) { o.TurnLimit = 5 }, Result{Reason: TurnLimit}},
-		{"mate from the start", random(7), func(o *Options) { o.StartFEN = "R6k/8/6K1/8/8/8/8/8 b - - 0 1" },
-			Result{Reason: ByRules, End: CheckmateWhiteWins, Winner: chess.White, HasWinner: true}},
+		}}, func(o *kriegspiel.Options) { o.Clock = clock }, kriegspiel.Result{Reason: kriegspiel.Timeout, Winner: chess.White, HasWinner: true}},
+		{"turn limit", random(7), func(o *kriegspiel.Options) { o.TurnLimit = 5 }, kriegspiel.Result{Reason: kriegspiel.TurnLimit}},
+		{"mate from the start", random(7), func(o *kriegspiel.Options) { o.StartFEN = "R6k/8/6K1/8/8/8/8/8 b - - 0 1" },
+			kriegspiel.Result{Reason: kriegspiel.ByRules, End: kriegspiel.CheckmateWhiteWins, Winner: chess.White, HasWinner: true}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			opts := quietOptions(Wild16())
+			opts := quietOptions(kriegspiel.Wild16())
 			if c.opts != nil {
 				c.opts(&opts)
 			}
-			res, err := PlayGame(context.Background(), random(1), c.black, opts)
+			res, err := kriegspiel.PlayGame(context.Background(), random(1), c.black, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,43 +181,43 @@ func TestRefereeEndings(t *testing.T) {
 }
 
 func TestPlayGameRefusesBadOptions(t *testing.T) {
-	p := NewRandomPlayer(1)
-	for _, o := range []func(*Options){
-		func(o *Options) { o.Rules = Ruleset{} },
-		func(o *Options) { o.InitialTime = 0 },
-		func(o *Options) { o.Increment = -1 },
-		func(o *Options) { o.StartFEN = "8/8/8/8/8/8/8/8 w - - 0 1" },
+	p := kriegspiel.NewRandomPlayer(1)
+	for _, o := range []func(*kriegspiel.Options){
+		func(o *kriegspiel.Options) { o.Rules = kriegspiel.Ruleset{} },
+		func(o *kriegspiel.Options) { o.InitialTime = 0 },
+		func(o *kriegspiel.Options) { o.Increment = -1 },
+		func(o *kriegspiel.Options) { o.StartFEN = "8/8/8/8/8/8/8/8 w - - 0 1" },
 	} {
-		opts := quietOptions(Wild16())
+		opts := quietOptions(kriegspiel.Wild16())
 		o(&opts)
-		if _, err := PlayGame(context.Background(), p, p, opts); err == nil {
+		if _, err := kriegspiel.PlayGame(context.Background(), p, p, opts); err == nil {
 			t.Errorf("%+v accepted", opts)
 		}
 	}
-	if _, err := PlayGame(context.Background(), nil, p, quietOptions(Wild16())); err == nil {
+	if _, err := kriegspiel.PlayGame(context.Background(), nil, p, quietOptions(kriegspiel.Wild16())); err == nil {
 		t.Error("a nil player accepted")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := PlayGame(ctx, p, p, quietOptions(Wild16())); !errors.Is(err, ErrAborted) {
+	if _, err := kriegspiel.PlayGame(ctx, p, p, quietOptions(kriegspiel.Wild16())); !errors.Is(err, kriegspiel.ErrAborted) {
 		t.Errorf("cancelled context: %v, want ErrAborted", err)
 	}
 }
 
 // TestRecordJSONRoundTrip writes random games' records and reads them back.
 func TestRecordJSONRoundTrip(t *testing.T) {
-	for i, rules := range []Ruleset{Wild16(), Berkeley(), BerkeleyAny(), Wild16().WithChessDraws()} {
+	for i, rules := range []kriegspiel.Ruleset{kriegspiel.Wild16(), kriegspiel.Berkeley(), kriegspiel.BerkeleyAny(), kriegspiel.Wild16().WithChessDraws()} {
 		opts := quietOptions(rules)
 		opts.WhiteName, opts.BlackName = "random", "random \"quoted\""
-		res, err := PlayGame(context.Background(), NewRandomPlayer(uint64(i)), NewRandomPlayer(uint64(i+10)), opts)
+		res, err := kriegspiel.PlayGame(context.Background(), kriegspiel.NewRandomPlayer(uint64(i)), kriegspiel.NewRandomPlayer(uint64(i+10)), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var sb strings.Builder
-		if err := WriteRecord(&sb, res.Record); err != nil {
+		if err := kriegspiel.WriteRecord(&sb, res.Record); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ReadRecord(strings.NewReader(sb.String()))
+		got, err := kriegspiel.ReadRecord(strings.NewReader(sb.String()))
 		if err != nil {
 			t.Fatalf("%s: %v", rules.Name, err)
 		}
@@ -227,9 +228,9 @@ func TestRecordJSONRoundTrip(t *testing.T) {
 			t.Errorf("%s: %v", rules.Name, err)
 		}
 	}
-	rec := &Record{Ruleset: Wild16(), StartFEN: chess.StartFEN, FinalFEN: chess.StartFEN, PawnTries: 0}
+	rec := &kriegspiel.Record{Ruleset: kriegspiel.Wild16(), StartFEN: chess.StartFEN, FinalFEN: chess.StartFEN, PawnTries: 0}
 	rec.Ruleset.PublicIllegal = true
-	if err := WriteRecord(io.Discard, rec); err == nil {
+	if err := kriegspiel.WriteRecord(io.Discard, rec); err == nil {
 		t.Error("a changed ruleset was written under its old name")
 	}
 }
