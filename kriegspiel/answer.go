@@ -237,8 +237,9 @@ type Answer struct {
 	PawnTries int
 }
 
-// answer returns an answer with only a verdict.
-func answer(v Verdict) Answer { return Answer{Verdict: v, Capture: chess.NoSquare, PawnTries: -1} }
+// VerdictOnly returns an answer with only a verdict: no capture, no check,
+// no count of pawn tries.
+func VerdictOnly(v Verdict) Answer { return Answer{Verdict: v, Capture: chess.NoSquare, PawnTries: -1} }
 
 // DoubleCheck reports whether the answer announces a double check.
 func (a Answer) DoubleCheck() bool { return a.Checks[1] != NoCheck }

@@ -133,7 +133,7 @@ const (
 )
 
 // pawnCaptureSets returns the squares colour us's pawns attack towards the
-// west and towards the east: the union of rbc.PawnAttacks over pawns, one
+// west and towards the east: the union of chess.PawnAttacks over pawns, one
 // direction at a time, so that no square is counted once for two pawns.
 func pawnCaptureSets(us chess.Color, pawns chess.Bitboard) (west, east chess.Bitboard) {
 	if us == chess.White {

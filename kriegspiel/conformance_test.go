@@ -56,7 +56,7 @@ func parseReferenceEvent(s string) (referenceEvent, error) {
 	if e.question, err = ParseQuestion(f[0]); err != nil {
 		return e, err
 	}
-	e.answer = answer(0)
+	e.answer = VerdictOnly(0)
 	if e.answer.Verdict, err = ParseVerdict(f[1]); err != nil {
 		return e, err
 	}

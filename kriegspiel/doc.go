@@ -1,6 +1,6 @@
 // Package kriegspiel implements the rules of Kriegspiel — chess in which
 // neither player sees the other's men and a referee answers each tried move —
-// on the bitboards and move generation of package rbc.
+// on the bitboards and move generation of package chess.
 //
 // Kriegspiel plays by the ordinary laws of chess (a king is mated, never
 // captured), so the package adds what RBC's rules lack: legal-move generation

@@ -296,21 +296,21 @@ func (g *Game) Ask(q Question) (Answer, error) {
 func (g *Game) answer(q Question) Answer {
 	if !g.CanAsk(q) {
 		if q.AskAny || (g.anyAsked && g.anyYes) || !g.rules.UnaskableIsIllegal {
-			return answer(Impossible)
+			return VerdictOnly(Impossible)
 		}
-		return answer(Illegal)
+		return VerdictOnly(Illegal)
 	}
 	if q.AskAny {
 		g.anyAsked = true
 		g.anyYes = countPawnCaptures(&g.board) > 0
 		if g.anyYes {
-			return answer(HasAny)
+			return VerdictOnly(HasAny)
 		}
-		return answer(NoAny)
+		return VerdictOnly(NoAny)
 	}
 	if !chess.IsLegal(&g.board, q.Move) {
 		g.refused = append(g.refused, q.Move)
-		return answer(Illegal)
+		return VerdictOnly(Illegal)
 	}
 	return g.play(q.Move)
 }
@@ -329,7 +329,7 @@ func Announce(rules Ruleset, b chess.Board, m chess.Move) (Answer, chess.Board) 
 // play makes the legal move m and returns its announcements.
 func (g *Game) play(m chess.Move) Answer {
 	b := &g.board
-	a := answer(Moved)
+	a := VerdictOnly(Moved)
 	captured := b.PieceAt(m.To)
 	a.Capture = b.Apply(m)
 	if a.Capture != chess.NoSquare {

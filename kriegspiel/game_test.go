@@ -38,7 +38,7 @@ func mustAsk(t *testing.T, g *Game, q string) Answer {
 // moved returns the answer to a move made without capture, with the given
 // checks and pawn tries.
 func moved(tries int, checks ...Check) Answer {
-	a := answer(Moved)
+	a := VerdictOnly(Moved)
 	a.PawnTries = tries
 	copy(a.Checks[:], checks)
 	return a
@@ -94,28 +94,28 @@ func announcementCases() []announcementCase {
 		{"promotion with capture and check", wild16, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8q"}, captured(chess.B8, CapturedPiece, 0, CheckRank)},
 		{"underpromotion with capture", wild16, "1n2k3/P6p/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8n"}, captured(chess.B8, CapturedPiece, 0)},
 		{"underpromotion to a lone knight", wild16, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8n"}, ended(captured(chess.B8, CapturedPiece, 0), DrawInsufficient)},
-		{"bare promotion is not a move, wild16", wild16, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8"}, answer(Illegal)},
-		{"bare promotion is not a move, berkeley", berkeley, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8"}, answer(Impossible)},
+		{"bare promotion is not a move, wild16", wild16, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8"}, VerdictOnly(Illegal)},
+		{"bare promotion is not a move, berkeley", berkeley, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", []string{"a7b8"}, VerdictOnly(Impossible)},
 
 		// Pawn tries, en passant included.
 		{"pawn tries count en passant", wild16, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", []string{"d7d5"}, moved(1)},
 		{"en passant capture announced on the pawn's square", wild16, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", []string{"d7d5", "e5d6"}, captured(chess.D5, CapturedPawn, 0)},
 		{"pinned en passant is no try", wild16, "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", []string{"d2d4"}, moved(0)},
 		{"en passant without the pin is a try", wild16, "8/8/8/8/k3p3/8/3P4/3K4 w - - 0 1", []string{"d2d4"}, moved(1)},
-		{"pinned en passant is illegal", berkeley, "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", []string{"d2d4", "e4d3"}, answer(Illegal)},
+		{"pinned en passant is illegal", berkeley, "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", []string{"d2d4", "e4d3"}, VerdictOnly(Illegal)},
 		// d2-d4 blocks the bishop's check; taking it en passant uncovers it again.
 		{"en passant uncovers a check", wild16, "8/b7/8/8/2p5/8/3P4/k5K1 w - - 0 1", []string{"d2d4", "c4d3"}, captured(chess.D4, CapturedPawn, 0, CheckLongDiagonal)},
 		{"promotion captures count once", wild16, "4k3/8/8/8/8/8/1p1p4/R1N1K3 w - - 0 1", []string{"e1f2"}, moved(3)},
 
 		// Castling.
-		{"castling through an attacked square", wild16, "4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1", []string{"e1g1"}, answer(Illegal)},
+		{"castling through an attacked square", wild16, "4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1", []string{"e1g1"}, VerdictOnly(Illegal)},
 		{"castling the other way", wild16, "4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1", []string{"e1g1", "e1c1"}, moved(0)},
-		{"castling out of check", wild16, "4k3/8/8/8/8/8/8/R3K2r w Q - 0 1", []string{"e1c1"}, answer(Illegal)},
-		{"castling into check", wild16, "2r1k3/8/8/8/8/8/8/R3K3 w Q - 0 1", []string{"e1c1"}, answer(Illegal)},
+		{"castling out of check", wild16, "4k3/8/8/8/8/8/8/R3K2r w Q - 0 1", []string{"e1c1"}, VerdictOnly(Illegal)},
+		{"castling into check", wild16, "2r1k3/8/8/8/8/8/8/R3K3 w Q - 0 1", []string{"e1c1"}, VerdictOnly(Illegal)},
 		{"castling past an attacked b-file", wild16, "1r2k3/8/8/8/8/8/8/R3K3 w Q - 0 1", []string{"e1c1"}, moved(0)},
-		{"castling blocked by a hidden piece", berkeley, "4k3/8/8/8/8/8/8/R3K1nR w KQ - 0 1", []string{"e1g1"}, answer(Illegal)},
-		{"castling without the right, wild16", wild16, "4k3/8/8/8/8/8/8/R3K2R w Q - 0 1", []string{"e1g1"}, answer(Illegal)},
-		{"castling without the right, berkeley", berkeley, "4k3/8/8/8/8/8/8/R3K2R w Q - 0 1", []string{"e1g1"}, answer(Impossible)},
+		{"castling blocked by a hidden piece", berkeley, "4k3/8/8/8/8/8/8/R3K1nR w KQ - 0 1", []string{"e1g1"}, VerdictOnly(Illegal)},
+		{"castling without the right, wild16", wild16, "4k3/8/8/8/8/8/8/R3K2R w Q - 0 1", []string{"e1g1"}, VerdictOnly(Illegal)},
+		{"castling without the right, berkeley", berkeley, "4k3/8/8/8/8/8/8/R3K2R w Q - 0 1", []string{"e1g1"}, VerdictOnly(Impossible)},
 		{"castling gives check", wild16, "5k2/8/8/8/8/8/8/4K2R w K - 0 1", []string{"e1g1"}, moved(0, CheckFile)},
 
 		// Endings.
@@ -138,23 +138,23 @@ func announcementCases() []announcementCase {
 			[]string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"}, moved(0)},
 
 		// Refused questions: who hears what is checked in TestHeardByOpponent.
-		{"impossible move, wild16", wild16, chess.StartFEN, []string{"e2e5"}, answer(Illegal)},
-		{"impossible move, berkeley", berkeley, chess.StartFEN, []string{"e2e5"}, answer(Impossible)},
-		{"move through a hidden piece", wild16, "4k3/8/8/8/8/8/3n4/2B1K3 w - - 0 1", []string{"c1h6"}, answer(Illegal)},
-		{"refused again, wild16", wild16, "4k3/8/8/8/8/8/3n4/2B1K3 w - - 0 1", []string{"c1h6", "c1h6"}, answer(Illegal)},
-		{"refused again, berkeley", berkeley, "4k3/8/8/8/8/8/3n4/2B1K3 w - - 0 1", []string{"c1h6", "c1h6"}, answer(Impossible)},
-		{"pawn capture without tries, wild16", wild16, chess.StartFEN, []string{"e2e4", "e7e5", "e4d5"}, answer(Illegal)},
-		{"pawn capture onto nothing, berkeley", berkeley, chess.StartFEN, []string{"e2e4", "e7e5", "e4d5"}, answer(Illegal)},
-		{"any? in wild16", wild16, chess.StartFEN, []string{"any"}, answer(Impossible)},
-		{"any? in berkeley", berkeley, chess.StartFEN, []string{"any"}, answer(Impossible)},
-		{"any? no", berkeleyAny, chess.StartFEN, []string{"any"}, answer(NoAny)},
-		{"any? twice", berkeleyAny, chess.StartFEN, []string{"any", "any"}, answer(Impossible)},
-		{"pawn capture after no", berkeleyAny, chess.StartFEN, []string{"any", "e2d3"}, answer(Impossible)},
-		{"any? yes", berkeleyAny, chess.StartFEN, []string{"e2e4", "d7d5", "any"}, answer(HasAny)},
-		{"only pawn captures after yes", berkeleyAny, chess.StartFEN, []string{"e2e4", "d7d5", "any", "b1c3"}, answer(Impossible)},
-		{"a wrong pawn capture after yes", berkeleyAny, chess.StartFEN, []string{"e2e4", "d7d5", "any", "e4f5"}, answer(Illegal)},
+		{"impossible move, wild16", wild16, chess.StartFEN, []string{"e2e5"}, VerdictOnly(Illegal)},
+		{"impossible move, berkeley", berkeley, chess.StartFEN, []string{"e2e5"}, VerdictOnly(Impossible)},
+		{"move through a hidden piece", wild16, "4k3/8/8/8/8/8/3n4/2B1K3 w - - 0 1", []string{"c1h6"}, VerdictOnly(Illegal)},
+		{"refused again, wild16", wild16, "4k3/8/8/8/8/8/3n4/2B1K3 w - - 0 1", []string{"c1h6", "c1h6"}, VerdictOnly(Illegal)},
+		{"refused again, berkeley", berkeley, "4k3/8/8/8/8/8/3n4/2B1K3 w - - 0 1", []string{"c1h6", "c1h6"}, VerdictOnly(Impossible)},
+		{"pawn capture without tries, wild16", wild16, chess.StartFEN, []string{"e2e4", "e7e5", "e4d5"}, VerdictOnly(Illegal)},
+		{"pawn capture onto nothing, berkeley", berkeley, chess.StartFEN, []string{"e2e4", "e7e5", "e4d5"}, VerdictOnly(Illegal)},
+		{"any? in wild16", wild16, chess.StartFEN, []string{"any"}, VerdictOnly(Impossible)},
+		{"any? in berkeley", berkeley, chess.StartFEN, []string{"any"}, VerdictOnly(Impossible)},
+		{"any? no", berkeleyAny, chess.StartFEN, []string{"any"}, VerdictOnly(NoAny)},
+		{"any? twice", berkeleyAny, chess.StartFEN, []string{"any", "any"}, VerdictOnly(Impossible)},
+		{"pawn capture after no", berkeleyAny, chess.StartFEN, []string{"any", "e2d3"}, VerdictOnly(Impossible)},
+		{"any? yes", berkeleyAny, chess.StartFEN, []string{"e2e4", "d7d5", "any"}, VerdictOnly(HasAny)},
+		{"only pawn captures after yes", berkeleyAny, chess.StartFEN, []string{"e2e4", "d7d5", "any", "b1c3"}, VerdictOnly(Impossible)},
+		{"a wrong pawn capture after yes", berkeleyAny, chess.StartFEN, []string{"e2e4", "d7d5", "any", "e4f5"}, VerdictOnly(Illegal)},
 		{"the right pawn capture after yes", berkeleyAny, chess.StartFEN, []string{"e2e4", "d7d5", "any", "e4f5", "e4d5"}, captured(chess.D5, Unannounced, -1)},
-		{"any? again next turn", berkeleyAny, chess.StartFEN, []string{"any", "e2e4", "any"}, answer(NoAny)},
+		{"any? again next turn", berkeleyAny, chess.StartFEN, []string{"any", "e2e4", "any"}, VerdictOnly(NoAny)},
 	}
 }
 
@@ -280,7 +280,7 @@ func TestHeardByOpponent(t *testing.T) {
 		{Berkeley(), Impossible, false}, {Berkeley(), Illegal, true}, {Berkeley(), Moved, true},
 		{BerkeleyAny(), HasAny, true}, {BerkeleyAny(), NoAny, true}, {BerkeleyAny(), Illegal, true},
 	} {
-		if got := c.rules.HeardByOpponent(answer(c.v)); got != c.want {
+		if got := c.rules.HeardByOpponent(VerdictOnly(c.v)); got != c.want {
 			t.Errorf("%s %s: heard by opponent %v, want %v", c.rules.Name, c.v, got, c.want)
 		}
 	}

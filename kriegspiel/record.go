@@ -107,6 +107,17 @@ func (r Result) ReasonName() string {
 	return fmt.Sprintf("Reason(%d)", r.Reason)
 }
 
+// ParseReason returns the Reason a record names (see ReasonName) other than
+// by an ending of the rules, and false for any other name.
+func ParseReason(name string) (Reason, bool) {
+	for i, n := range reasonNames {
+		if n != "" && n == name {
+			return Reason(i), true
+		}
+	}
+	return 0, false
+}
+
 // ResultOf returns the result of a game as its rules have it: the ending,
 // or Unfinished.
 func ResultOf(g *Game) Result {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/chessclock"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Options configure a local game. Start from DefaultOptions: the zero value
@@ -41,7 +40,7 @@ type Options struct {
 	// WhiteName and BlackName go into the record and to the opponent.
 	WhiteName, BlackName string
 	// Clock is the time source; nil means the system clock.
-	Clock rbc.Clock
+	Clock chessclock.Clock
 	// GameEndTimeout bounds HandleGameEnd, and the wait for a callback that
 	// overran its clock to return before HandleGameEnd is called; 0 means 10 s.
 	GameEndTimeout time.Duration

@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/chessclock"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 )
 
 // quietOptions returns options for tests: a manual clock that never runs
@@ -19,7 +20,7 @@ import (
 func quietOptions(rules kriegspiel.Ruleset) kriegspiel.Options {
 	o := kriegspiel.DefaultOptions()
 	o.Rules = rules
-	o.Clock = rbc.NewManualClock(time.Unix(0, 0))
+	o.Clock = chessclock.NewManual(time.Unix(0, 0))
 	o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	o.GameEndTimeout = time.Second
 	return o
@@ -129,7 +130,7 @@ func (s *scripted) ChooseQuestion(ctx context.Context, questions []kriegspiel.Qu
 
 func TestRefereeEndings(t *testing.T) {
 	random := func(seed uint64) kriegspiel.Player { return kriegspiel.NewRandomPlayer(seed) }
-	clock := rbc.NewManualClock(time.Unix(0, 0))
+	clock := chessclock.NewManual(time.Unix(0, 0))
 	for _, c := range []struct {
 		name  string
 		black kriegspiel.Player
@@ -214,10 +215,10 @@ func TestRecordJSONRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		var sb strings.Builder
-		if err := kriegspiel.WriteRecord(&sb, res.Record); err != nil {
+		if err := ksrecord.Write(&sb, res.Record); err != nil {
 			t.Fatal(err)
 		}
-		got, err := kriegspiel.ReadRecord(strings.NewReader(sb.String()))
+		got, err := ksrecord.Read(strings.NewReader(sb.String()))
 		if err != nil {
 			t.Fatalf("%s: %v", rules.Name, err)
 		}
@@ -230,7 +231,7 @@ func TestRecordJSONRoundTrip(t *testing.T) {
 	}
 	rec := &kriegspiel.Record{Ruleset: kriegspiel.Wild16(), StartFEN: chess.StartFEN, FinalFEN: chess.StartFEN, PawnTries: 0}
 	rec.Ruleset.PublicIllegal = true
-	if err := kriegspiel.WriteRecord(io.Discard, rec); err == nil {
+	if err := ksrecord.Write(io.Discard, rec); err == nil {
 		t.Error("a changed ruleset was written under its old name")
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"fmt"
 
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/record"
+	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 )
 
 // CheckRecord re-referees one recorded game, an RBC history or a
@@ -19,8 +19,8 @@ import (
 // a game that did is "". The error is non-nil only when ctx is done.
 func CheckRecord(ctx context.Context, r *record.Record, quiet bool) (line string, ok bool, err error) {
 	path := r.Name()
-	if kriegspiel.IsRecord(r.Data) {
-		rec, err := kriegspiel.ReadRecord(bytes.NewReader(r.Data))
+	if ksrecord.Is(r.Data) {
+		rec, err := ksrecord.Read(bytes.NewReader(r.Data))
 		if err != nil {
 			return fmt.Sprintf("%s: unreadable: %v", path, err), false, nil
 		}

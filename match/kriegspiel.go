@@ -9,6 +9,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 )
 
 // KriegspielFactory builds the Kriegspiel player a bot spec names, with a
@@ -80,7 +81,7 @@ func saveKriegspielRecord(path string, rec *kriegspiel.Record) error {
 	if err != nil {
 		return err
 	}
-	if err := kriegspiel.WriteRecord(f, rec); err != nil {
+	if err := ksrecord.Write(f, rec); err != nil {
 		f.Close()
 		os.Remove(tmp)
 		return err

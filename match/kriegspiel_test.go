@@ -11,6 +11,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 )
 
 func kriegspielRandom(_ string, seed int64) (kriegspiel.Player, error) {
@@ -40,10 +41,10 @@ func TestKriegspielMatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !kriegspiel.IsRecord(data) {
+		if !ksrecord.Is(data) {
 			t.Fatalf("game %d: %s is not a Kriegspiel record", i, r.Record)
 		}
-		rec, err := kriegspiel.ReadRecord(bytes.NewReader(data))
+		rec, err := ksrecord.Read(bytes.NewReader(data))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/record"
+	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 )
 
 // Match results on disk.
@@ -575,8 +575,8 @@ func readFolderLogs(dir, abs string) (out []*Result, bad []*LineError, err error
 // clock times): an RBC history, or a Kriegspiel record (told apart by
 // content, as replay does), such as the records a tournament server saved.
 func recordResult(rec *record.Record) (*Result, error) {
-	if kriegspiel.IsRecord(rec.Data) {
-		k, err := kriegspiel.ReadRecord(bytes.NewReader(rec.Data))
+	if ksrecord.Is(rec.Data) {
+		k, err := ksrecord.Read(bytes.NewReader(rec.Data))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", rec.Name(), err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/chessclock"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/evaluator/stockfishtest"
 	"github.com/blindfish-rbc/blindfish/player/baseline"
@@ -59,7 +60,7 @@ func (g game) play(t *testing.T) (*rbc.GameResult, PlayerStats) {
 	opts.Logger = log
 	var now func() time.Time
 	if g.virtual {
-		clock := rbc.NewManualClock(time.Now().AddDate(1, 0, 0))
+		clock := chessclock.NewManual(time.Now().AddDate(1, 0, 0))
 		opts.Clock, now = clock, clock.Now
 	}
 	bf, err := NewBlindfish(cfg, Options{Seed: g.seed, Evaluator: eval, Logger: log, Now: now, NewBelief: g.newBelief})

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chessclock"
 	"github.com/blindfish-rbc/blindfish/player/baseline"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/record"
@@ -70,7 +71,7 @@ func TestBaselinesPlayRefereedGames(t *testing.T) {
 		}
 		opts := rbc.DefaultOptions()
 		opts.WhiteName, opts.BlackName = w, b
-		opts.Clock = rbc.NewManualClock(time.Unix(0, 0))
+		opts.Clock = chessclock.NewManual(time.Unix(0, 0))
 		res, err := rbc.PlayLocalGame(context.Background(), white, black, opts)
 		if err != nil {
 			t.Fatal(err)
@@ -87,8 +88,8 @@ func TestBaselinesPlayRefereedGames(t *testing.T) {
 					t.Errorf("%s vs %s seed %d: %v", w, b, seed, h.Outcome)
 				}
 				var x, y bytes.Buffer
-				record.WriteJSON(h, &x)
-				record.WriteJSON(play(w, b, seed), &y)
+				record.WriteHistory(h, &x)
+				record.WriteHistory(play(w, b, seed), &y)
 				if !bytes.Equal(x.Bytes(), y.Bytes()) {
 					t.Errorf("%s vs %s seed %d: the same seed played a different game", w, b, seed)
 				}

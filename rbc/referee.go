@@ -33,7 +33,7 @@ type Options struct {
 	// WhiteName and BlackName go into the record and to the opponent.
 	WhiteName, BlackName string
 	// Clock is the time source; nil means the system clock.
-	Clock Clock
+	Clock chessclock.Clock
 	// GameEndTimeout bounds HandleGameEnd, and the wait for a callback that
 	// overran its clock to return before HandleGameEnd is called; 0 means 10 s.
 	GameEndTimeout time.Duration
@@ -384,7 +384,7 @@ func (d *Divergence) String() string {
 func ReplayHistory(ctx context.Context, rec *History) (*Replay, error) {
 	opts := DefaultOptions()
 	opts.WhiteName, opts.BlackName = rec.WhiteName, rec.BlackName
-	opts.Clock = NewManualClock(time.Unix(0, 0))
+	opts.Clock = chessclock.NewManual(time.Unix(0, 0))
 	if rec.Outcome.Reason == TurnLimit {
 		if b, ok := lastBoard(rec); ok {
 			opts.TurnLimit = max(b.FullmoveNumber()-1, 1)

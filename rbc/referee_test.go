@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/chessclock"
 	"github.com/blindfish-rbc/blindfish/internal/testfs"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/record"
@@ -132,7 +133,7 @@ func passes(n int) []string {
 func testOptions() rbc.Options {
 	o := rbc.DefaultOptions()
 	o.WhiteName, o.BlackName = "W", "B"
-	o.Clock = rbc.NewManualClock(time.Unix(1000, 0))
+	o.Clock = chessclock.NewManual(time.Unix(1000, 0))
 	o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	return o
 }
@@ -221,7 +222,7 @@ func TestRefereeTurnLimitDrawsWhenFullmoveExceedsLimit(t *testing.T) {
 // than its clock loses on time; the turn is recorded up to its sense.
 func TestRefereeTimeoutWhenClockRunsOut(t *testing.T) {
 	opts := testOptions()
-	clk := opts.Clock.(*rbc.ManualClock)
+	clk := opts.Clock.(*chessclock.Manual)
 	white := &fakePlayer{move: func(ctx context.Context, moves []chess.Move, left time.Duration) (chess.Move, error) {
 		clk.Advance(left + time.Second)
 		return moves[0], nil
@@ -245,7 +246,7 @@ func TestRefereeTimeoutWhenClockRunsOut(t *testing.T) {
 // loss on time.
 func TestRefereeTimeoutBeforeKingCapture(t *testing.T) {
 	opts := testOptions()
-	clk := opts.Clock.(*rbc.ManualClock)
+	clk := opts.Clock.(*chessclock.Manual)
 	white := script(t, "e2e4", "d1h5", "h5f7", "f7e8")
 	slow := &slowResult{ScriptedPlayer: white, clk: clk, turn: 4}
 	res := play(t, slow, script(t, passes(10)...), opts)
@@ -258,7 +259,7 @@ func TestRefereeTimeoutBeforeKingCapture(t *testing.T) {
 // slowResult overruns its clock in HandleMoveResult of a given turn.
 type slowResult struct {
 	*rbc.ScriptedPlayer
-	clk   *rbc.ManualClock
+	clk   *chessclock.Manual
 	turn  int
 	moves int
 }
@@ -277,7 +278,7 @@ func (p *slowResult) HandleMoveResult(ctx context.Context, req, taken chess.Move
 func TestRefereeChargesWholeTurnAndAddsIncrement(t *testing.T) {
 	opts := testOptions()
 	opts.TurnLimit = 2
-	clk := opts.Clock.(*rbc.ManualClock)
+	clk := opts.Clock.(*chessclock.Manual)
 	spend := func() { clk.Advance(time.Second) }
 	var lefts []time.Duration
 	white := &fakePlayer{
@@ -347,7 +348,7 @@ func TestRefereeHungBotLosesOnTime(t *testing.T) {
 // learns the deadline, and HandleGameEnd is called once it has returned.
 func TestRefereeContextDeadlineIsTheClock(t *testing.T) {
 	opts := testOptions()
-	clk := opts.Clock.(*rbc.ManualClock)
+	clk := opts.Clock.(*chessclock.Manual)
 	var deadline time.Time
 	var ended bool
 	white := &fakePlayer{
@@ -568,7 +569,7 @@ func TestRefereeReplaysRecordedGamesExactly(t *testing.T) {
 			continue
 		}
 		var out bytes.Buffer
-		record.WriteJSON(rp.Replayed, &out)
+		record.WriteHistory(rp.Replayed, &out)
 		if !bytes.Equal(out.Bytes(), data) {
 			t.Errorf("%s: the replayed record differs from the file", f)
 		}

@@ -76,7 +76,7 @@ func LoadHistoryFile(path string) (*rbc.History, error) {
 // never leaves a half-written record behind.
 func SaveHistoryFile(path string, h *rbc.History) error {
 	var buf bytes.Buffer
-	if err := WriteJSON(h, &buf); err != nil {
+	if err := WriteHistory(h, &buf); err != nil {
 		return err
 	}
 	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -419,11 +419,11 @@ func clip(raw json.RawMessage) string {
 	return q[1 : len(q)-1]
 }
 
-// WriteJSON writes the record in the harness's GameHistory JSON, byte for byte
+// WriteHistory writes the record in the harness's GameHistory JSON, byte for byte
 // as the harness's json.dump would. A loss by IllegalAction, which the harness
 // cannot name, is written as RESIGN, with the true reason and the detail under
 // the extra key "blindfish_detail" (the harness's reader ignores it).
-func WriteJSON(h *rbc.History, w io.Writer) error {
+func WriteHistory(h *rbc.History, w io.Writer) error {
 	var b []byte
 	b = append(b, `{"type": "GameHistory", "white_name": `...)
 	b = appendPyString(b, h.WhiteName)

@@ -44,7 +44,7 @@ func TestHistoryRoundTripMatchesHarnessFiles(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		var out bytes.Buffer
-		if err := WriteJSON(h, &out); err != nil {
+		if err := WriteHistory(h, &out); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(decodeGeneric(t, data), decodeGeneric(t, out.Bytes())) {
@@ -114,7 +114,7 @@ func sampleHistory() *rbc.History {
 func TestHistoryWritesSenseWithoutMoveAndPythonEscapes(t *testing.T) {
 	h := sampleHistory()
 	var buf bytes.Buffer
-	if err := WriteJSON(h, &buf); err != nil {
+	if err := WriteHistory(h, &buf); err != nil {
 		t.Fatal(err)
 	}
 	s := buf.String()
@@ -147,7 +147,7 @@ func TestHistoryIllegalActionIsWrittenAsResignWithDetail(t *testing.T) {
 	h := sampleHistory()
 	h.Outcome = rbc.Outcome{Winner: chess.Black, HasWinner: true, Reason: rbc.IllegalAction, Detail: "white requested e2e5"}
 	var buf bytes.Buffer
-	if err := WriteJSON(h, &buf); err != nil {
+	if err := WriteHistory(h, &buf); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasSuffix(buf.String(), `"win_reason": {"type": "WinReason", "value": "RESIGN"}, "blindfish_detail": {"reason": "ILLEGAL_ACTION", "detail": "white requested e2e5"}}`) {
@@ -163,7 +163,7 @@ func TestHistoryIllegalActionIsWrittenAsResignWithDetail(t *testing.T) {
 	// A plain harness RESIGN has no detail and stays RESIGN.
 	h.Outcome = rbc.Outcome{Winner: chess.White, HasWinner: true, Reason: rbc.Resign}
 	buf.Reset()
-	WriteJSON(h, &buf)
+	WriteHistory(h, &buf)
 	if strings.Contains(buf.String(), detailKey) {
 		t.Errorf("detail key written for a plain resignation")
 	}
@@ -177,7 +177,7 @@ func TestHistoryDrawHasNullWinner(t *testing.T) {
 	h := sampleHistory()
 	h.Outcome = rbc.Outcome{Reason: rbc.MoveLimit}
 	var buf bytes.Buffer
-	WriteJSON(h, &buf)
+	WriteHistory(h, &buf)
 	if !strings.HasSuffix(buf.String(), `"winner_color": null, "win_reason": {"type": "WinReason", "value": "MOVE_LIMIT"}}`) {
 		t.Errorf("bad ending: %s", buf.String())
 	}
@@ -186,7 +186,7 @@ func TestHistoryDrawHasNullWinner(t *testing.T) {
 // TestReadHistoryRequiresEveryKey removes each key in turn.
 func TestReadHistoryRequiresEveryKey(t *testing.T) {
 	var buf bytes.Buffer
-	WriteJSON(sampleHistory(), &buf)
+	WriteHistory(sampleHistory(), &buf)
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(buf.Bytes(), &top); err != nil {
 		t.Fatal(err)
@@ -273,7 +273,7 @@ func TestReadHistoryOnlyLastTurnMayLackMove(t *testing.T) {
 	// Black gets a second full turn: black moved last, yet white's last
 	// turn lacks its move.
 	h.Turns[chess.Black] = append(h.Turns[chess.Black], h.Turns[chess.Black][0])
-	WriteJSON(h, &buf)
+	WriteHistory(h, &buf)
 	_, err := ParseHistory(buf.Bytes())
 	if err == nil || !strings.Contains(err.Error(), `requested_moves["true"]: 1 moves for 2 senses; only the game's last turn may lack a move`) {
 		t.Errorf("got %v", err)
@@ -326,7 +326,7 @@ func FuzzReadHistory(f *testing.F) {
 		f.Add(data)
 	}
 	var buf bytes.Buffer
-	WriteJSON(sampleHistory(), &buf)
+	WriteHistory(sampleHistory(), &buf)
 	f.Add(buf.Bytes())
 	f.Add([]byte(`{"type": "GameHistory"}`))
 	f.Add([]byte(`null`))
@@ -340,7 +340,7 @@ func FuzzReadHistory(f *testing.F) {
 			return
 		}
 		var out bytes.Buffer
-		if err := WriteJSON(h, &out); err != nil {
+		if err := WriteHistory(h, &out); err != nil {
 			t.Fatalf("accepted record does not write: %v", err)
 		}
 		h2, err := ParseHistory(out.Bytes())
@@ -351,7 +351,7 @@ func FuzzReadHistory(f *testing.F) {
 			t.Fatalf("record changed in a round trip:\n%+v\n%+v", h, h2)
 		}
 		var out2 bytes.Buffer
-		WriteJSON(h2, &out2)
+		WriteHistory(h2, &out2)
 		if !bytes.Equal(out.Bytes(), out2.Bytes()) {
 			t.Fatalf("second write differs")
 		}

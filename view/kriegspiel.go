@@ -18,6 +18,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/record"
+	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
 
@@ -399,13 +400,13 @@ func endWords(e kriegspiel.Ending) string {
 }
 
 // KriegspielRecord reads rec as a Kriegspiel record when it is one (by its
-// content: kriegspiel.IsRecord), so that `view` takes either game's record
+// content: ksrecord.Is), so that `view` takes either game's record
 // without being told which; ok is false for an RBC record.
 func KriegspielRecord(rec *record.Record) (kr *kriegspiel.Record, ok bool, err error) {
-	if !kriegspiel.IsRecord(rec.Data) {
+	if !ksrecord.Is(rec.Data) {
 		return nil, false, nil
 	}
-	kr, err = kriegspiel.ReadRecord(bytes.NewReader(rec.Data))
+	kr, err = ksrecord.Read(bytes.NewReader(rec.Data))
 	if err != nil {
 		return nil, true, fmt.Errorf("%s: %w", rec.Name(), err)
 	}

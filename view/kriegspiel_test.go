@@ -13,6 +13,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/record"
+	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 )
 
 // scriptedGame plays questions under wild16 (each "e2e4", "any") and
@@ -229,7 +230,7 @@ func TestKriegspielPageRefuses(t *testing.T) {
 func TestKriegspielRecordDetected(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "g.json")
-	if err := kriegspiel.SaveRecordFile(path, scriptedGame(t)); err != nil {
+	if err := ksrecord.SaveFile(path, scriptedGame(t)); err != nil {
 		t.Fatal(err)
 	}
 	rec, err := record.LoadRecord(path)

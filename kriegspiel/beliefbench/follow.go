@@ -11,6 +11,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/record"
+	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 )
 
 // ErrNotKriegspiel is FollowRecords' error for a record of another game.
@@ -45,7 +46,7 @@ type Followed struct {
 	Stats  kriegspiel.FollowStats
 }
 
-// FollowRecords follows every Kriegspiel record at paths (rbc.Records)
+// FollowRecords follows every Kriegspiel record at paths (record.Records)
 // with each belief of o from each side, in that order, and yields each
 // following as it ends. An error (a record that cannot be read, one of
 // another game: ErrNotKriegspiel, a done ctx) is yielded last.
@@ -68,11 +69,11 @@ func FollowRecords(ctx context.Context, paths []string, o FollowOptions) iter.Se
 
 // followOne follows one record for FollowRecords; false when it is done.
 func followOne(ctx context.Context, rec *record.Record, o FollowOptions, yield func(Followed, error) bool) bool {
-	if !kriegspiel.IsRecord(rec.Data) {
+	if !ksrecord.Is(rec.Data) {
 		yield(Followed{}, fmt.Errorf("%s: %w", rec.Name(), ErrNotKriegspiel))
 		return false
 	}
-	kr, err := kriegspiel.ReadRecord(bytes.NewReader(rec.Data))
+	kr, err := ksrecord.Read(bytes.NewReader(rec.Data))
 	if err != nil {
 		yield(Followed{}, fmt.Errorf("%s: %w", rec.Name(), err))
 		return false

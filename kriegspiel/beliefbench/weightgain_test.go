@@ -11,6 +11,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/record"
+	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 )
 
 // BenchmarkCutModelGain measures opponent models on the committed games
@@ -50,7 +51,7 @@ func cutModelGain(t testing.TB) []modelGain {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, err := kriegspiel.ReadRecord(bytes.NewReader(r.Data))
+		rec, err := ksrecord.Read(bytes.NewReader(r.Data))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/chessclock"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // TestBotsMateALoneKing: from won endings (queen or rook against a lone
@@ -33,7 +33,7 @@ func TestBotsMateALoneKing(t *testing.T) {
 				opts.Rules = rules.WithChessDraws()
 				opts.StartFEN = fen
 				opts.InitialTime, opts.Increment = time.Hour, 0
-				opts.Clock = rbc.NewManualClock(time.Unix(0, 0))
+				opts.Clock = chessclock.NewManual(time.Unix(0, 0))
 				opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 				res, err := kriegspiel.PlayGame(context.Background(), mk(), kriegspiel.NewRandomPlayer(uint64(i)), opts)
 				if err != nil {
@@ -78,7 +78,7 @@ func TestBotsPromoteAPawn(t *testing.T) {
 				opts.Rules = rules.WithChessDraws()
 				opts.StartFEN = pos.fen
 				opts.InitialTime, opts.Increment = time.Hour, 0
-				opts.Clock = rbc.NewManualClock(time.Unix(0, 0))
+				opts.Clock = chessclock.NewManual(time.Unix(0, 0))
 				opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 				white, black := mk(), kriegspiel.Player(kriegspiel.NewRandomPlayer(uint64(i)))
 				if pos.bot == chess.Black {

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/chessclock"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // playAgainstRandom plays the sampling player (embedded evaluator) against
@@ -49,7 +49,7 @@ func playAgainstRandom(t *testing.T, rules kriegspiel.Ruleset, games int) (wins,
 // 100 turns; it returns the result and p's colour.
 func gameAgainstRandom(t *testing.T, p kriegspiel.Player, g int, randomSeed uint64, opts kriegspiel.Options) (kriegspiel.Result, chess.Color) {
 	t.Helper()
-	opts.Clock = rbc.NewManualClock(time.Unix(0, 0))
+	opts.Clock = chessclock.NewManual(time.Unix(0, 0))
 	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	opts.TurnLimit = 100
 	var white, black kriegspiel.Player = p, kriegspiel.NewRandomPlayer(randomSeed)

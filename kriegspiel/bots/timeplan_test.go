@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/chessclock"
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // TestTimePlanSharesTheClock: a turn gets its share of the clock, the
@@ -107,7 +107,7 @@ func TestSamplingCutsItsBeliefToItsTime(t *testing.T) {
 func randomGame(t *testing.T, turns int) *kriegspiel.Record {
 	t.Helper()
 	opts := kriegspiel.DefaultOptions()
-	opts.Clock = rbc.NewManualClock(time.Unix(0, 0))
+	opts.Clock = chessclock.NewManual(time.Unix(0, 0))
 	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	opts.TurnLimit = turns
 	res, err := kriegspiel.PlayGame(context.Background(), kriegspiel.NewRandomPlayer(3), kriegspiel.NewRandomPlayer(4), opts)

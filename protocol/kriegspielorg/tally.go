@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/internal/tally"
 	"github.com/blindfish-rbc/blindfish/record"
+	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 )
 
 // Tally saves and reports each game a Listen plays as it ends: Record(id,
@@ -43,7 +43,7 @@ func played(id string, res *Result) tally.Game {
 		g.Save = func(dir string) (string, error) {
 			path := filepath.Join(dir, fmt.Sprintf("%s-kriegspiel-%s-%s-%s.json", time.Now().Format("20060102-150405"),
 				record.SafeFileName(id), record.SafeFileName(res.Record.White), record.SafeFileName(res.Record.Black)))
-			return path, kriegspiel.SaveRecordFile(path, res.Record)
+			return path, ksrecord.SaveFile(path, res.Record)
 		}
 	}
 	return g

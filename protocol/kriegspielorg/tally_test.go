@@ -9,6 +9,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/protocol/kriegspielorg"
+	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 )
 
 // A Tally says one line per game, saves the true records under names made
@@ -50,7 +51,7 @@ func TestTally(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if back, err := kriegspiel.ReadRecord(f); err != nil || back.Black != rec.Black {
+	if back, err := ksrecord.Read(f); err != nil || back.Black != rec.Black {
 		t.Errorf("the saved record does not read back: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/record"
+	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 )
 
 // RecordDir keeps the true record of each game a Server finishes in one
@@ -85,7 +86,7 @@ func saveNewRecord(dir, base string, rec *kriegspiel.Record) (path string, err e
 			err = rerr
 		}
 	}()
-	if err := kriegspiel.WriteRecord(f, rec); err != nil {
+	if err := ksrecord.Write(f, rec); err != nil {
 		f.Close()
 		return "", err
 	}

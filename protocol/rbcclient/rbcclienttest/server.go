@@ -610,7 +610,7 @@ func (s *Server) gameCall(r *http.Request, g *game, endpoint string, get, post b
 				return nil, badRequest("the game was aborted")
 			}
 			var buf bytes.Buffer
-			if err := record.WriteJSON(g.history, &buf); err != nil {
+			if err := record.WriteHistory(g.history, &buf); err != nil {
 				return nil, &apiError{http.StatusInternalServerError, err.Error()}
 			}
 			return map[string]json.RawMessage{"game_history": buf.Bytes()}, nil

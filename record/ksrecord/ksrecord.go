@@ -1,4 +1,4 @@
-package kriegspiel
+package ksrecord
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/internal/atomicfile"
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
 )
 
 // The JSON form of a Record (docs/kriegspiel.md shows an example). Names of
@@ -63,15 +64,15 @@ type wireResult struct {
 	Detail string `json:"detail,omitempty"`
 }
 
-// RecordError is a record that cannot be read: the field (as a JSON path,
+// Error is a record that cannot be read: the field (as a JSON path,
 // "turns[3].tries[1].a.verdict") and what is wrong with it.
-type RecordError struct {
+type Error struct {
 	Field string
 	Err   error
 }
 
 // Error returns "kriegspiel: bad record: FIELD: what is wrong".
-func (e *RecordError) Error() string {
+func (e *Error) Error() string {
 	if e.Field == "" {
 		return "kriegspiel: bad record: " + e.Err.Error()
 	}
@@ -79,13 +80,13 @@ func (e *RecordError) Error() string {
 }
 
 // Unwrap returns the underlying error.
-func (e *RecordError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// MarshalJSON writes the record in its JSON form. A record names its
+// marshal writes the record in its JSON form. A record names its
 // ruleset, so a Ruleset changed field by field from a named one cannot be
 // written (the reader would take the named one).
-func MarshalJSON(r *Record) ([]byte, error) {
-	if named, err := ParseRuleset(r.Ruleset.Name); err != nil || named != r.Ruleset {
+func marshal(r *kriegspiel.Record) ([]byte, error) {
+	if named, err := kriegspiel.ParseRuleset(r.Ruleset.Name); err != nil || named != r.Ruleset {
 		return nil, fmt.Errorf("ruleset %q differs from the ruleset of that name", r.Ruleset.Name)
 	}
 	w := wireRecord{
@@ -117,17 +118,17 @@ func MarshalJSON(r *Record) ([]byte, error) {
 	return json.Marshal(w)
 }
 
-func wireAnswerOf(a Answer) wireAnswer {
+func wireAnswerOf(a kriegspiel.Answer) wireAnswer {
 	w := wireAnswer{Verdict: a.Verdict.String(), Captured: a.Captured.String()}
 	if a.Capture != chess.NoSquare {
 		w.Capture = a.Capture.String()
 	}
 	for _, c := range a.Checks {
-		if c != NoCheck {
+		if c != kriegspiel.NoCheck {
 			w.Checks = append(w.Checks, c.String())
 		}
 	}
-	if a.End != NotOver {
+	if a.End != kriegspiel.NotOver {
 		w.End = a.End.String()
 	}
 	if a.PawnTries >= 0 {
@@ -137,9 +138,9 @@ func wireAnswerOf(a Answer) wireAnswer {
 	return w
 }
 
-// WriteRecord writes the record as indented JSON.
-func WriteRecord(w io.Writer, r *Record) error {
-	data, err := MarshalJSON(r)
+// Write writes the record as indented JSON.
+func Write(w io.Writer, r *kriegspiel.Record) error {
+	data, err := marshal(r)
 	if err != nil {
 		return fmt.Errorf("kriegspiel: writing record: %w", err)
 	}
@@ -154,12 +155,12 @@ func WriteRecord(w io.Writer, r *Record) error {
 	return nil
 }
 
-// SaveRecordFile writes the record to path through a temporary file in the
+// SaveFile writes the record to path through a temporary file in the
 // same folder, renamed onto path once whole, so that path holds either its
 // old content or the whole record, and no temporary file outlives an error.
-func SaveRecordFile(path string, r *Record) error {
+func SaveFile(path string, r *kriegspiel.Record) error {
 	var buf bytes.Buffer
-	if err := WriteRecord(&buf, r); err != nil {
+	if err := Write(&buf, r); err != nil {
 		return err
 	}
 	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -168,22 +169,22 @@ func SaveRecordFile(path string, r *Record) error {
 	return nil
 }
 
-// IsRecord reports whether data is a JSON object whose "format" says it is a
+// Is reports whether data is a JSON object whose "format" says it is a
 // Kriegspiel record (RecordFormat), so that a tool given records of both
 // games can tell them apart by content, not by name.
-func IsRecord(data []byte) bool {
+func Is(data []byte) bool {
 	var head struct {
 		Format string `json:"format"`
 	}
 	return json.Unmarshal(data, &head) == nil && head.Format == RecordFormat
 }
 
-// ReadRecord reads one record in JSON form. Unknown fields are refused, and
+// Read reads one record in JSON form. Unknown fields are refused, and
 // a record that is malformed or inconsistent in itself (a verdict that is not
 // one, a capture without a square, a move after the one that ended the turn,
-// turns out of order, …) is a *RecordError naming the field. Whether the
+// turns out of order, …) is a *Error naming the field. Whether the
 // answers are the referee's is Replay's business.
-func ReadRecord(r io.Reader) (*Record, error) {
+func Read(r io.Reader) (*kriegspiel.Record, error) {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	var w wireRecord
@@ -191,7 +192,7 @@ func ReadRecord(r io.Reader) (*Record, error) {
 		return nil, jsonRecordError(err)
 	}
 	if dec.More() {
-		return nil, &RecordError{Err: errors.New("more than one JSON value")}
+		return nil, &Error{Err: errors.New("more than one JSON value")}
 	}
 	return w.record()
 }
@@ -200,17 +201,17 @@ func ReadRecord(r io.Reader) (*Record, error) {
 func jsonRecordError(err error) error {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) && typ.Field != "" {
-		return &RecordError{Field: typ.Field, Err: fmt.Errorf("want %s, got JSON %s", typ.Type, typ.Value)}
+		return &Error{Field: typ.Field, Err: fmt.Errorf("want %s, got JSON %s", typ.Type, typ.Value)}
 	}
-	return &RecordError{Err: err}
+	return &Error{Err: err}
 }
 
-func (w *wireRecord) record() (*Record, error) {
-	fail := func(field string, format string, args ...any) (*Record, error) {
-		return nil, &RecordError{Field: field, Err: fmt.Errorf(format, args...)}
+func (w *wireRecord) record() (*kriegspiel.Record, error) {
+	fail := func(field string, format string, args ...any) (*kriegspiel.Record, error) {
+		return nil, &Error{Field: field, Err: fmt.Errorf(format, args...)}
 	}
-	wrap := func(field string, err error) (*Record, error) {
-		return nil, &RecordError{Field: field, Err: err}
+	wrap := func(field string, err error) (*kriegspiel.Record, error) {
+		return nil, &Error{Field: field, Err: err}
 	}
 	if w.Format != RecordFormat {
 		return fail("format", "want %q, got %q", RecordFormat, w.Format)
@@ -218,12 +219,12 @@ func (w *wireRecord) record() (*Record, error) {
 	if w.Version != RecordVersion {
 		return fail("version", "want %d, got %d", RecordVersion, w.Version)
 	}
-	rules, err := ParseRuleset(w.Ruleset)
+	rules, err := kriegspiel.ParseRuleset(w.Ruleset)
 	if err != nil {
 		return wrap("ruleset", err)
 	}
-	r := &Record{Ruleset: rules, White: w.White, Black: w.Black, StartFEN: w.StartFEN, FinalFEN: w.FinalFEN, PawnTries: -1}
-	start, err := NewGameFromFEN(rules, w.StartFEN)
+	r := &kriegspiel.Record{Ruleset: rules, White: w.White, Black: w.Black, StartFEN: w.StartFEN, FinalFEN: w.FinalFEN, PawnTries: -1}
+	start, err := kriegspiel.NewGameFromFEN(rules, w.StartFEN)
 	if err != nil {
 		return wrap("start_fen", err)
 	}
@@ -237,10 +238,10 @@ func (w *wireRecord) record() (*Record, error) {
 		return wrap("final_fen", err)
 	}
 	turn := start.Turn()
-	r.Turns = make([]Turn, 0, len(w.Turns))
+	r.Turns = make([]kriegspiel.Turn, 0, len(w.Turns))
 	for i, wt := range w.Turns {
 		field := fmt.Sprintf("turns[%d]", i)
-		t := Turn{ClockLeft: -1}
+		t := kriegspiel.Turn{ClockLeft: -1}
 		if t.Color, err = chess.ParseColor(wt.Color); err != nil || (wt.Color != "white" && wt.Color != "black") {
 			return fail(field+".color", "want white or black, got %q", wt.Color)
 		}
@@ -302,41 +303,43 @@ func (w *wireRecord) record() (*Record, error) {
 	return r, nil
 }
 
-func (w *wireTry) try(field string) (Try, error) {
-	fail := func(f string, format string, args ...any) (Try, error) {
-		return Try{}, &RecordError{Field: field + f, Err: fmt.Errorf(format, args...)}
+func (w *wireTry) try(field string) (kriegspiel.Try, error) {
+	fail := func(f string, format string, args ...any) (kriegspiel.Try, error) {
+		return kriegspiel.Try{}, &Error{Field: field + f, Err: fmt.Errorf(format, args...)}
 	}
-	wrap := func(f string, err error) (Try, error) { return Try{}, &RecordError{Field: field + f, Err: err} }
-	q, err := ParseQuestion(w.Q)
+	wrap := func(f string, err error) (kriegspiel.Try, error) {
+		return kriegspiel.Try{}, &Error{Field: field + f, Err: err}
+	}
+	q, err := kriegspiel.ParseQuestion(w.Q)
 	if err != nil {
 		return wrap(".q", err)
 	}
-	a := answer(0)
-	if a.Verdict, err = ParseVerdict(w.A.Verdict); err != nil {
+	a := kriegspiel.VerdictOnly(0)
+	if a.Verdict, err = kriegspiel.ParseVerdict(w.A.Verdict); err != nil {
 		return wrap(".a.verdict", err)
 	}
 	v := a.Verdict
 	switch {
-	case q.AskAny && v != HasAny && v != NoAny && v != Impossible:
+	case q.AskAny && v != kriegspiel.HasAny && v != kriegspiel.NoAny && v != kriegspiel.Impossible:
 		return fail(".a.verdict", "%s answers a move, not \"any?\"", v)
-	case !q.AskAny && (v == HasAny || v == NoAny):
+	case !q.AskAny && (v == kriegspiel.HasAny || v == kriegspiel.NoAny):
 		return fail(".a.verdict", "%s answers \"any?\", not a move", v)
 	}
 	if w.A.Capture != "" {
-		if v != Captured {
+		if v != kriegspiel.Captured {
 			return fail(".a.capture", "a capture square with %s", v)
 		}
 		if a.Capture, err = chess.ParseSquare(w.A.Capture); err != nil {
 			return wrap(".a.capture", err)
 		}
-	} else if v == Captured {
+	} else if v == kriegspiel.Captured {
 		return fail(".a.capture", "missing: %s needs the square", v)
 	}
 	if w.A.Captured != "" {
-		if v != Captured {
+		if v != kriegspiel.Captured {
 			return fail(".a.captured", "a captured man with %s", v)
 		}
-		if a.Captured, err = ParseCaptureKind(w.A.Captured); err != nil {
+		if a.Captured, err = kriegspiel.ParseCaptureKind(w.A.Captured); err != nil {
 			return wrap(".a.captured", err)
 		}
 	}
@@ -347,7 +350,7 @@ func (w *wireTry) try(field string) (Try, error) {
 		return fail(".a.checks", "%d checks, want at most 2", len(w.A.Checks))
 	}
 	for i, s := range w.A.Checks {
-		if a.Checks[i], err = ParseCheck(s); err != nil || a.Checks[i] == NoCheck {
+		if a.Checks[i], err = kriegspiel.ParseCheck(s); err != nil || a.Checks[i] == kriegspiel.NoCheck {
 			return fail(fmt.Sprintf(".a.checks[%d]", i), "want a check direction, got %q", s)
 		}
 	}
@@ -355,15 +358,15 @@ func (w *wireTry) try(field string) (Try, error) {
 		if !v.Done() {
 			return fail(".a.end", "an ending with %s", v)
 		}
-		if a.End, err = ParseEnding(w.A.End); err != nil || a.End == NotOver {
+		if a.End, err = kriegspiel.ParseEnding(w.A.End); err != nil || a.End == kriegspiel.NotOver {
 			return fail(".a.end", "want an ending, got %q", w.A.End)
 		}
-		if a.Checks[0] != NoCheck {
+		if a.Checks[0] != kriegspiel.NoCheck {
 			return fail(".a.checks", "checks with the ending %s", a.End)
 		}
 	}
 	if w.A.PawnTries != nil {
-		if !v.Done() || a.End != NotOver {
+		if !v.Done() || a.End != kriegspiel.NotOver {
 			return fail(".a.pawn_tries", "pawn tries with %s", w.A.Verdict)
 		}
 		if *w.A.PawnTries < 0 {
@@ -371,14 +374,14 @@ func (w *wireTry) try(field string) (Try, error) {
 		}
 		a.PawnTries = *w.A.PawnTries
 	}
-	return Try{Question: q, Answer: a, Public: w.Public}, nil
+	return kriegspiel.Try{Question: q, Answer: a, Public: w.Public}, nil
 }
 
-func (w *wireResult) result() (Result, error) {
-	fail := func(f string, format string, args ...any) (Result, error) {
-		return Result{}, &RecordError{Field: "result." + f, Err: fmt.Errorf(format, args...)}
+func (w *wireResult) result() (kriegspiel.Result, error) {
+	fail := func(f string, format string, args ...any) (kriegspiel.Result, error) {
+		return kriegspiel.Result{}, &Error{Field: "result." + f, Err: fmt.Errorf(format, args...)}
 	}
-	var r Result
+	var r kriegspiel.Result
 	r.Detail = w.Detail
 	if w.Winner != "" {
 		if w.Winner != "white" && w.Winner != "black" {
@@ -387,34 +390,29 @@ func (w *wireResult) result() (Result, error) {
 		r.Winner, _ = chess.ParseColor(w.Winner)
 		r.HasWinner = true
 	}
-	found := false
-	for i, n := range reasonNames {
-		if n != "" && n == w.Reason {
-			r.Reason, found = Reason(i), true
-		}
-	}
-	if !found {
-		end, err := ParseEnding(w.Reason)
-		if err != nil || end == NotOver {
+	var found bool
+	if r.Reason, found = kriegspiel.ParseReason(w.Reason); !found {
+		end, err := kriegspiel.ParseEnding(w.Reason)
+		if err != nil || end == kriegspiel.NotOver {
 			return fail("reason", "unknown reason %q (want an ending, TIMEOUT, RESIGN, TURN_LIMIT or UNFINISHED)", w.Reason)
 		}
-		r.Reason, r.End = ByRules, end
+		r.Reason, r.End = kriegspiel.ByRules, end
 	}
 	switch r.Reason {
-	case ByRules:
+	case kriegspiel.ByRules:
 		if want, ok := r.End.Winner(); ok != r.HasWinner || (ok && want != r.Winner) {
 			return fail("winner", "%q does not go with %s", w.Winner, r.End)
 		}
-	case Timeout, Resign:
+	case kriegspiel.Timeout, kriegspiel.Resign:
 		if !r.HasWinner {
 			return fail("winner", "missing: %s needs a winner", w.Reason)
 		}
-	case Unfinished, TurnLimit:
+	case kriegspiel.Unfinished, kriegspiel.TurnLimit:
 		if r.HasWinner {
 			return fail("winner", "%q with %s", w.Winner, w.Reason)
 		}
 	}
-	if r.Reason == Unfinished && r.Detail != "" {
+	if r.Reason == kriegspiel.Unfinished && r.Detail != "" {
 		return fail("detail", "a detail for an unfinished game")
 	}
 	return r, nil

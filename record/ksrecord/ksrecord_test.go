@@ -1,4 +1,4 @@
-package kriegspiel
+package ksrecord
 
 import (
 	"bytes"
@@ -12,16 +12,17 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/kriegspiel"
 )
 
 // foolsMate is a short berkeley_any game with every kind of answer but a
 // capture: White tries a pawn capture onto nothing (illegal, public), asks
 // "any?" (no), and is mated.
-func foolsMate(t testing.TB) *Record {
+func foolsMate(t testing.TB) *kriegspiel.Record {
 	t.Helper()
-	g := NewGame(BerkeleyAny())
+	g := kriegspiel.NewGame(kriegspiel.BerkeleyAny())
 	for _, q := range []string{"f2f3", "e7e5", "e2d3", "any", "g2g4", "d8h4"} {
-		question, err := ParseQuestion(q)
+		question, err := kriegspiel.ParseQuestion(q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -29,16 +30,16 @@ func foolsMate(t testing.TB) *Record {
 			t.Fatal(err)
 		}
 	}
-	r := NewRecord(g)
+	r := kriegspiel.NewRecord(g)
 	r.White, r.Black = "w", "b"
 	r.Turns[0].ClockLeft = 905 * time.Second
 	return r
 }
 
-func recordJSON(t testing.TB, r *Record) []byte {
+func recordJSON(t testing.TB, r *kriegspiel.Record) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := WriteRecord(&buf, r); err != nil {
+	if err := Write(&buf, r); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -46,7 +47,7 @@ func recordJSON(t testing.TB, r *Record) []byte {
 
 func TestRecordOfAGame(t *testing.T) {
 	r := foolsMate(t)
-	if len(r.Turns) != 4 || len(r.Turns[2].Tries) != 3 || r.Result.End != CheckmateBlackWins || !r.Result.HasWinner || r.Result.Winner != chess.Black {
+	if len(r.Turns) != 4 || len(r.Turns[2].Tries) != 3 || r.Result.End != kriegspiel.CheckmateBlackWins || !r.Result.HasWinner || r.Result.Winner != chess.Black {
 		t.Fatalf("record %+v", r)
 	}
 	if got := r.Moves(); len(got) != 4 || got[3] != (chess.Move{From: chess.D8, To: chess.H4}) {
@@ -58,19 +59,19 @@ func TestRecordOfAGame(t *testing.T) {
 	if len(heard) != 6 {
 		t.Fatalf("black heard %v", heard)
 	}
-	if h := heard[2]; h.Own || h.Answer.Verdict != Illegal || h.Question != (Question{}) {
+	if h := heard[2]; h.Own || h.Answer.Verdict != kriegspiel.Illegal || h.Question != (kriegspiel.Question{}) {
 		t.Errorf("black heard %+v of e2d3", h)
 	}
-	if h := heard[3]; h.Own || h.Answer.Verdict != NoAny || !h.Question.AskAny {
+	if h := heard[3]; h.Own || h.Answer.Verdict != kriegspiel.NoAny || !h.Question.AskAny {
 		t.Errorf("black heard %+v of any?", h)
 	}
-	if h := heard[5]; !h.Own || h.Answer.End != CheckmateBlackWins {
+	if h := heard[5]; !h.Own || h.Answer.End != kriegspiel.CheckmateBlackWins {
 		t.Errorf("black heard %+v of its mate", h)
 	}
 	if _, err := r.Replay(); err != nil {
 		t.Error(err)
 	}
-	got, err := ReadRecord(bytes.NewReader(recordJSON(t, r)))
+	got, err := Read(bytes.NewReader(recordJSON(t, r)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,23 +85,25 @@ func TestRecordOfAGame(t *testing.T) {
 func TestRecordReplayFindsTampering(t *testing.T) {
 	for _, c := range []struct {
 		field  string
-		tamper func(r *Record)
+		tamper func(r *kriegspiel.Record)
 	}{
-		{"pawn_tries", func(r *Record) { r.PawnTries = 3 }},
-		{"turns[0].tries[0].a", func(r *Record) { r.Turns[0].Tries[0].Answer.Checks[0] = CheckFile }},
-		{"turns[1].tries[0].public", func(r *Record) { r.Turns[1].Tries[0].Public = false }},
-		{"turns[2].tries[0].a", func(r *Record) { r.Turns[2].Tries[0].Answer = answer(Impossible) }},
-		{"turns[2].fen_after", func(r *Record) { r.Turns[2].FENAfter = chess.StartFEN }},
-		{"turns[1].color", func(r *Record) { r.Turns[1].Color = chess.White }},
-		{"turns[4]", func(r *Record) { r.Turns = append(r.Turns, Turn{Color: chess.White}) }},
-		{"final_fen", func(r *Record) { r.FinalFEN = chess.StartFEN }},
-		{"result", func(r *Record) { r.Result = Result{Reason: Timeout, Winner: chess.White, HasWinner: true} }},
-		{"result", func(r *Record) { r.Result = Result{} }},
+		{"pawn_tries", func(r *kriegspiel.Record) { r.PawnTries = 3 }},
+		{"turns[0].tries[0].a", func(r *kriegspiel.Record) { r.Turns[0].Tries[0].Answer.Checks[0] = kriegspiel.CheckFile }},
+		{"turns[1].tries[0].public", func(r *kriegspiel.Record) { r.Turns[1].Tries[0].Public = false }},
+		{"turns[2].tries[0].a", func(r *kriegspiel.Record) { r.Turns[2].Tries[0].Answer = kriegspiel.VerdictOnly(kriegspiel.Impossible) }},
+		{"turns[2].fen_after", func(r *kriegspiel.Record) { r.Turns[2].FENAfter = chess.StartFEN }},
+		{"turns[1].color", func(r *kriegspiel.Record) { r.Turns[1].Color = chess.White }},
+		{"turns[4]", func(r *kriegspiel.Record) { r.Turns = append(r.Turns, kriegspiel.Turn{Color: chess.White}) }},
+		{"final_fen", func(r *kriegspiel.Record) { r.FinalFEN = chess.StartFEN }},
+		{"result", func(r *kriegspiel.Record) {
+			r.Result = kriegspiel.Result{Reason: kriegspiel.Timeout, Winner: chess.White, HasWinner: true}
+		}},
+		{"result", func(r *kriegspiel.Record) { r.Result = kriegspiel.Result{} }},
 	} {
 		r := foolsMate(t)
 		c.tamper(r)
 		_, err := r.Replay()
-		var m *Mismatch
+		var m *kriegspiel.Mismatch
 		if !errors.As(err, &m) || m.Field != c.field {
 			t.Errorf("tampered %s: %v", c.field, err)
 		}
@@ -111,7 +114,7 @@ func TestRecordReplayFindsTampering(t *testing.T) {
 	r.Turns[2].Tries = r.Turns[2].Tries[:2]
 	r.Turns[2].Move, r.Turns[2].FENAfter = chess.Move{}, ""
 	r.FinalFEN = "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq e6 0 2"
-	r.Result = Result{Reason: Timeout, Winner: chess.Black, HasWinner: true}
+	r.Result = kriegspiel.Result{Reason: kriegspiel.Timeout, Winner: chess.Black, HasWinner: true}
 	if _, err := r.Replay(); err != nil {
 		t.Errorf("a loss on time mid-turn: %v", err)
 	}
@@ -196,8 +199,8 @@ func TestReadRecordErrors(t *testing.T) {
 		{"result.winner", edit(func(m map[string]any) { m["result"] = map[string]any{"reason": "TURN_LIMIT", "winner": "black"} })},
 		{"result.detail", edit(func(m map[string]any) { m["result"] = map[string]any{"reason": "UNFINISHED", "detail": "x"} })},
 	} {
-		_, err := ReadRecord(strings.NewReader(c.json))
-		var re *RecordError
+		_, err := Read(strings.NewReader(c.json))
+		var re *Error
 		if !errors.As(err, &re) {
 			t.Errorf("want an error at %q, got %v for %.200s", c.field, err, c.json)
 			continue
@@ -226,16 +229,16 @@ func FuzzReadRecord(f *testing.F) {
 	f.Add([]byte(`{"turns":[{"tries":[{"a":{"checks":["CHECK_KNIGHT","CHECK_FILE"],"capture":"e4"}}]}]}`))
 	f.Add([]byte(`null`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := ReadRecord(bytes.NewReader(data))
+		r, err := Read(bytes.NewReader(data))
 		if err != nil {
-			var re *RecordError
+			var re *Error
 			if !errors.As(err, &re) {
-				t.Fatalf("error %v is not a *RecordError", err)
+				t.Fatalf("error %v is not a *Error", err)
 			}
 			return
 		}
 		out := recordJSON(t, r)
-		back, err := ReadRecord(bytes.NewReader(out))
+		back, err := Read(bytes.NewReader(out))
 		if err != nil {
 			t.Fatalf("written record does not read back: %v\n%s", err, out)
 		}
@@ -246,14 +249,14 @@ func FuzzReadRecord(f *testing.F) {
 	})
 }
 
-// SaveRecordFile writes a record that ReadRecord reads back, and leaves no
+// SaveFile writes a record that Read reads back, and leaves no
 // temporary file when it fails (here on a name too long for the file
 // system).
 func TestSaveRecordFile(t *testing.T) {
 	dir := t.TempDir()
 	rec := foolsMate(t)
 	path := filepath.Join(dir, "game.json")
-	if err := SaveRecordFile(path, rec); err != nil {
+	if err := SaveFile(path, rec); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
@@ -261,14 +264,14 @@ func TestSaveRecordFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	back, err := ReadRecord(f)
+	back, err := Read(f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(back.Turns) != len(rec.Turns) || back.Result != rec.Result {
 		t.Fatalf("read back %d turns, %v; want %d, %v", len(back.Turns), back.Result, len(rec.Turns), rec.Result)
 	}
-	if err := SaveRecordFile(filepath.Join(dir, strings.Repeat("y", 300)+".json"), rec); err == nil {
+	if err := SaveFile(filepath.Join(dir, strings.Repeat("y", 300)+".json"), rec); err == nil {
 		t.Fatal("saved under a 300-byte file name")
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
@@ -281,19 +284,19 @@ func TestSaveRecordFile(t *testing.T) {
 func TestOverheard(t *testing.T) {
 	e2e4, _ := chess.ParseMove("e2e4")
 	d2d4, _ := chess.ParseMove("d2d4")
-	turn := Turn{Color: chess.White, Tries: []Try{
-		{Question: TryMove(d2d4), Answer: answer(Illegal), Public: false},
-		{Question: Any(), Answer: answer(NoAny), Public: true},
-		{Question: TryMove(e2e4), Answer: Answer{Verdict: Captured, Capture: chess.E5, PawnTries: 1}, Public: true},
+	turn := kriegspiel.Turn{Color: chess.White, Tries: []kriegspiel.Try{
+		{Question: kriegspiel.TryMove(d2d4), Answer: kriegspiel.VerdictOnly(kriegspiel.Illegal), Public: false},
+		{Question: kriegspiel.Any(), Answer: kriegspiel.VerdictOnly(kriegspiel.NoAny), Public: true},
+		{Question: kriegspiel.TryMove(e2e4), Answer: kriegspiel.Answer{Verdict: kriegspiel.Captured, Capture: chess.E5, PawnTries: 1}, Public: true},
 	}}
-	want := []Heard{
-		{Question: Any(), Answer: answer(NoAny)},
-		{Answer: Answer{Verdict: Captured, Capture: chess.E5, PawnTries: 1}},
+	want := []kriegspiel.Heard{
+		{Question: kriegspiel.Any(), Answer: kriegspiel.VerdictOnly(kriegspiel.NoAny)},
+		{Answer: kriegspiel.Answer{Verdict: kriegspiel.Captured, Capture: chess.E5, PawnTries: 1}},
 	}
 	if got := turn.Overheard(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Overheard = %+v, want %+v", got, want)
 	}
-	rec := Record{Turns: []Turn{turn}}
+	rec := kriegspiel.Record{Turns: []kriegspiel.Turn{turn}}
 	if got := rec.Heard(chess.Black); !reflect.DeepEqual(got, want) {
 		t.Errorf("Heard(Black) = %+v, want what White's turn lets Black overhear, %+v", got, want)
 	}
