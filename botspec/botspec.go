@@ -20,8 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/internal/spec"
-	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -85,7 +85,7 @@ func (r *Resolver) NewPlayer(spec string, seed int64) (rbc.Player, error) {
 	}
 	cmdline, ok := strings.CutPrefix(spec, CmdPrefix)
 	if !ok {
-		return player.NewPlayer(spec, seed)
+		return engine.NewPlayer(spec, seed)
 	}
 	argv, err := rbcp.SplitCommand(cmdline)
 	if err != nil {
@@ -154,16 +154,16 @@ func (r *Resolver) Canonical(ctx context.Context, spec string, log *slog.Logger)
 
 // Format writes a bot spec back from its parts: "name" or "name:k=v,..."
 // with the settings sorted, so that equal specs are equal strings.
-func Format(name string, params player.Params) string { return spec.Format(name, params) }
+func Format(name string, params engine.Params) string { return spec.Format(name, params) }
 
 // MemoryBound returns the most memory the bot a spec names holds in this
-// process in a game whose clock starts at initial (player.MemoryBound): none
+// process in a game whose clock starts at initial (engine.MemoryBound): none
 // for an external engine, which has a process of its own.
 func MemoryBound(spec string, initial time.Duration) (int64, error) {
 	if IsExternal(spec) {
 		return 0, nil
 	}
-	return player.MemoryBound(spec, initial)
+	return engine.MemoryBound(spec, initial)
 }
 
 // CanonicalAll is Canonical for each spec, in order: what a match does once

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blindfish-rbc/blindfish/player"
+	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 )
 
@@ -64,18 +64,18 @@ func TestCanonicalLeavesOtherSpecs(t *testing.T) {
 func TestFormatSortsSettings(t *testing.T) {
 	cases := []struct {
 		name   string
-		params player.Params
+		params engine.Params
 		want   string
 	}{
 		{"random", nil, "random"},
-		{"blindfish", player.Params{"samples": "300", "hang": "250"}, "blindfish:hang=250,samples=300"},
+		{"blindfish", engine.Params{"samples": "300", "hang": "250"}, "blindfish:hang=250,samples=300"},
 	}
 	for _, c := range cases {
 		if got := Format(c.name, c.params); got != c.want {
 			t.Errorf("Format(%q, %v) = %q, want %q", c.name, c.params, got, c.want)
 		}
 	}
-	name, params, err := player.ParseSpec("blindfish:samples=300,hang=250")
+	name, params, err := engine.ParseSpec("blindfish:samples=300,hang=250")
 	if err != nil || Format(name, params) != "blindfish:hang=250,samples=300" {
 		t.Errorf("round trip: %q %v %v", name, params, err)
 	}

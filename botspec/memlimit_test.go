@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/player"
+	"github.com/blindfish-rbc/blindfish/engine"
 )
 
 func TestLimitMemory(t *testing.T) {
@@ -15,11 +15,11 @@ func TestLimitMemory(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "") // restored after the test
 	os.Unsetenv("GOMEMLIMIT")
 
-	bf, err := player.MemoryBound("blindfish", time.Minute)
+	bf, err := engine.MemoryBound("blindfish", time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rnd, err := player.MemoryBound("random", time.Minute)
+	rnd, err := engine.MemoryBound("random", time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}

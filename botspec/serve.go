@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/blindfish-rbc/blindfish/player"
+	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -25,7 +25,7 @@ func Engine(bot string, seed int64, log *slog.Logger) (rbcp.Engine, error) {
 	if IsExternal(bot) {
 		return rbcp.Engine{}, fmt.Errorf("--bot %q: an engine cannot serve an external engine", bot)
 	}
-	name, params, err := player.ParseSpec(bot)
+	name, params, err := engine.ParseSpec(bot)
 	if err != nil {
 		return rbcp.Engine{}, err
 	}
@@ -38,7 +38,7 @@ func Engine(bot string, seed int64, log *slog.Logger) (rbcp.Engine, error) {
 		{Name: "seed", Type: "spin", Default: strconv.FormatInt(seed, 10), HasDefault: true, Min: 0, Max: 1<<31 - 1},
 		{Name: "info", Type: "combo", Default: "debug", HasDefault: true, Vars: []string{"off", "info", "debug"}},
 	}
-	for _, k := range player.ConfigKeys() {
+	for _, k := range engine.ConfigKeys() {
 		def := k.Default
 		if name == DefaultBot {
 			if v, ok := params[k.Name]; ok {
@@ -74,11 +74,11 @@ type engineServer struct {
 // spec returns the bot name and settings the options ask for: the bot
 // option's own settings, overridden by every setting option changed from its
 // announced default.
-func (s *engineServer) spec(opts map[string]string) (string, player.Params, error) {
+func (s *engineServer) spec(opts map[string]string) (string, engine.Params, error) {
 	if IsExternal(opts["bot"]) {
 		return "", nil, fmt.Errorf("bot %q: an engine cannot serve an external engine", opts["bot"])
 	}
-	name, params, err := player.ParseSpec(opts["bot"])
+	name, params, err := engine.ParseSpec(opts["bot"])
 	if err != nil {
 		return "", nil, err
 	}
@@ -97,20 +97,20 @@ func (s *engineServer) check(opts map[string]string) error {
 		return err
 	}
 	if name == DefaultBot {
-		_, err := player.ParseConfig(params)
+		_, err := engine.ParseConfig(params)
 		return err
 	}
-	for _, b := range player.Bots() {
+	for _, b := range engine.Bots() {
 		if b.Name == name {
 			if len(params) > 0 {
 				// Let the registry word the complaint about settings.
-				_, err := player.NewPlayer(Format(name, params), 0)
+				_, err := engine.NewPlayer(Format(name, params), 0)
 				return err
 			}
 			return nil
 		}
 	}
-	_, err = player.NewPlayer(name, 0) // an unknown bot: the registry lists the known ones
+	_, err = engine.NewPlayer(name, 0) // an unknown bot: the registry lists the known ones
 	return err
 }
 
@@ -121,7 +121,7 @@ func (s *engineServer) newPlayer(ctx context.Context, opts map[string]string, in
 	}
 	seed, err := strconv.ParseInt(opts["seed"], 10, 64)
 	if err != nil {
-		return nil, fmt.Errorf("seed: %w", err)
+		return nil, fmt.Errorf("botspec: seed: %w", err)
 	}
 	if seed == 0 {
 		seed = rand.Int64()
@@ -130,9 +130,9 @@ func (s *engineServer) newPlayer(ctx context.Context, opts map[string]string, in
 	// the longest (one game at a time; the bot may change between games).
 	LimitMemory([]string{Format(name, params)}, 1, LongestClock)
 	if name != DefaultBot {
-		return player.NewPlayer(Format(name, params), seed)
+		return engine.NewPlayer(Format(name, params), seed)
 	}
-	cfg, err := player.ParseConfig(params)
+	cfg, err := engine.ParseConfig(params)
 	if err != nil {
 		return nil, err
 	}
@@ -143,5 +143,5 @@ func (s *engineServer) newPlayer(ctx context.Context, opts map[string]string, in
 	case "debug":
 		logger = rbcp.InfoLogger(info, slog.LevelDebug)
 	}
-	return player.NewBlindfish(cfg, player.Options{Seed: seed, Logger: logger})
+	return engine.NewBlindfish(cfg, engine.Options{Seed: seed, Logger: logger})
 }

@@ -12,13 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
 // Blindfish reports its degradations to the match.
-var _ DegradationReporter = (*player.Player)(nil)
+var _ DegradationReporter = (*engine.Player)(nil)
 
 // degradingCounts are what the test's degrading player reports each game.
 var degradingCounts = map[string]int{"cutoffs": 2, "late_updates": 1, "failovers": 0}
@@ -46,7 +46,7 @@ func (d *degrading) Degradations() map[string]int {
 // and the built-in bots.
 func degradingBots(spec string, seed int64) (rbc.Player, error) {
 	if spec == "degrading" {
-		p, err := player.NewPlayer("random", seed)
+		p, err := engine.NewPlayer("random", seed)
 		return &degrading{Player: p}, err
 	}
 	return builtinBots(spec, seed)

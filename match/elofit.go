@@ -51,13 +51,13 @@ func logLogistic(x float64) float64 {
 // It returns the ratings and their covariance (fixed's row and column 0).
 func fitElo(n int, pairs []pairTally, prior float64, fixed int) (elo []float64, cov [][]float64, err error) {
 	if n == 0 || fixed < 0 || fixed >= n {
-		return nil, nil, fmt.Errorf("ratings: fit %d bots holding bot %d", n, fixed)
+		return nil, nil, fmt.Errorf("match: ratings: fit %d bots holding bot %d", n, fixed)
 	}
 	r := make([]float64, n)
 	f := logLik(r, pairs, prior)
 	for step := 0; ; step++ {
 		if step == fitSteps {
-			return nil, nil, fmt.Errorf("ratings: no convergence in %d steps: %w", fitSteps, ErrNoMaximum)
+			return nil, nil, fmt.Errorf("match: ratings: no convergence in %d steps: %w", fitSteps, ErrNoMaximum)
 		}
 		g, h := gradHess(r, pairs, prior)
 		d, err := solve(reduce(h, fixed), reduceVec(g, fixed))
@@ -247,7 +247,7 @@ func cholesky(a [][]float64) ([][]float64, error) {
 			}
 			if i == j {
 				if !(s > 0) {
-					return nil, fmt.Errorf("ratings: information matrix not positive definite (bots not linked by games?)")
+					return nil, fmt.Errorf("match: ratings: information matrix not positive definite (bots not linked by games?)")
 				}
 				l[i][i] = math.Sqrt(s)
 			} else {

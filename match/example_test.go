@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/match"
-	"github.com/blindfish-rbc/blindfish/player"
 )
 
 // A Go program runs a match as `blindfish match` does, here as two shards
@@ -26,7 +26,7 @@ func Example() {
 			Initial: time.Minute, Increment: time.Second, MoveLimit: 100,
 			Out: dir, Concurrency: 1, Alternate: true, Resume: true,
 			Shard:  match.Shard{K: k, N: 2},
-			NewBot: player.NewPlayer, // the built-in bots' specs
+			NewBot: engine.NewPlayer, // the built-in bots' specs
 		}
 		rep, err := match.Play(context.Background(), cfg)
 		if err != nil {

@@ -102,7 +102,7 @@ type RatingList struct {
 
 // ErrNoMaximum is returned when the likelihood has no finite maximum (a bot
 // that won or lost every game, without a prior).
-var ErrNoMaximum = errors.New("ratings: no finite maximum (a bot won or lost every game; use a prior)")
+var ErrNoMaximum = errors.New("match: ratings: no finite maximum (a bot won or lost every game; use a prior)")
 
 // RatingName is the name a bot is rated under: its spec, and the game in
 // brackets when it is not RBC, so that a bot of one name in two games is two
@@ -124,7 +124,7 @@ type pairTally struct {
 // Ratings fits a rating list to results (nil entries skipped).
 func Ratings(results []*Result, opts RatingOptions) (*RatingList, error) {
 	if opts.Prior < 0 || math.IsNaN(opts.Prior) || math.IsInf(opts.Prior, 0) {
-		return nil, fmt.Errorf("ratings: prior %g: want a number of virtual draws, 0 or more", opts.Prior)
+		return nil, fmt.Errorf("match: ratings: prior %g: want a number of virtual draws, 0 or more", opts.Prior)
 	}
 	list := &RatingList{Options: opts}
 	index := map[string]int{}

@@ -238,12 +238,12 @@ func FromLine(l LogLine) (*Result, error) {
 	case 2:
 		r.Degraded = [2]map[string]int(l.Degraded)
 	default:
-		return nil, fmt.Errorf("degraded: %d entries, want White's and Black's", len(l.Degraded))
+		return nil, fmt.Errorf("match: degraded: %d entries, want White's and Black's", len(l.Degraded))
 	}
 	if l.Winner != "" {
 		c, err := chess.ParseColor(l.Winner)
 		if err != nil {
-			return nil, fmt.Errorf("winner: %w", err)
+			return nil, fmt.Errorf("match: winner: %w", err)
 		}
 		r.Outcome.Winner, r.Outcome.HasWinner = c, true
 	}
@@ -251,7 +251,7 @@ func FromLine(l LogLine) (*Result, error) {
 	if r.Outcome.Void() {
 		c, err := chess.ParseColor(l.Failed)
 		if err != nil {
-			return nil, fmt.Errorf("failed: %w", err)
+			return nil, fmt.Errorf("match: failed: %w", err)
 		}
 		if r.Outcome.HasWinner {
 			return nil, fmt.Errorf("a void game (reason %s) with a winner", ReasonError)

@@ -10,14 +10,14 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/player"
+	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // builtinBots is the factory of the tests: the engine's built-in bots,
 // random and attacker being fast and, with a seed, deterministic.
-func builtinBots(spec string, seed int64) (rbc.Player, error) { return player.NewPlayer(spec, seed) }
+func builtinBots(spec string, seed int64) (rbc.Player, error) { return engine.NewPlayer(spec, seed) }
 
 // testConfig is a short random-vs-attacker match into dir. The clock is far
 // more than the bots need (microseconds a move), so that a loaded machine

@@ -30,9 +30,9 @@ type HistoryError struct {
 
 func (e *HistoryError) Error() string {
 	if e.Path == "" {
-		return "rbc: bad game history: " + e.Err.Error()
+		return "record: bad game history: " + e.Err.Error()
 	}
-	return "rbc: bad game history: " + e.Path + ": " + e.Err.Error()
+	return "record: bad game history: " + e.Path + ": " + e.Err.Error()
 }
 
 func (e *HistoryError) Unwrap() error { return e.Err }
@@ -55,7 +55,7 @@ var colorKeys = [2]string{chess.White: "true", chess.Black: "false"}
 func ReadHistory(r io.Reader) (*rbc.History, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, fmt.Errorf("rbc: read game history: %w", err)
+		return nil, fmt.Errorf("record: read game history: %w", err)
 	}
 	return ParseHistory(data)
 }
@@ -66,7 +66,7 @@ func ReadHistory(r io.Reader) (*rbc.History, error) {
 func LoadHistoryFile(path string) (*rbc.History, error) {
 	r, err := LoadRecord(path)
 	if err != nil {
-		return nil, fmt.Errorf("rbc: load game history: %w", err)
+		return nil, fmt.Errorf("record: load game history: %w", err)
 	}
 	return r.History()
 }
@@ -80,7 +80,7 @@ func SaveHistoryFile(path string, h *rbc.History) error {
 		return err
 	}
 	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("rbc: save game history: %w", err)
+		return fmt.Errorf("record: save game history: %w", err)
 	}
 	return nil
 }
@@ -500,7 +500,7 @@ func WriteHistory(h *rbc.History, w io.Writer) error {
 		b = append(b, `{"type": "WinReason", "value": "RESIGN"}`...)
 	default:
 		if !o.Reason.Valid() {
-			return fmt.Errorf("rbc: write game history: unknown win reason %d", o.Reason)
+			return fmt.Errorf("record: write game history: unknown win reason %d", o.Reason)
 		}
 		b = append(b, `{"type": "WinReason", "value": "`...)
 		b = append(b, o.Reason.String()...)
@@ -515,7 +515,7 @@ func WriteHistory(h *rbc.History, w io.Writer) error {
 	}
 	b = append(b, '}')
 	if _, err := w.Write(b); err != nil {
-		return fmt.Errorf("rbc: write game history: %w", err)
+		return fmt.Errorf("record: write game history: %w", err)
 	}
 	return nil
 }

@@ -253,7 +253,7 @@ func TestReadHistoryErrorsNameKeyColourAndTurn(t *testing.T) {
 		{"list", set("senses", "", 0, []any{1, 2}), `senses: want an object with keys "true" and "false"`},
 		{"short list", set("fens_before_move", "", 0, map[string]any{"true": []any{}, "false": []any{}}), `fens_before_move["true"]: 0 entries, but requested_moves["true"] has 4`},
 		{"turns alternate", set("senses", "", 0, map[string]any{"true": []any{1, 2, 3, 4, 5, 6}, "false": []any{1, 2, 3}}), `senses: white has 6 turns and black 3`},
-		{"syntax", []byte(`{"type": "GameHistory",`), `rbc: bad game history: not a JSON object`},
+		{"syntax", []byte(`{"type": "GameHistory",`), `record: bad game history: not a JSON object`},
 		{"trailing data", append(append([]byte{}, data...), "{}"...), `extra data after the history object`},
 	}
 	for _, c := range cases {
@@ -334,7 +334,7 @@ func FuzzReadHistory(f *testing.F) {
 		h, err := ParseHistory(data)
 		if err != nil {
 			var he *HistoryError
-			if !errors.As(err, &he) || !strings.HasPrefix(err.Error(), "rbc: bad game history: ") {
+			if !errors.As(err, &he) || !strings.HasPrefix(err.Error(), "record: bad game history: ") {
 				t.Fatalf("error of type %T without context: %v", err, err)
 			}
 			return

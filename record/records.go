@@ -432,23 +432,23 @@ func WriteArchive(w io.Writer, records []*Record) error {
 	for _, r := range records {
 		name := r.Base()
 		if prev, dup := seen[name]; dup {
-			return fmt.Errorf("rbc: archive: %s and %s have one name, %s", prev, r.Name(), name)
+			return fmt.Errorf("record: archive: %s and %s have one name, %s", prev, r.Name(), name)
 		}
 		seen[name] = r.Name()
 		hdr := &tar.Header{Typeflag: tar.TypeReg, Name: name, Size: int64(len(r.Data)), Mode: 0o644,
 			ModTime: time.Unix(0, 0)}
 		if err := tw.WriteHeader(hdr); err != nil {
-			return fmt.Errorf("rbc: archive: %w", err)
+			return fmt.Errorf("record: archive: %w", err)
 		}
 		if _, err := tw.Write(r.Data); err != nil {
-			return fmt.Errorf("rbc: archive: %w", err)
+			return fmt.Errorf("record: archive: %w", err)
 		}
 	}
 	if err := tw.Close(); err != nil {
-		return fmt.Errorf("rbc: archive: %w", err)
+		return fmt.Errorf("record: archive: %w", err)
 	}
 	if err := zw.Close(); err != nil {
-		return fmt.Errorf("rbc: archive: %w", err)
+		return fmt.Errorf("record: archive: %w", err)
 	}
 	return nil
 }

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/match"
-	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/record"
 )
@@ -27,7 +27,7 @@ func playMatch(t *testing.T, dir string, games int) []*match.Result {
 	cfg := match.Config{
 		Bot: "random", Opponent: "attacker", Games: games, Initial: 60 * time.Second, Increment: time.Second,
 		Seed: 7, Out: dir, Concurrency: 2, Alternate: true, MoveLimit: 100, TurnLimit: 6,
-		NewBot: func(spec string, seed int64) (rbc.Player, error) { return player.NewPlayer(spec, seed) },
+		NewBot: func(spec string, seed int64) (rbc.Player, error) { return engine.NewPlayer(spec, seed) },
 	}
 	rep, err := match.Play(context.Background(), cfg)
 	if err != nil || rep.Finished() != games {

@@ -9,17 +9,17 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/player"
+	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/record"
 )
 
-// NewBot makes the bot of spec (player.NewLoggingPlayer, seeded with
+// NewBot makes the bot of spec (engine.NewLoggingPlayer, seeded with
 // seed) to ask on color's side, told it has left at every turn, its
 // decisions' log lines captured for the page. The caller closes its
 // Player when done.
 func NewBot(spec string, color chess.Color, seed int64, left time.Duration) (*BotOptions, error) {
 	capture := analysis.NewCapture(slog.LevelDebug, 200)
-	p, err := player.NewLoggingPlayer(spec, seed, slog.New(capture))
+	p, err := engine.NewLoggingPlayer(spec, seed, slog.New(capture))
 	if err != nil {
 		return nil, err
 	}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/evaluator"
-	"github.com/blindfish-rbc/blindfish/player"
 	"github.com/blindfish-rbc/blindfish/record"
 )
 
@@ -80,7 +80,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	level := &slog.LevelVar{}
 	level.Set(slog.LevelWarn)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	p, err := player.NewLoggingPlayer(*bot, *seed, log)
+	p, err := engine.NewLoggingPlayer(*bot, *seed, log)
 	if err != nil {
 		return usageError{err.Error()}
 	}

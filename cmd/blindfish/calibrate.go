@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/blindfish-rbc/blindfish/player"
+	"github.com/blindfish-rbc/blindfish/engine"
 )
 
 // runCalibrate is `blindfish belief calibrate` (and `blindfish belief
 // --calibrate`, its older form): it measures the player's opponent model
-// against recorded games (player.PriorCalibration): how often the true board
+// against recorded games (engine.PriorCalibration): how often the true board
 // left material en prise or bore on our king, against the share of the
 // belief that did.
 func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -24,9 +24,9 @@ func runCalibrate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if fs.NArg() == 0 {
 		return usageError{"no game records given (history files or folders of them)"}
 	}
-	cal := player.NewPriorCalibration()
+	cal := engine.NewPriorCalibration()
 	games, records, err := cal.ObserveRecords(ctx, fs.Args(),
-		player.CalibrationOptions{MemoryBudget: *budget << 20, MaxBoards: *maxBoards, Opponent: *opponent})
+		engine.CalibrationOptions{MemoryBudget: *budget << 20, MaxBoards: *maxBoards, Opponent: *opponent})
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/player"
+	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient/rbcclienttest"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/record"
@@ -48,7 +48,7 @@ func loopbackServer(t *testing.T, f rbcclienttest.Faults, n, turnLimit int) (*rb
 		if i%2 == 1 {
 			color = chess.Black
 		}
-		bot, err := player.NewPlayer("random", int64(i+1))
+		bot, err := engine.NewPlayer("random", int64(i+1))
 		if err != nil {
 			t.Fatal(err)
 		}

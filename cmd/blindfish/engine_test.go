@@ -17,7 +17,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/player"
+	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcp"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -90,7 +90,7 @@ func TestEngineConformanceGames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		local, err := player.NewPlayer("random", int64(g+10))
+		local, err := engine.NewPlayer("random", int64(g+10))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +134,7 @@ func TestEngineBlindfishThroughProtocol(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	opp, _ := player.NewPlayer("random", 3)
+	opp, _ := engine.NewPlayer("random", 3)
 	o := quickGame(60 * time.Second)
 	o.TurnLimit = 4
 	res, err := rbc.PlayLocalGame(context.Background(), c, opp, o)

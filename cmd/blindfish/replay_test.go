@@ -72,7 +72,7 @@ func TestReplayCheckReportsDivergenceAndUnreadableFiles(t *testing.T) {
 	for _, want := range []string{
 		good + ": ok, 7 turns, white wins by KING_CAPTURE\n",
 		bad + ": diverges at turn 2 (black): taken move: recorded f7f5, replayed 0000\n",
-		broken + ": unreadable: rbc: bad game history: not a JSON object",
+		broken + ": unreadable: record: bad game history: not a JSON object",
 		missing + ": unreadable: open " + missing,
 	} {
 		if !strings.Contains(out, want) {

@@ -7,21 +7,21 @@ import (
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/engine/sensebench"
 	"github.com/blindfish-rbc/blindfish/evaluator"
-	"github.com/blindfish-rbc/blindfish/player"
-	"github.com/blindfish-rbc/blindfish/player/sensebench"
 )
 
 // The offline sense benchmark's command line: `blindfish belief sense
 // --strategies STRATEGY[,...]`. The benchmark itself (what it replays and how
-// it scores a window) is player/sensebench; this file reads its flags and
+// it scores a window) is engine/sensebench; this file reads its flags and
 // prints its table.
 
 // runSenseBench is `blindfish belief sense ...` (and `blindfish belief
 // --sense STRATEGIES ...`, its older form).
 func runSenseBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("belief sense", "--strategies STRATEGY[,STRATEGY...] [--time 1s] [--eval auto] [--depth N] [--memory-mb N] FILE|DIR...", stderr)
-	senses := fs.String("strategies", "", "sense strategies to compare, comma-separated, or 'all' ("+strings.Join(player.SenseNames(), ", ")+")")
+	senses := fs.String("strategies", "", "sense strategies to compare, comma-separated, or 'all' ("+strings.Join(engine.SenseNames(), ", ")+")")
 	budget := fs.Duration("time", 2*time.Second, "time budget of each sense decision")
 	maxBoards := fs.Int("max-boards", 300000, "stop replaying a side once its belief holds more boards than this (random games explode)")
 	evalName := fs.String("eval", "auto", "evaluator for strategies that score moves (voi): auto, stockfish or embedded")
@@ -35,9 +35,9 @@ func runSenseBench(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	cfg := sensebench.Config{Budget: *budget, MaxBoards: *maxBoards, MemoryMB: *memoryMB, Workers: *workers, Seed: *seed, Engine: player.DefaultConfig()}
+	cfg := sensebench.Config{Budget: *budget, MaxBoards: *maxBoards, MemoryMB: *memoryMB, Workers: *workers, Seed: *seed, Engine: engine.DefaultConfig()}
 	var err error
-	if cfg.Strategies, err = player.ParseSenseNames(*senses); err != nil {
+	if cfg.Strategies, err = engine.ParseSenseNames(*senses); err != nil {
 		return usageError{err.Error()}
 	}
 	if len(cfg.Strategies) == 0 {

@@ -10,7 +10,7 @@ import (
 // TestSenseBenchOnARecordedGame runs the command on one short Trout game and
 // reads its table back: a row per strategy and per reference, each over the
 // same turns, the references' columns as they must be. What the numbers mean
-// is player/sensebench's test.
+// is engine/sensebench's test.
 func TestSenseBenchOnARecordedGame(t *testing.T) {
 	code, out, errs := runBlindfish(t, context.Background(), "belief", "--sense", "random,size,hsuc", "--time", "500ms", "-q",
 		"../../testdata/histories/trout_bot-trout_bot-gen-003.json")

@@ -19,7 +19,7 @@ const (
 	maxCLILines      = 1500
 	maxPlayerFields  = 15
 	cliDir           = "cmd/blindfish"
-	playerStructFile = "player/player.go"
+	playerStructFile = "engine/player.go"
 )
 
 // goFiles returns the repository's Go files, relative to root, tests

@@ -72,7 +72,7 @@ func Names() []string {
 func New(botSpec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
 	name, params, err := spec.Parse(botSpec)
 	if err != nil {
-		return nil, fmt.Errorf("kriegspiel: %w", err)
+		return nil, fmt.Errorf("bots: %w", err)
 	}
 	for _, b := range table() {
 		if b.name == name {

@@ -61,7 +61,7 @@ func readLines(r io.Reader) <-chan string {
 }
 
 // errEndOfInput is the human's resignation when the input ends.
-var errEndOfInput = errors.New("resigned: end of input")
+var errEndOfInput = errors.New("terminal: resigned: end of input")
 
 // errResigned is the human's resignation by command.
 var errResigned = errors.New("resigned")

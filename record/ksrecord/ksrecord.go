@@ -71,12 +71,12 @@ type Error struct {
 	Err   error
 }
 
-// Error returns "kriegspiel: bad record: FIELD: what is wrong".
+// Error returns "ksrecord: bad record: FIELD: what is wrong".
 func (e *Error) Error() string {
 	if e.Field == "" {
-		return "kriegspiel: bad record: " + e.Err.Error()
+		return "ksrecord: bad record: " + e.Err.Error()
 	}
-	return fmt.Sprintf("kriegspiel: bad record: %s: %v", e.Field, e.Err)
+	return fmt.Sprintf("ksrecord: bad record: %s: %v", e.Field, e.Err)
 }
 
 // Unwrap returns the underlying error.
@@ -142,15 +142,15 @@ func wireAnswerOf(a kriegspiel.Answer) wireAnswer {
 func Write(w io.Writer, r *kriegspiel.Record) error {
 	data, err := marshal(r)
 	if err != nil {
-		return fmt.Errorf("kriegspiel: writing record: %w", err)
+		return fmt.Errorf("ksrecord: writing record: %w", err)
 	}
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, data, "", " "); err != nil {
-		return fmt.Errorf("kriegspiel: writing record: %w", err)
+		return fmt.Errorf("ksrecord: writing record: %w", err)
 	}
 	buf.WriteByte('\n')
 	if _, err := w.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("kriegspiel: writing record: %w", err)
+		return fmt.Errorf("ksrecord: writing record: %w", err)
 	}
 	return nil
 }
@@ -164,7 +164,7 @@ func SaveFile(path string, r *kriegspiel.Record) error {
 		return err
 	}
 	if err := atomicfile.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("kriegspiel: saving record: %w", err)
+		return fmt.Errorf("ksrecord: saving record: %w", err)
 	}
 	return nil
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fit the reply model's temperature and floor (player/replies.go) to a bot's
+"""Fit the reply model's temperature and floor (engine/replies.go) to a bot's
 moves in reference-harness game records.
 
     PYTHONPATH=/path/to/python-chess scripts/calibrate/replies.py [--in-check] BOT DEPTH RECORD.json...
