@@ -41,8 +41,9 @@ func ArchiveName(s Shard) string {
 // records with those file names are packed (a run's own games); with nil,
 // all of them. It returns the archive's path and how many records it holds;
 // with nothing to pack it writes nothing and returns "", 0. A record that
-// does not parse stops it before anything is written (the error names it).
-func Archive(dir, base string, names []string) (string, int, error) {
+// that read cannot read stops it before anything is written (the error
+// names it).
+func Archive(dir, base string, names []string, read RecordReader) (string, int, error) {
 	var want map[string]bool
 	if names != nil {
 		want = make(map[string]bool, len(names))
@@ -69,7 +70,7 @@ func Archive(dir, base string, names []string) (string, int, error) {
 		if err != nil {
 			return "", 0, fmt.Errorf("match: archive: %w", err)
 		}
-		if _, err := recordResult(r); err != nil { // it parses as what it is, RBC or Kriegspiel
+		if _, err := read(r); err != nil { // it parses as what it is, of whichever game
 			return "", 0, fmt.Errorf("match: archive: %w (fix or move it, then archive again)", err)
 		}
 		recs = append(recs, r)

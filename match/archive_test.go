@@ -50,20 +50,20 @@ func TestArchive(t *testing.T) {
 		t.Fatalf("play: %d games, %v", rep.Finished(), err)
 	}
 	copyRecord(t, "trout_bot-trout_bot-6-000.json", dir, "harness.json") // a bare game
-	before, bare, err := ReadFolders([]string{dir})
+	before, bare, err := ReadFolders([]string{dir}, ReadRBCRecord)
 	if err != nil || bare != 1 {
 		t.Fatalf("before: %d bare, %v", bare, err)
 	}
 	wantTable := cellsWithoutTimes(ResultsTable(GroupPairings(before), false))
 
-	path, n, err := Archive(dir, ArchiveName(Shard{}), nil)
+	path, n, err := Archive(dir, ArchiveName(Shard{}), nil, ReadRBCRecord)
 	if err != nil || n != 5 || path != filepath.Join(dir, "games.tar.gz") {
 		t.Fatalf("Archive = %s, %d, %v; want games.tar.gz, 5", path, n, err)
 	}
 	if left := looseRecords(t, dir); len(left) != 0 {
 		t.Errorf("loose records left: %v", left)
 	}
-	after, bare, err := ReadFolders([]string{dir})
+	after, bare, err := ReadFolders([]string{dir}, ReadRBCRecord)
 	if err != nil || bare != 1 || len(after) != len(before) {
 		t.Fatalf("after: %d games, %d bare, %v", len(after), bare, err)
 	}
@@ -77,7 +77,7 @@ func TestArchive(t *testing.T) {
 	}
 
 	// Nothing loose: nothing to do.
-	if path, n, err := Archive(dir, "games", nil); path != "" || n != 0 || err != nil {
+	if path, n, err := Archive(dir, "games", nil, ReadRBCRecord); path != "" || n != 0 || err != nil {
 		t.Errorf("Archive of a packed folder = %q, %d, %v", path, n, err)
 	}
 	// Two runs archiving their own records at once: each gets a name of
@@ -89,7 +89,7 @@ func TestArchive(t *testing.T) {
 	paths := make([]string, 2)
 	for i, names := range [][]string{{"a.json"}, {"b.json"}} {
 		wg.Go(func() {
-			p, n, err := Archive(dir, "games", names)
+			p, n, err := Archive(dir, "games", names, ReadRBCRecord)
 			if err != nil || n != 1 {
 				t.Errorf("Archive(%v) = %s, %d, %v", names, p, n, err)
 			}
@@ -119,7 +119,7 @@ func TestArchive(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"type": "GameHistory"`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Archive(dir, "games", nil); err == nil || !strings.Contains(err.Error(), "bad.json") {
+	if _, _, err := Archive(dir, "games", nil, ReadRBCRecord); err == nil || !strings.Contains(err.Error(), "bad.json") {
 		t.Errorf("Archive with a broken record: %v; want an error naming it", err)
 	}
 	if left := looseRecords(t, dir); !slices.Equal(left, []string{"bad.json", "c.json"}) {

@@ -54,7 +54,7 @@ func TestCompressedLogResumesAndMerges(t *testing.T) {
 	}
 
 	read := func() int {
-		f, err := ReadMatchFolders([]string{cfg.Out})
+		f, err := ReadMatchFolders([]string{cfg.Out}, ReadRBCRecord)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestCompressedLogResumesAndMerges(t *testing.T) {
 	}
 
 	gzipFile(t, filepath.Join(cfg.Out, "results.shard-0-of-2.jsonl.gz"), []byte("not json\n"))
-	f, err := ReadMatchFolders([]string{cfg.Out})
+	f, err := ReadMatchFolders([]string{cfg.Out}, ReadRBCRecord)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestCompressedLogResumesAndMerges(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cfg.Out, "results.shard-1-of-2.jsonl.gz"), []byte("plain text"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadMatchFolders([]string{cfg.Out}); err == nil {
+	if _, err := ReadMatchFolders([]string{cfg.Out}, ReadRBCRecord); err == nil {
 		t.Error("a results log named .gz that is not gzip read without an error")
 	}
 }

@@ -10,10 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/blindfish-rbc/blindfish/engine"
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -102,7 +100,7 @@ func TestDegradationsInLogAndTable(t *testing.T) {
 	if got := column(t, MatchTable(cfg.Bot, cfg.Opponent, rep.Results), "degraded"); !slices.Equal(got, wantCol) {
 		t.Errorf("match table: degraded %v, want %v", got, wantCol)
 	}
-	read, _, err := ReadFolders([]string{dir})
+	read, _, err := ReadFolders([]string{dir}, ReadRBCRecord)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,32 +148,5 @@ func TestNoDegradationsNoField(t *testing.T) {
 	}
 	if got := column(t, MatchTable("random", "attacker", rep.Results), "degraded"); !slices.Equal(got, []string{"-/-", "-/-", "-/-"}) {
 		t.Errorf("degraded %v, want -/- throughout", got)
-	}
-}
-
-// degradingKriegspiel is Kriegspiel's random player reporting one
-// emergency turn.
-type degradingKriegspiel struct{ kriegspiel.Player }
-
-func (degradingKriegspiel) Degradations() map[string]int { return map[string]int{"emergencies": 1} }
-
-// TestKriegspielDegradations: the Kriegspiel referee records degradations
-// as the RBC one does.
-func TestKriegspielDegradations(t *testing.T) {
-	cfg := Config{Bot: "degrading", Opponent: "random", Games: 2, Initial: 60 * time.Second, Increment: time.Second,
-		Seed: 3, Concurrency: 2, Alternate: true, TurnLimit: 20,
-		Referee: KriegspielReferee{Rules: kriegspiel.Berkeley(), NewBot: func(spec string, seed int64) (kriegspiel.Player, error) {
-			p, err := kriegspielRandom(spec, seed)
-			if spec == "degrading" {
-				return degradingKriegspiel{p}, err
-			}
-			return p, err
-		}}}
-	rep, err := Play(context.Background(), cfg)
-	if err != nil || rep.Finished() != 2 {
-		t.Fatalf("finished %d: %v", rep.Finished(), err)
-	}
-	if got := column(t, MatchTable(cfg.Bot, cfg.Opponent, rep.Results), "degraded"); !slices.Equal(got, []string{"1/-", "1/-", "2/-"}) {
-		t.Errorf("degraded %v, want 1/- a game", got)
 	}
 }

@@ -34,7 +34,7 @@ func Example() {
 		}
 		fmt.Printf("shard %s: %d games\n", cfg.Shard, rep.Finished())
 	}
-	results, _, err := match.ReadFolders([]string{dir})
+	results, _, err := match.ReadFolders([]string{dir}, match.ReadRBCRecord)
 	if err != nil {
 		panic(err)
 	}

@@ -165,7 +165,7 @@ func TestResumeSkipsBadMiddleLine(t *testing.T) {
 		t.Error("a bad line in the middle was set aside as torn")
 	}
 	// The damaged line stays (it is not the last): readers skip it.
-	f, err := ReadMatchFolders([]string{cfg.Out})
+	f, err := ReadMatchFolders([]string{cfg.Out}, ReadRBCRecord)
 	if err != nil || len(f.Results) != games || len(f.Skipped) != 1 || f.Skipped[0].Line != 2 {
 		t.Errorf("read back %d games, skipped %v: %v", len(f.Results), f.Skipped, err)
 	}
@@ -181,7 +181,7 @@ func TestReadMatchFoldersSkipsBadLines(t *testing.T) {
 	ls[2] = []byte(`{"bot": "random", "winner": "purple"}`)
 	os.WriteFile(filepath.Join(b.Out, LogName), append(bytes.Join(ls, []byte{'\n'}), '\n'), 0o644)
 
-	f, err := ReadMatchFolders([]string{a.Out, b.Out})
+	f, err := ReadMatchFolders([]string{a.Out, b.Out}, ReadRBCRecord)
 	if err != nil {
 		t.Fatalf("merge: %v", err)
 	}
@@ -213,7 +213,7 @@ func TestNoResumeAfterTornLineStartsFresh(t *testing.T) {
 	if _, err := Play(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	f, err := ReadMatchFolders([]string{cfg.Out})
+	f, err := ReadMatchFolders([]string{cfg.Out}, ReadRBCRecord)
 	if err != nil || len(f.Skipped) != 0 || len(f.Results) != 2*games-1 {
 		t.Errorf("after a run without resume: %d games, skipped %v, %v", len(f.Results), f.Skipped, err)
 	}

@@ -41,9 +41,9 @@ const (
 // Void reports whether the game was voided by a bot's failure.
 func (o Outcome) Void() bool { return o.Reason == ReasonError }
 
-// voidIfFailed turns a resignation of a side whose callback failed
+// VoidIfFailed turns a resignation of a side whose callback failed
 // (failed[c]) into a void game, keeping the referee's detail.
-func voidIfFailed(o Outcome, failed [2]bool) Outcome {
+func VoidIfFailed(o Outcome, failed [2]bool) Outcome {
 	if !o.HasWinner || o.Reason != ReasonResign || !failed[o.Winner.Other()] {
 		return o
 	}

@@ -20,7 +20,6 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/record"
-	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 )
 
 // Match results on disk.
@@ -571,24 +570,17 @@ func readFolderLogs(dir, abs string) (out []*Result, bad []*LineError, err error
 	return out, bad, nil
 }
 
-// recordResult is the result of a game read from its record alone (no
-// clock times): an RBC history, or a Kriegspiel record (told apart by
-// content, as replay does), such as the records a tournament server saved.
-func recordResult(rec *record.Record) (*Result, error) {
-	if ksrecord.Is(rec.Data) {
-		k, err := ksrecord.Read(bytes.NewReader(rec.Data))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", rec.Name(), err)
-		}
-		r := &Result{White: k.White, Black: k.Black, BotColor: chess.White, Clock: "?", Record: rec.Name(),
-			Variant: "kriegspiel/" + k.Ruleset.Name,
-			Outcome: Outcome{Winner: k.Result.Winner, HasWinner: k.Result.HasWinner,
-				Reason: k.Result.ReasonName(), Detail: k.Result.Detail}}
-		for _, t := range k.Turns {
-			r.Turns[t.Color]++
-		}
-		return r, nil
-	}
+// RecordReader reads the result of a recorded game from its record alone
+// (no clock times, clock "?"): how the results reader counts the games no
+// results log mentions (records a tournament server saved, say) and how
+// Archive checks each record before it packs it. The table of games
+// (game.ReadResult) reads the records of every game; ReadRBCRecord reads
+// RBC's alone.
+type RecordReader func(rec *record.Record) (*Result, error)
+
+// ReadRBCRecord reads an RBC record's result: the RecordReader of RBC, the
+// game a match plays when Config.Referee is nil.
+func ReadRBCRecord(rec *record.Record) (*Result, error) {
 	h, err := rec.History()
 	if err != nil {
 		return nil, err
@@ -632,8 +624,9 @@ func voidKeyOf(r *Result) voidKey {
 // folder named twice counts once. A harness series folder (one with a
 // summary.txt, see series.go) adds the histories of its gNN subfolders. A
 // log line that cannot be read is left out and listed in Skipped;
-// unreadable records and archives are errors that name the file.
-func ReadMatchFolders(dirs []string) (*Folders, error) {
+// unreadable records and archives are errors that name the file. read reads
+// the bare records.
+func ReadMatchFolders(dirs []string, read RecordReader) (*Folders, error) {
 	out := &Folders{}
 	seen := map[string]bool{}
 	for _, dir := range dirs {
@@ -693,7 +686,7 @@ func ReadMatchFolders(dirs []string) (*Folders, error) {
 				if logged[rec.Base()] {
 					continue
 				}
-				r, err := recordResult(rec)
+				r, err := read(rec)
 				if err != nil {
 					return nil, err
 				}
@@ -710,8 +703,8 @@ func ReadMatchFolders(dirs []string) (*Folders, error) {
 
 // ReadFolders reads the games that count in match folders (see
 // ReadMatchFolders): void games and unreadable log lines are left out.
-func ReadFolders(dirs []string) (results []*Result, bare int, err error) {
-	f, err := ReadMatchFolders(dirs)
+func ReadFolders(dirs []string, read RecordReader) (results []*Result, bare int, err error) {
+	f, err := ReadMatchFolders(dirs, read)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -49,6 +49,9 @@ type Config struct {
 	NewBot BotFactory
 	// Referee plays each game; nil plays RBC with NewBot's players.
 	Referee Referee
+	// Records reads the records of the match's game (Report.Archive checks
+	// each before packing it); nil reads RBC's (ReadRBCRecord).
+	Records RecordReader
 	// Logger gets the referee's warnings and a line per finished game at
 	// debug level; nil discards them.
 	Logger *slog.Logger
@@ -556,12 +559,20 @@ func (rbcReferee) Play(ctx context.Context, cfg *Config, g Game) (Played, error)
 	}
 	h := res.History
 	return Played{
-		Outcome: voidIfFailed(RBCOutcome(h.Outcome), [2]bool{w.failed.Load(), b.failed.Load()}),
+		Outcome: VoidIfFailed(RBCOutcome(h.Outcome), [2]bool{w.failed.Load(), b.failed.Load()}),
 		Used:    res.Used, TurnTimes: res.TurnTimes,
 		Degraded: [2]map[string]int{w.degraded(), b.degraded()},
 		Turns:    [2]int{len(h.Turns[chess.White]), len(h.Turns[chess.Black])},
 		Save:     func(path string) error { return record.SaveHistoryFile(path, h) },
 	}, nil
+}
+
+// records is the RecordReader of the match's game.
+func (c *Config) records() RecordReader {
+	if c.Records == nil {
+		return ReadRBCRecord
+	}
+	return c.Records
 }
 
 // variant is the name of the match's game ("" for RBC).

@@ -3,6 +3,7 @@ package match
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -65,7 +66,7 @@ func TestPlaySavesWhatItReports(t *testing.T) {
 	if g := cfg.Game(1); g.White != "attacker" || g.BotColor != chess.Black || g.Record != "attacker-random-5-001.json" {
 		t.Errorf("game 1 does not swap colours: %+v", g)
 	}
-	read, bare, err := ReadFolders([]string{dir})
+	read, bare, err := ReadFolders([]string{dir}, ReadRBCRecord)
 	if err != nil || bare != 0 || len(read) != 4 {
 		t.Fatalf("read back %d games, %d bare: %v", len(read), bare, err)
 	}
@@ -142,5 +143,36 @@ func TestLogLineTurnTimes(t *testing.T) {
 	l.TurnS = l.TurnS[:1]
 	if _, err := FromLine(l); err == nil || !strings.Contains(err.Error(), "turn_s") {
 		t.Errorf("one list: error %v, want one naming turn_s", err)
+	}
+}
+
+// otherGame is a Referee of a game other than RBC: every game a draw, its
+// record a line of text.
+type otherGame struct{}
+
+func (otherGame) Variant() string { return "other/rules" }
+
+func (otherGame) Play(context.Context, *Config, Game) (Played, error) {
+	return Played{Outcome: Outcome{Reason: "TURN_LIMIT"}, Turns: [2]int{1, 1},
+		Save: func(path string) error { return os.WriteFile(path, []byte("other\n"), 0o644) }}, nil
+}
+
+// TestResumeKeepsVariantsApart: the games of another game logged in a
+// folder are resumed by a match of that game, and by no RBC match of the
+// same bots, seed and clock.
+func TestResumeKeepsVariantsApart(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Bot: "random", Opponent: "attacker", Games: 2, Initial: 60 * time.Second, Seed: 3, Out: dir,
+		Concurrency: 1, Alternate: true, Referee: otherGame{}}
+	if _, err := Play(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := resume(&cfg, dir, make([]*Result, 2)); err != nil || n != 2 {
+		t.Errorf("the other game's match resumed %d of 2: %v", n, err)
+	}
+	rbcCfg := cfg
+	rbcCfg.Referee, rbcCfg.NewBot = nil, builtinBots
+	if n, err := resume(&rbcCfg, dir, make([]*Result, 2)); err != nil || n != 0 {
+		t.Errorf("an RBC match resumed %d games of another game: %v", n, err)
 	}
 }

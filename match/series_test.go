@@ -45,7 +45,7 @@ func TestReadFoldersSeries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	results, bare, err := ReadFolders([]string{dir})
+	results, bare, err := ReadFolders([]string{dir}, ReadRBCRecord)
 	if err != nil {
 		t.Fatal(err)
 	}

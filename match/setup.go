@@ -12,36 +12,24 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/internal/peakmem"
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/kriegspiel/bots"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/record"
 )
 
-// Players says who plays a match and at which game.
-type Players struct {
-	White, Black string // bot specs (botspec for RBC, kriegspiel/bots for Kriegspiel)
-	Game         string // "rbc" or "kriegspiel"
-	Ruleset      string // Kriegspiel's rules (kriegspiel.RulesetNames, optionally +chessdraws)
-	// DefaultAlternate sets Config.Alternate to its default: on between two
-	// different bots.
-	DefaultAlternate bool
-	// BuildLog gets the progress of the builds of pinned (build:REV) bots.
-	BuildLog *slog.Logger
-}
-
-// SetPlayers makes the match's bots from their specs into cfg, canonical
-// and checked once (pinned builds resolved, and built the first time,
-// here, so that the records name them by commit): the RBC bots of r, or a
-// Kriegspiel referee's. Its errors are the command line's (a bad spec, an
-// SPRT without two alternating bots), ctx's when it ended.
-func (cfg *Config) SetPlayers(ctx context.Context, r *botspec.Resolver, p Players) error {
-	specs, err := r.CanonicalAll(ctx, p.BuildLog, p.White, p.Black)
+// SetBots makes the match's bots from their specs into cfg, canonical and
+// checked once (pinned builds resolved, and built the first time, here, so
+// that the records name them by commit), with alternating colours as
+// defaultAlternate asks when the flag was not given: on between two
+// different bots. A game's table entry (package game) calls it before it
+// sets the game's Referee. Its errors are the command line's (a bad spec,
+// an SPRT without two alternating bots), ctx's when it ended.
+func (cfg *Config) SetBots(ctx context.Context, r *botspec.Resolver, white, black string, defaultAlternate bool, buildLog *slog.Logger) error {
+	specs, err := r.CanonicalAll(ctx, buildLog, white, black)
 	if err != nil {
 		return err
 	}
 	cfg.Bot, cfg.Opponent, cfg.NewBot = specs[0], specs[1], r.NewPlayer
-	if p.DefaultAlternate {
+	if defaultAlternate {
 		// Alternating is the fair default between two bots (White's edge
 		// cancels out, and the "both" row carries the Elo estimate); a bot
 		// against itself gains nothing from it.
@@ -49,23 +37,6 @@ func (cfg *Config) SetPlayers(ctx context.Context, r *botspec.Resolver, p Player
 	}
 	if cfg.SPRT != nil && (cfg.Bot == cfg.Opponent || !cfg.Alternate) {
 		return errors.New("--sprt plays colour-swapped pairs: it needs two different bots and alternating colours")
-	}
-	switch p.Game {
-	case "rbc":
-		for _, spec := range specs {
-			if err := r.Check(ctx, spec); err != nil {
-				return err
-			}
-		}
-	case "kriegspiel":
-		newBot := func(spec string, seed int64) (kriegspiel.Player, error) { return bots.New(spec, seed, cfg.Logger) }
-		ref, err := NewKriegspielReferee(p.Ruleset, newBot, specs...)
-		if err != nil {
-			return err
-		}
-		cfg.Referee = ref
-	default:
-		return fmt.Errorf("--game %q: want rbc or kriegspiel", p.Game)
 	}
 	return nil
 }
@@ -111,9 +82,9 @@ func mib(n int64) string { return strconv.FormatInt((n+(1<<19))>>20, 10) + " MiB
 
 // ArchiveFolders packs the loose records of each folder into a new archive
 // there (Archive) and says on w what it did.
-func ArchiveFolders(dirs []string, w io.Writer) error {
+func ArchiveFolders(dirs []string, w io.Writer, read RecordReader) error {
 	for _, dir := range dirs {
-		path, n, err := Archive(dir, ArchiveName(Shard{}), nil)
+		path, n, err := Archive(dir, ArchiveName(Shard{}), nil, read)
 		if err != nil {
 			return err
 		}

@@ -9,32 +9,22 @@ import (
 	"github.com/blindfish-rbc/blindfish/botspec"
 )
 
-// TestSetPlayers: canonical specs, the alternating default between two
-// bots, an SPRT refused for a bot against itself, a Kriegspiel referee,
-// and an unknown game.
-func TestSetPlayers(t *testing.T) {
+// TestSetBots: canonical specs, the alternating default between two bots,
+// and an SPRT refused for a bot against itself.
+func TestSetBots(t *testing.T) {
 	ctx := context.Background()
 	r := botspec.NewResolver(nil, "")
 	var cfg Config
-	if err := cfg.SetPlayers(ctx, r, Players{White: "random", Black: "attacker", Game: "rbc", DefaultAlternate: true}); err != nil {
+	if err := cfg.SetBots(ctx, r, "random", "attacker", true, nil); err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Bot != "random" || cfg.Opponent != "attacker" || !cfg.Alternate || cfg.NewBot == nil || cfg.Referee != nil {
 		t.Errorf("rbc: %+v", cfg)
 	}
 	cfg = Config{SPRT: &SPRT{}}
-	err := cfg.SetPlayers(ctx, r, Players{White: "random", Black: "random", Game: "rbc", DefaultAlternate: true})
+	err := cfg.SetBots(ctx, r, "random", "random", true, nil)
 	if err == nil || !strings.Contains(err.Error(), "two different bots") {
 		t.Errorf("SPRT of a bot against itself: %v", err)
-	}
-	cfg = Config{}
-	err = cfg.SetPlayers(ctx, r, Players{White: "random", Black: "random", Game: "kriegspiel", Ruleset: "wild16"})
-	if err != nil || cfg.Referee == nil {
-		t.Errorf("kriegspiel: %v, referee %v", err, cfg.Referee)
-	}
-	err = cfg.SetPlayers(ctx, r, Players{White: "random", Black: "random", Game: "chess"})
-	if err == nil || !strings.Contains(err.Error(), "want rbc or kriegspiel") {
-		t.Errorf("chess: %v", err)
 	}
 }
 
@@ -43,7 +33,7 @@ func TestSetPlayers(t *testing.T) {
 func TestArchiveFoldersSaysWhatItDid(t *testing.T) {
 	dir := t.TempDir()
 	var buf bytes.Buffer
-	if err := ArchiveFolders([]string{dir}, &buf); err != nil {
+	if err := ArchiveFolders([]string{dir}, &buf, ReadRBCRecord); err != nil {
 		t.Fatal(err)
 	}
 	if buf.String() != dir+": no loose records\n" {

@@ -59,7 +59,7 @@ func cellsWithoutTimes(t Table) [][]string {
 // `match --merge --sprt` shows them.
 func mergedTable(t *testing.T, dirs ...string) ([][]string, []string) {
 	t.Helper()
-	results, bare, err := ReadFolders(dirs)
+	results, bare, err := ReadFolders(dirs, ReadRBCRecord)
 	if err != nil || bare != 0 {
 		t.Fatalf("read %v: %d bare, %v", dirs, bare, err)
 	}

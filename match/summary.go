@@ -85,7 +85,7 @@ func (r *Report) Archive(cfg *Config) (string, int, error) {
 			names = append(names, cfg.Game(i).Record)
 		}
 	}
-	return Archive(cfg.Out, ArchiveName(cfg.Shard), names)
+	return Archive(cfg.Out, ArchiveName(cfg.Shard), names, cfg.records())
 }
 
 // Merged is match folders read as one (ReadMatchFolders), with their
@@ -99,8 +99,8 @@ type Merged struct {
 
 // Merge reads the match folders dirs as one. Folders without a game are an
 // error, returned with what was read (its Skipped lines).
-func Merge(dirs []string) (*Merged, error) {
-	folders, err := ReadMatchFolders(dirs)
+func Merge(dirs []string, read RecordReader) (*Merged, error) {
+	folders, err := ReadMatchFolders(dirs, read)
 	if err != nil {
 		return nil, err
 	}

@@ -3,12 +3,9 @@ package match
 import (
 	"bytes"
 	"context"
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
 )
 
 // TestReportWriteArchiveAndMerge: a match's printed summary, its records
@@ -37,7 +34,7 @@ func TestReportWriteArchiveAndMerge(t *testing.T) {
 		t.Fatalf("archive %s of %d records: %v", path, n, err)
 	}
 
-	m, err := Merge([]string{dir})
+	m, err := Merge([]string{dir}, ReadRBCRecord)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +57,7 @@ func TestReportWriteArchiveAndMerge(t *testing.T) {
 	}
 
 	empty := t.TempDir()
-	if m, err := Merge([]string{empty}); err == nil || m == nil || !strings.Contains(err.Error(), "no games in "+empty) {
+	if m, err := Merge([]string{empty}, ReadRBCRecord); err == nil || m == nil || !strings.Contains(err.Error(), "no games in "+empty) {
 		t.Errorf("an empty folder: %v, %v", m, err)
 	}
 }
@@ -77,28 +74,5 @@ func TestReportCount(t *testing.T) {
 	rep.Stopped = true
 	if got := rep.Count(&cfg); !strings.HasPrefix(got, "2 games (of at most 5: stopped by the SPRT;") || rep.Interrupted() {
 		t.Errorf("stopped: %q", got)
-	}
-}
-
-// TestNewKriegspielReferee builds each bot once and refuses a bad ruleset
-// or bot before any game.
-func TestNewKriegspielReferee(t *testing.T) {
-	var built []string
-	newBot := func(spec string, seed int64) (kriegspiel.Player, error) {
-		built = append(built, spec)
-		if spec == "bad" {
-			return nil, errors.New("no bot bad")
-		}
-		return kriegspielRandom(spec, seed)
-	}
-	ref, err := NewKriegspielReferee("berkeley", newBot, "a", "b")
-	if err != nil || ref.Rules.Name != kriegspiel.Berkeley().Name || strings.Join(built, ",") != "a,b" {
-		t.Fatalf("%v %v built %v", ref, err, built)
-	}
-	if _, err := NewKriegspielReferee("nonsense", newBot, "a"); err == nil || !strings.HasPrefix(err.Error(), "--ruleset: ") {
-		t.Errorf("a bad ruleset: %v", err)
-	}
-	if _, err := NewKriegspielReferee("berkeley", newBot, "a", "bad"); err == nil {
-		t.Error("a bad bot: no error")
 	}
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
 
@@ -47,7 +46,7 @@ func checkVoid(t *testing.T, cfg Config, rep Report, failed string) {
 	if cfg.Out == "" {
 		return
 	}
-	f, err := ReadMatchFolders([]string{cfg.Out})
+	f, err := ReadMatchFolders([]string{cfg.Out}, ReadRBCRecord)
 	if err != nil || len(f.Results) != 0 || f.Bare != 0 || len(f.Void) != cfg.Games {
 		t.Errorf("read back: %d games, %d bare, %d void, %v", len(f.Results), f.Bare, len(f.Void), err)
 	}
@@ -175,59 +174,6 @@ func TestFailureMidGameVoidsOnlyThatGame(t *testing.T) {
 		s := GroupPairings(append(rep.Results, rep.Void...))[0].Both
 		if s.Games != 1 || s.Void != 1 || s.Errors != [2]int{0, 1} || s.Wins+s.Draws+s.Losses != 1 {
 			t.Errorf("panics %v: stats %+v", panics, s)
-		}
-	}
-}
-
-// failingKriegspiel is a Kriegspiel player that cannot start.
-type failingKriegspiel struct{ kriegspiel.Player }
-
-func (failingKriegspiel) HandleGameStart(context.Context, chess.Color, kriegspiel.Ruleset, chess.Board, int, string) error {
-	return errors.New("no engine")
-}
-
-// stubborn asks only a move that is never legal at the start, until the
-// referee's question limit resigns it: a loss by its play, not a failure.
-type stubborn struct{ kriegspiel.Player }
-
-func (stubborn) ChooseQuestion(context.Context, []kriegspiel.Question, time.Duration) (kriegspiel.Question, error) {
-	return kriegspiel.TryMove(chess.Move{From: chess.A1, To: chess.A8}), nil
-}
-
-// TestKriegspielFailureVoids: a Kriegspiel bot that fails voids its games,
-// while one the question limit resigns loses them.
-func TestKriegspielFailureVoids(t *testing.T) {
-	for _, c := range []struct {
-		wrap func(kriegspiel.Player) kriegspiel.Player
-		void bool
-	}{
-		{func(p kriegspiel.Player) kriegspiel.Player { return failingKriegspiel{p} }, true},
-		{func(p kriegspiel.Player) kriegspiel.Player { return stubborn{p} }, false},
-	} {
-		cfg := Config{Bot: "random", Opponent: "other", Games: 2, Initial: 60 * time.Second, Seed: 3, Concurrency: 1, Alternate: true,
-			Notice: func(string) {}, TurnLimit: 60,
-			Referee: KriegspielReferee{Rules: kriegspiel.Berkeley(), NewBot: func(spec string, seed int64) (kriegspiel.Player, error) {
-				p, err := kriegspielRandom(spec, seed)
-				if spec == "other" {
-					p = c.wrap(p)
-				}
-				return p, err
-			}}}
-		rep, err := Play(context.Background(), cfg)
-		if c.void {
-			if !errors.Is(err, ErrBotFailed) {
-				t.Errorf("failing bot: %v", err)
-			}
-			checkVoid(t, cfg, rep, "other")
-			continue
-		}
-		if err != nil || rep.Finished() != 2 || len(rep.Void) != 0 {
-			t.Fatalf("question limit: %d counted, %d void, %v", rep.Finished(), len(rep.Void), err)
-		}
-		for _, r := range rep.Results {
-			if r.Outcome.Reason != ReasonResign || r.Points() != 2 {
-				t.Errorf("question limit: game %d %s, want a win by RESIGN", r.Game, r.Outcome)
-			}
 		}
 	}
 }

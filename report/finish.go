@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/game"
 	"github.com/blindfish-rbc/blindfish/match"
 )
 
@@ -59,7 +60,7 @@ func FinishMatch(cfg *match.Config, rep *match.Report, f Finish, stdout, stderr 
 // writes their page there too, last, so that its record links lead to
 // where the records are once archived. f.Index is not used.
 func Merge(dirs []string, sprt *match.SPRT, rate *match.RatingOptions, f Finish, stdout, stderr io.Writer) error {
-	m, err := match.Merge(dirs)
+	m, err := match.Merge(dirs, game.ReadResult)
 	if m != nil {
 		for _, e := range m.Skipped {
 			fmt.Fprintf(stderr, "blindfish match: %v: skipped\n", e)
@@ -78,7 +79,7 @@ func Merge(dirs []string, sprt *match.SPRT, rate *match.RatingOptions, f Finish,
 		return err
 	}
 	if f.Archive {
-		if err := match.ArchiveFolders(dirs, stdout); err != nil {
+		if err := match.ArchiveFolders(dirs, stdout, game.ReadResult); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/blindfish-rbc/blindfish/game"
 	"github.com/blindfish-rbc/blindfish/match"
 )
 
@@ -26,7 +27,7 @@ func WriteMatchFile(results []*match.Result, opts MatchOptions) error {
 // costs the page its section.
 func WriteFolderIndex(dir string, sprt *match.SPRT) (string, error) {
 	path := filepath.Join(dir, IndexName)
-	results, bare, err := match.ReadFolders([]string{dir})
+	results, bare, err := match.ReadFolders([]string{dir}, game.ReadResult)
 	if err != nil {
 		return path, err
 	}

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/game"
 	"github.com/blindfish-rbc/blindfish/match"
 )
 
@@ -489,9 +490,10 @@ func gamesSection(games []*match.Result, records *Records, page string) (Section
 }
 
 // viewable reports whether `blindfish view` draws games of variant (a
-// results log's "variant": "" for RBC, "kriegspiel/RULES").
+// results log's "variant"): those of every game in the table.
 func viewable(variant string) bool {
-	return variant == "" || strings.HasPrefix(variant, "kriegspiel/")
+	_, ok := game.OfVariant(variant)
+	return ok
 }
 
 // shorten cuts s to at most n characters, marking the cut.

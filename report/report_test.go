@@ -12,6 +12,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/engine"
+	"github.com/blindfish-rbc/blindfish/game"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -33,7 +34,7 @@ func playMatch(t *testing.T, dir string, games int) []*match.Result {
 	if err != nil || rep.Finished() != games {
 		t.Fatalf("match: %d of %d games, %v", rep.Finished(), games, err)
 	}
-	results, _, err := match.ReadFolders([]string{dir})
+	results, _, err := match.ReadFolders([]string{dir}, game.ReadResult)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,10 +122,10 @@ func TestMatchPage(t *testing.T) {
 func TestMatchPageArchived(t *testing.T) {
 	dir := t.TempDir()
 	playMatch(t, dir, 2)
-	if _, _, err := match.Archive(dir, match.ArchiveName(match.Shard{}), nil); err != nil {
+	if _, _, err := match.Archive(dir, match.ArchiveName(match.Shard{}), nil, game.ReadResult); err != nil {
 		t.Fatal(err)
 	}
-	results, _, err := match.ReadFolders([]string{dir})
+	results, _, err := match.ReadFolders([]string{dir}, game.ReadResult)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +266,7 @@ func TestMatchPageKriegspiel(t *testing.T) {
 	dir := t.TempDir()
 	cfg := match.Config{Bot: "random-a", Opponent: "random-b", Games: 2, Initial: 60 * time.Second, Increment: time.Second,
 		Seed: 3, Out: dir, Concurrency: 1, Alternate: true, TurnLimit: 20,
-		Referee: match.KriegspielReferee{Rules: kriegspiel.Wild16(), NewBot: func(_ string, seed int64) (kriegspiel.Player, error) {
+		Referee: game.KriegspielReferee{Rules: kriegspiel.Wild16(), NewBot: func(_ string, seed int64) (kriegspiel.Player, error) {
 			return kriegspiel.NewRandomPlayer(uint64(seed)), nil
 		}}}
 	rep, err := match.Play(context.Background(), cfg)

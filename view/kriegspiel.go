@@ -399,16 +399,16 @@ func endWords(e kriegspiel.Ending) string {
 	return e.String()
 }
 
-// KriegspielRecord reads rec as a Kriegspiel record when it is one (by its
-// content: ksrecord.Is), so that `view` takes either game's record
-// without being told which; ok is false for an RBC record.
-func KriegspielRecord(rec *record.Record) (kr *kriegspiel.Record, ok bool, err error) {
-	if !ksrecord.Is(rec.Data) {
-		return nil, false, nil
-	}
-	kr, err = ksrecord.Read(bytes.NewReader(rec.Data))
+// WriteKriegspielPage writes the page of a Kriegspiel record
+// (BuildKriegspiel).
+func WriteKriegspielPage(ctx context.Context, rec *record.Record, path string, opts Options) (int, error) {
+	kr, err := ksrecord.Read(bytes.NewReader(rec.Data))
 	if err != nil {
-		return nil, true, fmt.Errorf("%s: %w", rec.Name(), err)
+		return 0, fmt.Errorf("%s: %w", rec.Name(), err)
 	}
-	return kr, true, nil
+	page, err := BuildKriegspiel(ctx, kr, opts)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", rec.Name(), err)
+	}
+	return len(page.Turns), WriteKriegspielFile(path, page)
 }

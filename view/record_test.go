@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/record"
 )
 
 // TestBuildFile: the page goes beside the record when no path is given,
@@ -22,7 +23,7 @@ func TestBuildFile(t *testing.T) {
 	if err := os.WriteFile(game, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	path, turns, size, err := BuildFile(context.Background(), game, "", Options{Sampler: "exact"})
+	path, turns, size, err := BuildFile(context.Background(), game, "", Options{Sampler: "exact"}, rbcPages)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func TestBuildFile(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, _, err := BuildFile(context.Background(), bad, "", Options{Sampler: "exact"}); err == nil {
+	if _, _, _, err := BuildFile(context.Background(), bad, "", Options{Sampler: "exact"}, rbcPages); err == nil {
 		t.Error("a bad record: no error")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bad.html")); err == nil {
@@ -52,3 +53,6 @@ func TestNewBot(t *testing.T) {
 		t.Error("unknown bot: no error")
 	}
 }
+
+// rbcPages gives every record RBC's page.
+func rbcPages(*record.Record) (PageWriter, error) { return WriteRBCPage, nil }

@@ -39,10 +39,13 @@ func beliefDispatch(args []string) (name string, rest []string, err error) {
 		return "sense", append([]string{"--strategies=" + v}, rest...), nil
 	}
 	if v, rest, ok := takeFlag(args, "game", true); ok {
-		if v != "kriegspiel" {
-			return "", nil, usageError{fmt.Sprintf("--game %q: only kriegspiel (RBC records take no --game)", v)}
+		// --game NAME is the older spelling of the subcommand NAME.
+		for _, c := range beliefSubcommands() {
+			if c.name == v {
+				return c.name, rest, nil
+			}
 		}
-		return "kriegspiel", rest, nil
+		return "", nil, usageError{fmt.Sprintf("--game %q: only kriegspiel (RBC records take no --game)", v)}
 	}
 	if v, rest, ok := takeFlag(args, "calibrate", false); ok && v != "false" {
 		return "calibrate", rest, nil

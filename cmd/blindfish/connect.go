@@ -8,9 +8,11 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
+	"github.com/blindfish-rbc/blindfish/game"
 	"github.com/blindfish-rbc/blindfish/internal/shutdown"
 	"github.com/blindfish-rbc/blindfish/protocol/rbcclient"
 	"github.com/blindfish-rbc/blindfish/rbc"
@@ -25,15 +27,24 @@ const defaultServer = "https://rbc.jhuapl.edu"
 // `connect kriegspiel ...` plays on kriegspiel.org instead (kconnect.go);
 // `--game kriegspiel` anywhere in the arguments is its older spelling, kept
 // for the scripts that use it.
+// connectSubcommands are the servers of the games other than RBC: `connect
+// NAME` plays there, and so does --game NAME.
+func connectSubcommands() []command {
+	return []command{{"kriegspiel", "play on kriegspiel.org", runKriegspielConnect}}
+}
+
 func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	game, rest, hasGame := takeFlag(args, "game", true)
-	switch {
-	case len(args) > 0 && args[0] == "kriegspiel":
-		return runKriegspielConnect(ctx, args[1:], stdout, stderr)
-	case game == "kriegspiel":
-		return runKriegspielConnect(ctx, rest, stdout, stderr)
-	case hasGame && game != "rbc":
-		return usageError{fmt.Sprintf("--game %q: want rbc or kriegspiel", game)}
+	gameName, rest, hasGame := takeFlag(args, "game", true)
+	for _, c := range connectSubcommands() {
+		switch {
+		case len(args) > 0 && args[0] == c.name:
+			return c.run(ctx, args[1:], stdout, stderr)
+		case hasGame && gameName == c.name:
+			return c.run(ctx, rest, stdout, stderr)
+		}
+	}
+	if hasGame && gameName != game.Names()[0] {
+		return usageError{fmt.Sprintf("--game %q: want %s", gameName, strings.Join(game.Names()[:1+len(connectSubcommands())], " or "))}
 	}
 	args = rest
 	fs := newFlagSet("connect", "--username NAME [--server URL] [--password-env VAR] [--ranked] [--max-games N] [--bot SPEC] [--out DIR]\n       blindfish connect kriegspiel --help (kriegspiel.org's flags; --game kriegspiel is the same)", stderr)

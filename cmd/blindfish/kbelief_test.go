@@ -13,7 +13,7 @@ import (
 func TestBeliefKriegspielCut(t *testing.T) {
 	code, out, errs := runBlindfish(t, context.Background(), "belief", "kriegspiel", "--cut", "--limit", "2000",
 		"--workers", "2", "--memory", "1", "--spill-dir", t.TempDir(), "--color", "white",
-		"../../results/ks-simple-local-2/games.tar.gz")
+		"../../testdata/kriegspiel/records/simple-local-2.tar.gz")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -36,7 +36,7 @@ func TestBeliefKriegspielCutWeighted(t *testing.T) {
 	var outs [2]string
 	for i, extra := range [][]string{nil, {"--cut-weighted"}} {
 		args := append([]string{"belief", "kriegspiel", "--cut", "--limit", "500", "--color", "black"}, extra...)
-		code, out, errs := runBlindfish(t, context.Background(), append(args, "../../results/ks-simple-local-2/games.tar.gz")...)
+		code, out, errs := runBlindfish(t, context.Background(), append(args, "../../testdata/kriegspiel/records/simple-local-2.tar.gz")...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", extra, code, errs)
 		}

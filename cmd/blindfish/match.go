@@ -10,9 +10,7 @@ import (
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
-	"github.com/blindfish-rbc/blindfish/engine"
-	"github.com/blindfish-rbc/blindfish/kriegspiel"
-	"github.com/blindfish-rbc/blindfish/kriegspiel/bots"
+	"github.com/blindfish-rbc/blindfish/game"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/report"
@@ -23,11 +21,7 @@ import (
 // measure a bot against another.
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("match", "--white BOT --black BOT [--games N] [--clock 900+5] [--seed S] [--out DIR] [--concurrency K] [--alternate] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--shard K/N] [--resume=false] [--archive] [--html FILE] [--index=false]\n       blindfish match --merge [--sprt ELO0,ELO1[,ALPHA,BETA]] [--archive] [--html FILE] DIR...\n       blindfish match --merge --ratings [--anchor BOT] [--prior N] [--html FILE] DIR...\n       blindfish match --archive DIR...", stderr)
-	var names []string
-	for _, b := range engine.Bots() {
-		names = append(names, b.Name)
-	}
-	white := fs.String("white", "", "the bot playing White: a bot spec, name[:key=value,...] (bots: "+strings.Join(names, ", ")+
+	white := fs.String("white", "", "the bot playing White: a bot spec, name[:key=value,...] (bots: "+game.RBC{}.Bots()+
 		`), "cmd:PROGRAM ARGS" for an rbcp engine, py:BOT.py or py:module.name for a reconchess bot in Python ($PYTHON, default python3), or build:REV[:BOTSPEC] for Blindfish built at a git commit`)
 	black := fs.String("black", "", "the bot playing Black (a bot spec)")
 	games := fs.Int("games", 1, "number of games (with --sprt, the most)")
@@ -45,8 +39,13 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	verbose := fs.Bool("v", false, "log the referee's warnings and details to stderr")
 	htmlOut := fs.String("html", "", "also write the match's page (table, plots of the score, the SPRT and the time per turn, the games with links to their records) to `FILE`; with --merge, the merged folders' page")
 	index := fs.Bool("index", true, "at the end, write --out's index.html: the page of every game in the folder (made again by each match into it)")
-	game := fs.String("game", "rbc", "the game: rbc, or kriegspiel (bots: "+strings.Join(bots.Names(), ", ")+"; sampling takes samples=, depth=, eval=, belief=, size=, limit=, recover=; mcts takes boards=, c=, depth= and the belief settings)")
-	ruleset := fs.String("ruleset", "wild16", "Kriegspiel's rules: "+strings.Join(kriegspiel.RulesetNames(), ", ")+" (optionally +chessdraws)")
+	gameName := fs.String("game", game.Names()[0], gameUsage())
+	options := map[string]*string{}
+	for _, g := range game.Games() {
+		if name, usage, def := g.Option(); name != "" {
+			options[g.Name()] = fs.String(name, def, usage)
+		}
+	}
 	archive := fs.Bool("archive", false, "at the end, pack the records the run saved in --out into one new compressed archive there (games.tar.gz, a shard's games.shard-K-of-N.tar.gz; -2, -3, ... when the name is taken) that every command reads as it reads loose records; with --merge, or with folders and no bots, pack the loose records of the folders given")
 	ratings := fs.Bool("ratings", false, "with --merge, print the rating list instead of the table: one Elo scale fitted to every game of the folders by maximum likelihood, with 95% intervals (docs/matches.md)")
 	anchor := fs.String("anchor", match.DefaultAnchor, "with --ratings, the bot rated 0 (when no game names it, the mean is 0)")
@@ -81,7 +80,7 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case *htmlOut != "" && fs.NArg() > 0:
 		return usageError{"--html without --merge writes the page of the match played (to see folders, add --merge)"}
 	case *archive && fs.NArg() > 0 && *white == "" && *black == "":
-		return match.ArchiveFolders(fs.Args(), stdout)
+		return match.ArchiveFolders(fs.Args(), stdout, game.ReadResult)
 	case fs.NArg() > 0:
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	case *white == "" || *black == "":
@@ -113,9 +112,16 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	buildLog := newLogger(stderr, slog.LevelInfo, *verbose) // the builds of build:REV bots
 	alternateSet := false
 	fs.Visit(func(f *flag.Flag) { alternateSet = alternateSet || f.Name == "alternate" })
-	err = cfg.SetPlayers(ctx, botspec.NewResolver(stderr, ""), match.Players{White: *white, Black: *black,
-		Game: *game, Ruleset: *ruleset, DefaultAlternate: !alternateSet, BuildLog: buildLog})
+	g, err := game.Named(*gameName)
 	if err != nil {
+		return usageError{err.Error()}
+	}
+	p := game.Players{White: *white, Black: *black, DefaultAlternate: !alternateSet,
+		Resolver: botspec.NewResolver(stderr, ""), BuildLog: buildLog}
+	if o := options[g.Name()]; o != nil {
+		p.Option = *o
+	}
+	if err := g.SetUp(ctx, &cfg, p); err != nil {
 		if ctx.Err() != nil {
 			return err
 		}
@@ -139,4 +145,13 @@ func closePlayer(p rbc.Player, log *slog.Logger) {
 	if err := c.Close(); err != nil && log != nil {
 		log.Warn("closing a player", "err", err)
 	}
+}
+
+// gameUsage is --game's usage: each game with its bots.
+func gameUsage() string {
+	var parts []string
+	for _, g := range game.Games() {
+		parts = append(parts, g.Name()+" (bots: "+g.Bots()+")")
+	}
+	return "the game: " + strings.Join(parts, ", or ")
 }

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/blindfish-rbc/blindfish/match"
+	"github.com/blindfish-rbc/blindfish/game"
 	"github.com/blindfish-rbc/blindfish/record"
 )
 
@@ -52,7 +52,7 @@ Flags:
 				fmt.Fprintf(stdout, "%s: unreadable: %s\n", arg, strings.TrimPrefix(err.Error(), arg+": "))
 				continue
 			}
-			line, ok, err := match.CheckRecord(ctx, r, *quiet)
+			line, ok, err := game.Check(ctx, r, *quiet)
 			if err != nil {
 				fmt.Fprintf(stdout, "%d/%d games reproduced\n", reproduced, total)
 				return err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/game"
 	"github.com/blindfish-rbc/blindfish/sampler"
 	"github.com/blindfish-rbc/blindfish/view"
 )
@@ -89,7 +90,7 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		MaxBoards: *maxBoards,
 		Seed:      *seed,
 		Bot:       botOpts,
-	})
+	}, game.PageOf)
 	if err != nil {
 		return err
 	}
