@@ -1,6 +1,6 @@
 // Package botspec turns bot specs into players for every tool that takes
 // them (match, play, connect, analyze): a built-in bot of the engine
-// registry ("trout", "blindfish:hang=250"), an external engine that speaks
+// registry ("trout", "blindfish:depth=6"), an external engine that speaks
 // the rbcp line protocol ("cmd:PROGRAM ARGS"), a reconchess bot in Python
 // ("py:BOT.py" or "py:module.name", pyhost.go), or Blindfish as it was at a
 // commit ("build:REV[:BOTSPEC]", pinned builds, build.go).

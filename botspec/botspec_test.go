@@ -50,7 +50,7 @@ func TestProbeStartsTheEngine(t *testing.T) {
 
 func TestCanonicalLeavesOtherSpecs(t *testing.T) {
 	r := NewResolver(nil, t.TempDir())
-	for _, spec := range []string{"random", "blindfish:hang=250", "cmd:x --y"} {
+	for _, spec := range []string{"random", "blindfish:depth=6", "cmd:x --y"} {
 		got, err := r.Canonical(context.Background(), spec, nil)
 		if err != nil || got != spec {
 			t.Errorf("Canonical(%q) = %q, %v", spec, got, err)
@@ -68,15 +68,15 @@ func TestFormatSortsSettings(t *testing.T) {
 		want   string
 	}{
 		{"random", nil, "random"},
-		{"blindfish", engine.Params{"samples": "300", "hang": "250"}, "blindfish:hang=250,samples=300"},
+		{"blindfish", engine.Params{"samples": "300", "depth": "6"}, "blindfish:depth=6,samples=300"},
 	}
 	for _, c := range cases {
 		if got := Format(c.name, c.params); got != c.want {
 			t.Errorf("Format(%q, %v) = %q, want %q", c.name, c.params, got, c.want)
 		}
 	}
-	name, params, err := engine.ParseSpec("blindfish:samples=300,hang=250")
-	if err != nil || Format(name, params) != "blindfish:hang=250,samples=300" {
+	name, params, err := engine.ParseSpec("blindfish:samples=300,depth=6")
+	if err != nil || Format(name, params) != "blindfish:depth=6,samples=300" {
 		t.Errorf("round trip: %q %v %v", name, params, err)
 	}
 }

@@ -219,7 +219,7 @@ func (s *seat[C]) call(ctx context.Context, cfg Config, deadline time.Time, c C,
 			if v := recover(); v != nil {
 				cfg.Logger.Error(cfg.Game+": player panicked", "color", c.String(), "callback", name,
 					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-				done <- fmt.Errorf("chessclock: panic: %v", v)
+				done <- fmt.Errorf("panic: %v", v)
 			}
 		}()
 		done <- fn(cctx)

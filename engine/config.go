@@ -161,8 +161,10 @@ func ConfigKeys() []ConfigKey {
 	return out
 }
 
-// configKeys is the table of spec keys. To add a setting, add a Config field
-// and a line here.
+// configKeys is the table of the spec keys a user has a reason to set: the
+// composition (belief, strategies, evaluator), the compute and memory
+// budgets, and the clock's margins (docs/player.md, "Settings"). To add one,
+// add a Config field and a line here, with its verdict in the docs.
 func configKeys() []configKey {
 	return []configKey{
 		choiceKey("sampler", "the belief", sampler.Names, func(c *Config) *string { return &c.Sampler }),
@@ -183,6 +185,22 @@ func configKeys() []configKey {
 		intKey("samples", "most boards a move decision scores", 1, 100000, func(c *Config) *int { return &c.Samples }),
 		intKey("sensesamples", "boards a partition sense statistic counts", 1, 1000000, func(c *Config) *int { return &c.SenseSamples }),
 		intKey("voisamples", "most boards the voi sense scores moves on", 1, 100000, func(c *Config) *int { return &c.VOISamples }),
+		durationKey("reserve", "clock time never planned for (0: auto)", func(c *Config) *time.Duration { return &c.Reserve }),
+		durationKey("inc", "increment assumed until one is observed (0: guess)", func(c *Config) *time.Duration { return &c.Inc }),
+		intKey("memory", "exact belief memory budget in MB (0: 1.5 MB per second of clock, 64 to 768)", 0, 1<<20, func(c *Config) *int { return &c.MemoryMB }),
+		intKey("pool", "pool size of sampling beliefs (0: default)", 0, 10000000, func(c *Config) *int { return &c.Pool }),
+	}
+}
+
+// tunedKeys are the player's tuned weights, which a spec no longer sets:
+// each value was settled by a measurement (docs/player.md, "Tuned
+// weights") and is compiled in, as Stockfish compiles in its evaluation's.
+// A spec that gives one its compiled-in value (as the specs recorded in
+// results/ do) still parses; any other value is refused, since it would name
+// a player that no longer exists under that name. Trying another value is
+// a change of the source, measured like any other (an SPRT of the build).
+func tunedKeys() []configKey {
+	return []configKey{
 		floatKey("mean", "weight of the mean in a move's score (the minimum gets 1-mean)", 0, 1, func(c *Config) *float64 { return &c.Mean }),
 		floatKey("plaus", "plausibility temperature in centipawns (0: off)", 0, 100000, func(c *Config) *float64 { return &c.Plaus }),
 		floatKey("threat", "strength of the prior for boards where the opponent bears on our king (0: off)", 0, 10, func(c *Config) *float64 { return &c.Threat }),
@@ -199,12 +217,12 @@ func configKeys() []configKey {
 		floatKey("reduce", "voi: value of a window that splits the belief fully, centipawns", 0, 100000, func(c *Config) *float64 { return &c.Reduce }),
 		floatKey("split", "share of a turn's time for sensing", 0.05, 0.95, func(c *Config) *float64 { return &c.Split }),
 		intKey("turns", "expected number of our turns in a game", 5, 500, func(c *Config) *int { return &c.Turns }),
-		durationKey("reserve", "clock time never planned for (0: auto)", func(c *Config) *time.Duration { return &c.Reserve }),
-		durationKey("inc", "increment assumed until one is observed (0: guess)", func(c *Config) *time.Duration { return &c.Inc }),
-		intKey("memory", "exact belief memory budget in MB (0: 1.5 MB per second of clock, 64 to 768)", 0, 1<<20, func(c *Config) *int { return &c.MemoryMB }),
-		intKey("pool", "pool size of sampling beliefs (0: default)", 0, 10000000, func(c *Config) *int { return &c.Pool }),
 	}
 }
+
+// ErrTunedWeight is the error (wrapped) of a spec that sets a tuned weight
+// to a value other than the compiled-in one.
+var ErrTunedWeight = errors.New(`a tuned weight, compiled in (docs/player.md, "Tuned weights"): change it in the source and measure the build`)
 
 // ErrRemovedSetting is the error (wrapped) of a spec that names a setting
 // which was taken out of the player.
@@ -273,6 +291,12 @@ func ParseConfig(p Params) (Config, error) {
 	for _, name := range given {
 		i := slices.IndexFunc(keys, func(k configKey) bool { return k.name == name })
 		if i < 0 {
+			if tuned, err := checkTuned(name, p[name]); tuned {
+				if err != nil {
+					return Config{}, err
+				}
+				continue
+			}
 			if removed, err := checkRemoved(name, p[name]); removed {
 				if err != nil {
 					return Config{}, err
@@ -286,6 +310,25 @@ func ParseConfig(p Params) (Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// checkTuned reports whether name is a tuned weight, and if so returns an
+// error wrapping ErrTunedWeight unless value is its compiled-in one.
+func checkTuned(name, value string) (tuned bool, err error) {
+	keys := tunedKeys()
+	i := slices.IndexFunc(keys, func(k configKey) bool { return k.name == name })
+	if i < 0 {
+		return false, nil
+	}
+	d := DefaultConfig()
+	c := d
+	if err := keys[i].set(&c, value); err != nil {
+		return true, fmt.Errorf("engine: blindfish setting %s=%q: %w (valid: %s)", name, value, err, keys[i].values)
+	}
+	if want := keys[i].get(&d); keys[i].get(&c) != want {
+		return true, fmt.Errorf("engine: blindfish setting %s=%s: %w; it is %s", name, value, ErrTunedWeight, want)
+	}
+	return true, nil
 }
 
 // String renders the settings that differ from the defaults as a spec

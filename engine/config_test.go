@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -23,12 +24,12 @@ func TestParseConfigDefaults(t *testing.T) {
 // TestParseConfigSettings: settings land in their fields and print back as
 // a spec that parses to the same config.
 func TestParseConfigSettings(t *testing.T) {
-	p := Params{"sampler": "hybrid", "sense": "entropy", "depth": "6", "mean": "0.8", "reserve": "3s", "seek": "0"}
+	p := Params{"sampler": "hybrid", "sense": "entropy", "depth": "6", "voisamples": "80", "reserve": "3s", "inc": "2s"}
 	c, err := ParseConfig(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Sampler != "hybrid" || c.Sense != "entropy" || c.Depth != 6 || c.Mean != 0.8 || c.Reserve != 3*time.Second || c.Seek != 0 {
+	if c.Sampler != "hybrid" || c.Sense != "entropy" || c.Depth != 6 || c.VOISamples != 80 || c.Reserve != 3*time.Second || c.Inc != 2*time.Second {
 		t.Errorf("got %+v", c)
 	}
 	_, back, err := ParseSpec(c.String())
@@ -56,6 +57,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{Params{"depth": "0"}, []string{"0 is out of range", "from 1 to 30"}},
 		{Params{"mean": "1.5"}, []string{"1.5 is out of range", "from 0 to 1"}},
 		{Params{"mean": "NaN"}, []string{"out of range"}},
+		{Params{"mean": "0.8"}, []string{"mean=0.8", "a tuned weight", "it is 0.7"}},
 		{Params{"reserve": "-1s"}, []string{"out of range"}},
 		{Params{"inc": "5"}, []string{"not a duration", `"2s"`}},
 	} {
@@ -127,6 +129,65 @@ func TestParseConfigPonderZero(t *testing.T) {
 			t.Errorf("ponder=%q: error %v, want ErrRemovedSetting naming ponder=0", v, err)
 		}
 	}
+}
+
+// TestTunedWeights: a spec may give a tuned weight its compiled-in value
+// (the specs recorded in results/ do), as a no-op; another value is
+// refused with ErrTunedWeight; a tuned weight is not a user's setting; at
+// most 15 settings remain (docs/player.md lists each with its verdict).
+func TestTunedWeights(t *testing.T) {
+	d := DefaultConfig()
+	for _, k := range tunedKeys() {
+		c, err := ParseConfig(Params{k.name: k.get(&d)})
+		if err != nil || c != d {
+			t.Errorf("%s=%s (compiled in): %v", k.name, k.get(&d), err)
+		}
+		refused := 0
+		for _, other := range []string{"0", "1", "0.5", "41"} {
+			c := d
+			if other == k.get(&d) || k.set(&c, other) != nil {
+				continue // the default, or out of the key's range
+			}
+			if _, err := ParseConfig(Params{k.name: other}); !errors.Is(err, ErrTunedWeight) {
+				t.Errorf("%s=%s: error %v, want ErrTunedWeight", k.name, other, err)
+			}
+			refused++
+		}
+		if refused == 0 {
+			t.Errorf("%s: no other value tried", k.name)
+		}
+		if slices.ContainsFunc(ConfigKeys(), func(u ConfigKey) bool { return u.Name == k.name }) {
+			t.Errorf("tuned weight %s is also a setting", k.name)
+		}
+	}
+	if n := len(ConfigKeys()); n > 15 {
+		t.Errorf("%d settings, want at most 15", n)
+	}
+	doc := readDoc(t, "../docs/player.md")
+	for _, k := range append(ConfigKeys(), tunedKeyDocs()...) {
+		if !strings.Contains(doc, "| `"+k.Name+"` |") {
+			t.Errorf("docs/player.md has no row for %s", k.Name)
+		}
+	}
+}
+
+// tunedKeyDocs lists the tuned weights as ConfigKeys.
+func tunedKeyDocs() []ConfigKey {
+	var out []ConfigKey
+	for _, k := range tunedKeys() {
+		out = append(out, ConfigKey{Name: k.name})
+	}
+	return out
+}
+
+// readDoc returns a file's text.
+func readDoc(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }
 
 // TestRegistryBuildsBlindfish: the registry's spec reaches the player.

@@ -9,6 +9,7 @@ package game
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -85,6 +86,32 @@ func Names() []string {
 		names = append(names, g.Name())
 	}
 	return names
+}
+
+// Usage is --game's usage: each game with its bots.
+func Usage() string {
+	var parts []string
+	for _, g := range Games() {
+		parts = append(parts, g.Name()+" (bots: "+g.Bots()+")")
+	}
+	return "the game: " + strings.Join(parts, ", or ")
+}
+
+// OptionFlags defines each game's Option flag on fs and returns what was
+// given for a game (its default when nothing was).
+func OptionFlags(fs *flag.FlagSet) func(Game) string {
+	values := map[string]*string{}
+	for _, g := range Games() {
+		if name, usage, def := g.Option(); name != "" {
+			values[g.Name()] = fs.String(name, def, usage)
+		}
+	}
+	return func(g Game) string {
+		if v := values[g.Name()]; v != nil {
+			return *v
+		}
+		return ""
+	}
 }
 
 // Of returns the game whose record rec is, told by content.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -126,12 +125,12 @@ func (k KriegspielReferee) Play(ctx context.Context, cfg *match.Config, g match.
 	if err != nil {
 		return match.Played{}, err
 	}
-	defer closeQuietly(wp)
+	defer match.ClosePlayer(wp, cfg.Logger)
 	bp, err := k.NewBot(g.Black, g.BlackSeed)
 	if err != nil {
 		return match.Played{}, err
 	}
-	defer closeQuietly(bp)
+	defer match.ClosePlayer(bp, cfg.Logger)
 	opts := kriegspiel.DefaultOptions()
 	opts.Rules = k.Rules
 	opts.InitialTime, opts.Increment = cfg.Initial, cfg.Increment
@@ -159,12 +158,6 @@ func (k KriegspielReferee) Play(ctx context.Context, cfg *match.Config, g match.
 	return out, nil
 }
 
-func closeQuietly(p any) {
-	if c, ok := p.(io.Closer); ok {
-		c.Close()
-	}
-}
-
 // NewKriegspielReferee returns the referee of Kriegspiel games under the
 // named ruleset (kriegspiel.ParseRuleset) between bots that newBot makes,
 // having made each of specs once, so that a bad spec fails before the
@@ -179,7 +172,7 @@ func NewKriegspielReferee(ruleset string, newBot KriegspielFactory, specs ...str
 		if err != nil {
 			return KriegspielReferee{}, err
 		}
-		closeQuietly(p)
+		match.ClosePlayer(p, nil)
 	}
 	return KriegspielReferee{Rules: rules, NewBot: newBot}, nil
 }

@@ -541,12 +541,12 @@ func (rbcReferee) Play(ctx context.Context, cfg *Config, g Game) (Played, error)
 	if err != nil {
 		return Played{}, err
 	}
-	defer closePlayer(wp, cfg.Logger)
+	defer ClosePlayer(wp, cfg.Logger)
 	bp, err := cfg.NewBot(g.Black, g.BlackSeed)
 	if err != nil {
 		return Played{}, err
 	}
-	defer closePlayer(bp, cfg.Logger)
+	defer ClosePlayer(bp, cfg.Logger)
 	opts := rbc.DefaultOptions()
 	opts.InitialTime, opts.Increment = cfg.Initial, cfg.Increment
 	opts.MoveLimit, opts.TurnLimit = cfg.MoveLimit, cfg.TurnLimit
@@ -615,14 +615,15 @@ func splitmix64(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// closePlayer releases what a player holds once its game is over (Trout's
-// Stockfish, an external bot's process) if it has a Close method.
-func closePlayer(p rbc.Player, log *slog.Logger) {
+// ClosePlayer releases what a player of any game holds once its game is
+// over (Trout's Stockfish, an external bot's process) if it has a Close
+// method, logging a failure to log (when not nil).
+func ClosePlayer(p any, log *slog.Logger) {
 	c, ok := p.(io.Closer)
 	if !ok {
 		return
 	}
-	if err := c.Close(); err != nil {
+	if err := c.Close(); err != nil && log != nil {
 		log.Warn("closing a player", "err", err)
 	}
 }

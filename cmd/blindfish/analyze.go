@@ -9,6 +9,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/evaluator"
+	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/record"
 )
 
@@ -84,7 +85,7 @@ func runAnalyze(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	defer closePlayer(p, log)
+	defer match.ClosePlayer(p, log)
 
 	return analysis.WriteFollow(ctx, stdout, p, h, analysis.Table{Game: fs.Arg(0), Bot: *bot, Color: color, Left: left,
 		From: *from, To: *to, Shown: func(shown bool) {

@@ -27,15 +27,10 @@ const defaultServer = "https://rbc.jhuapl.edu"
 // `connect kriegspiel ...` plays on kriegspiel.org instead (kconnect.go);
 // `--game kriegspiel` anywhere in the arguments is its older spelling, kept
 // for the scripts that use it.
-// connectSubcommands are the servers of the games other than RBC: `connect
-// NAME` plays there, and so does --game NAME.
-func connectSubcommands() []command {
-	return []command{{"kriegspiel", "play on kriegspiel.org", runKriegspielConnect}}
-}
-
 func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	gameName, rest, hasGame := takeFlag(args, "game", true)
-	for _, c := range connectSubcommands() {
+	subs := []command{{"kriegspiel", "play on kriegspiel.org", runKriegspielConnect}} // the other games' servers
+	for _, c := range subs {
 		switch {
 		case len(args) > 0 && args[0] == c.name:
 			return c.run(ctx, args[1:], stdout, stderr)
@@ -44,7 +39,7 @@ func runConnect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	if hasGame && gameName != game.Names()[0] {
-		return usageError{fmt.Sprintf("--game %q: want %s", gameName, strings.Join(game.Names()[:1+len(connectSubcommands())], " or "))}
+		return usageError{fmt.Sprintf("--game %q: want %s", gameName, strings.Join(game.Names()[:1+len(subs)], " or "))}
 	}
 	args = rest
 	fs := newFlagSet("connect", "--username NAME [--server URL] [--password-env VAR] [--ranked] [--max-games N] [--bot SPEC] [--out DIR]\n       blindfish connect kriegspiel --help (kriegspiel.org's flags; --game kriegspiel is the same)", stderr)

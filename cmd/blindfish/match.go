@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/game"
 	"github.com/blindfish-rbc/blindfish/match"
-	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/report"
 )
 
@@ -39,13 +37,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	verbose := fs.Bool("v", false, "log the referee's warnings and details to stderr")
 	htmlOut := fs.String("html", "", "also write the match's page (table, plots of the score, the SPRT and the time per turn, the games with links to their records) to `FILE`; with --merge, the merged folders' page")
 	index := fs.Bool("index", true, "at the end, write --out's index.html: the page of every game in the folder (made again by each match into it)")
-	gameName := fs.String("game", game.Names()[0], gameUsage())
-	options := map[string]*string{}
-	for _, g := range game.Games() {
-		if name, usage, def := g.Option(); name != "" {
-			options[g.Name()] = fs.String(name, def, usage)
-		}
-	}
+	gameName := fs.String("game", game.Names()[0], game.Usage())
+	option := game.OptionFlags(fs)
 	archive := fs.Bool("archive", false, "at the end, pack the records the run saved in --out into one new compressed archive there (games.tar.gz, a shard's games.shard-K-of-N.tar.gz; -2, -3, ... when the name is taken) that every command reads as it reads loose records; with --merge, or with folders and no bots, pack the loose records of the folders given")
 	ratings := fs.Bool("ratings", false, "with --merge, print the rating list instead of the table: one Elo scale fitted to every game of the folders by maximum likelihood, with 95% intervals (docs/matches.md)")
 	anchor := fs.String("anchor", match.DefaultAnchor, "with --ratings, the bot rated 0 (when no game names it, the mean is 0)")
@@ -116,11 +109,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	p := game.Players{White: *white, Black: *black, DefaultAlternate: !alternateSet,
+	p := game.Players{White: *white, Black: *black, Option: option(g), DefaultAlternate: !alternateSet,
 		Resolver: botspec.NewResolver(stderr, ""), BuildLog: buildLog}
-	if o := options[g.Name()]; o != nil {
-		p.Option = *o
-	}
 	if err := g.SetUp(ctx, &cfg, p); err != nil {
 		if ctx.Err() != nil {
 			return err
@@ -133,25 +123,4 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("interrupted after %d of %d games", rep.Finished()+len(rep.Void), rep.Scheduled)
 	}
 	return err
-}
-
-// closePlayer releases what a player holds once its game is over (Trout's
-// Stockfish, an external bot's process) if it has a Close method.
-func closePlayer(p rbc.Player, log *slog.Logger) {
-	c, ok := p.(io.Closer)
-	if !ok {
-		return
-	}
-	if err := c.Close(); err != nil && log != nil {
-		log.Warn("closing a player", "err", err)
-	}
-}
-
-// gameUsage is --game's usage: each game with its bots.
-func gameUsage() string {
-	var parts []string
-	for _, g := range game.Games() {
-		parts = append(parts, g.Name()+" (bots: "+g.Bots()+")")
-	}
-	return "the game: " + strings.Join(parts, ", or ")
 }

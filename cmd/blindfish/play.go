@@ -68,7 +68,7 @@ func playHuman(ctx context.Context, g terminal.Game, seed int64, dir string, std
 		return nil, usageError{err.Error()}
 	}
 	botspec.LimitMemory([]string{g.OpponentName}, 1, g.Initial)
-	defer closePlayer(bot, g.Logger)
+	defer match.ClosePlayer(bot, g.Logger)
 	g.Opponent = bot
 	h, err := terminal.Play(ctx, g)
 	if err != nil || dir == "" {

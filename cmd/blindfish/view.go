@@ -10,6 +10,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/game"
+	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/sampler"
 	"github.com/blindfish-rbc/blindfish/view"
 )
@@ -73,7 +74,7 @@ func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if botOpts, err = view.NewBot(*bot, c, int64(*seed), left); err != nil {
 			return usageError{err.Error()}
 		}
-		defer closePlayer(botOpts.Player, newLogger(stderr, slog.LevelWarn, false))
+		defer match.ClosePlayer(botOpts.Player, newLogger(stderr, slog.LevelWarn, false))
 	} else if *botColor != "" {
 		return usageError{"--bot-color without --bot"}
 	}

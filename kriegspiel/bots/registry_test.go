@@ -15,9 +15,9 @@ func TestNewRefusesBadSpecs(t *testing.T) {
 		spec, err string
 		grammar   bool
 	}{
-		{"", `kriegspiel: bad bot spec "": no bot name`, true},
-		{"sampling:depth", `kriegspiel: bad bot spec "sampling:depth": setting "depth" is not key=value`, true},
-		{"mcts:depth=2,depth=3", `kriegspiel: bad bot spec "mcts:depth=2,depth=3": setting "depth" given twice`, true},
+		{"", `bots: bad bot spec "": no bot name`, true},
+		{"sampling:depth", `bots: bad bot spec "sampling:depth": setting "depth" is not key=value`, true},
+		{"mcts:depth=2,depth=3", `bots: bad bot spec "mcts:depth=2,depth=3": setting "depth" given twice`, true},
 		{"trout", `unknown kriegspiel bot "trout" (want random, sampling, mcts)`, false},
 		{"random:seed=1", `kriegspiel bot "random:seed=1": random takes no settings`, false},
 		{"sampling:speed=3", `kriegspiel bot "sampling:speed=3": speed: unknown setting (sampling has samples, depth, eval, belief, size, limit, recover)`, false},

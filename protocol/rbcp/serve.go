@@ -398,7 +398,7 @@ func call(s *session, f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Error("player panicked", "panic", r, "stack", string(debug.Stack()))
-			err = fmt.Errorf("rbcp: panic: %v", r)
+			err = fmt.Errorf("panic: %v", r)
 		}
 	}()
 	return f()

@@ -23,7 +23,7 @@ func Call(ctx context.Context, prefix string, deadline time.Time, name string, f
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
-				done <- fmt.Errorf("guard: panic: %v", v)
+				done <- fmt.Errorf("panic: %v", v)
 			}
 		}()
 		done <- fn(cctx)
