@@ -67,16 +67,16 @@ func NewClient(cfg Config) (*Client, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil {
 		// The parse error quotes the URL, which may hold a password.
-		return nil, errors.New("server: the server URL does not parse")
+		return nil, errors.New("rbcclient: the server URL does not parse")
 	}
 	if u.User != nil {
-		return nil, errors.New("server: the server URL holds credentials; pass the username and password separately")
+		return nil, errors.New("rbcclient: the server URL holds credentials; pass the username and password separately")
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("server: the server URL %q is not an http(s) URL", u.Redacted())
+		return nil, fmt.Errorf("rbcclient: the server URL %q is not an http(s) URL", u.Redacted())
 	}
 	if cfg.Username == "" {
-		return nil, errors.New("server: no username")
+		return nil, errors.New("rbcclient: no username")
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(cfg.Username+":"+cfg.Password))
@@ -128,7 +128,7 @@ func (c *Client) Version(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if out.Version == nil {
-		return "", errors.New("server: GET /api/version: no version in the answer")
+		return "", errors.New("rbcclient: GET /api/version: no version in the answer")
 	}
 	return *out.Version, nil
 }
@@ -151,7 +151,7 @@ func (c *Client) BotVersion(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	if out.Version == nil {
-		return 0, errors.New("server: GET /api/users/me/version: no version in the answer")
+		return 0, errors.New("rbcclient: GET /api/users/me/version: no version in the answer")
 	}
 	return *out.Version, nil
 }
@@ -191,7 +191,7 @@ func (c *Client) Invite(ctx context.Context, opponent string, white bool) (int, 
 		return 0, err
 	}
 	if out.GameID == nil {
-		return 0, errors.New("server: POST /api/invitations/: no game_id in the answer")
+		return 0, errors.New("rbcclient: POST /api/invitations/: no game_id in the answer")
 	}
 	return *out.GameID, nil
 }
@@ -206,7 +206,7 @@ func (c *Client) Accept(ctx context.Context, invitation int) (int, error) {
 		return 0, err
 	}
 	if out.GameID == nil {
-		return 0, fmt.Errorf("server: POST %s: no game_id in the answer", path)
+		return 0, fmt.Errorf("rbcclient: POST %s: no game_id in the answer", path)
 	}
 	return *out.GameID, nil
 }

@@ -47,10 +47,10 @@ func field[T any](g *Game, ctx context.Context, endpoint, key string) (T, error)
 	}
 	raw, ok := out[key]
 	if !ok {
-		return v, fmt.Errorf("server: GET %s: no %q in the answer", g.path(endpoint), key)
+		return v, fmt.Errorf("rbcclient: GET %s: no %q in the answer", g.path(endpoint), key)
 	}
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return v, fmt.Errorf("server: GET %s: %s: %w", g.path(endpoint), key, err)
+		return v, fmt.Errorf("rbcclient: GET %s: %s: %w", g.path(endpoint), key, err)
 	}
 	return v, nil
 }
@@ -102,7 +102,7 @@ func (g *Game) Status(ctx context.Context) (Status, error) {
 		return Status{}, err
 	}
 	if s.IsOver == nil || s.IsMyTurn == nil {
-		return Status{}, fmt.Errorf("server: GET %s: incomplete status", g.path("game_status"))
+		return Status{}, fmt.Errorf("rbcclient: GET %s: incomplete status", g.path("game_status"))
 	}
 	return Status{IsOver: *s.IsOver, IsMyTurn: *s.IsMyTurn}, nil
 }
@@ -162,7 +162,7 @@ func (g *Game) Sense(ctx context.Context, square chess.Square) ([]rbc.SquarePiec
 		return nil, err
 	}
 	if out.SenseResult == nil {
-		return nil, fmt.Errorf("server: POST %s: no sense_result in the answer", g.path("sense"))
+		return nil, fmt.Errorf("rbcclient: POST %s: no sense_result in the answer", g.path("sense"))
 	}
 	res := make([]rbc.SquarePiece, len(*out.SenseResult))
 	for i, e := range *out.SenseResult {
@@ -180,7 +180,7 @@ func (g *Game) Move(ctx context.Context, m chess.Move) (WireMoveResult, error) {
 		return WireMoveResult{}, err
 	}
 	if out.MoveResult == nil {
-		return WireMoveResult{}, fmt.Errorf("server: POST %s: no move_result in the answer", g.path("move"))
+		return WireMoveResult{}, fmt.Errorf("rbcclient: POST %s: no move_result in the answer", g.path("move"))
 	}
 	return *out.MoveResult, nil
 }
@@ -231,11 +231,11 @@ func (g *Game) History(ctx context.Context) (json.RawMessage, *rbc.History, erro
 	}
 	h, err := record.ParseHistory(raw)
 	if err != nil {
-		return raw, nil, fmt.Errorf("server: the game history does not parse: %w", err)
+		return raw, nil, fmt.Errorf("rbcclient: the game history does not parse: %w", err)
 	}
 	return raw, h, nil
 }
 
 // ErrGameOver reports that the game ended while we were playing a turn (our
 // clock ran out, or the opponent's): not an error of ours.
-var ErrGameOver = errors.New("server: the game is over")
+var ErrGameOver = errors.New("rbcclient: the game is over")

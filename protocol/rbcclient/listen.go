@@ -59,7 +59,7 @@ type ListenConfig struct {
 func Listen(ctx context.Context, cfg ListenConfig) error {
 	c := cfg.Client
 	if c == nil || cfg.NewPlayer == nil {
-		return errors.New("server: Listen needs a Client and NewPlayer")
+		return errors.New("rbcclient: Listen needs a Client and NewPlayer")
 	}
 	if cfg.MaxGames <= 0 {
 		cfg.MaxGames = 4
@@ -75,11 +75,11 @@ func Listen(ctx context.Context, cfg ListenConfig) error {
 
 	v, err := c.Version(ctx)
 	if err != nil {
-		return fmt.Errorf("server: checking the server's version: %w", err)
+		return fmt.Errorf("rbcclient: checking the server's version: %w", err)
 	}
 	if v != HarnessVersion {
 		if !cfg.AnyVersion {
-			return fmt.Errorf("server: the server runs reconchess %s, this client speaks %s's API", v, HarnessVersion)
+			return fmt.Errorf("rbcclient: the server runs reconchess %s, this client speaks %s's API", v, HarnessVersion)
 		}
 		log.Warn("the server's reconchess version differs from ours; playing anyway", "server", v, "ours", HarnessVersion)
 	}
@@ -202,7 +202,7 @@ func (l *listener) acceptAndPlay(ctx context.Context, inv int, log *slog.Logger)
 	}
 	p, err := l.cfg.NewPlayer()
 	if err != nil {
-		return &Result{GameID: id}, fmt.Errorf("server: building the player: %w", err)
+		return &Result{GameID: id}, fmt.Errorf("rbcclient: building the player: %w", err)
 	}
 	defer func() {
 		if c, ok := p.(io.Closer); ok {
