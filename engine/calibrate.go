@@ -233,7 +233,7 @@ type CalibrationOptions struct {
 	Opponent string
 }
 
-// ObserveRecords replays the recorded games at paths (rbc.Records) through
+// ObserveRecords replays the recorded games at paths (record.Records) through
 // the exact belief from the sides o keeps and observes their turns (see
 // ObserveGame). It returns the number of games measured and of records
 // read.

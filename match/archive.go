@@ -17,7 +17,7 @@ import (
 // as the game ends, so that an interrupted match loses nothing; at the end a
 // run may pack its records into one compressed archive in the folder
 // (Archive), which every reader of records takes as it takes the loose ones
-// (rbc.Records). The results logs stay plain text beside it.
+// (record.Records). The results logs stay plain text beside it.
 //
 // A run never rewrites an archive: it writes a new one under a name no other
 // file has (games.tar.gz, games-2.tar.gz, ...; a shard's are named after the

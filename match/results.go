@@ -620,7 +620,7 @@ func voidKeyOf(r *Result) voidKey {
 // ReadMatchFolders reads the games of match folders: every results-log
 // line, and every record no line mentions (an RBC history or a Kriegspiel
 // record; loose, *.json or *.json.gz, or in the folder's archives, see
-// rbc.FolderRecords), which counts as a bare game (no times, clock "?"). A
+// record.FolderRecords), which counts as a bare game (no times, clock "?"). A
 // folder named twice counts once. A harness series folder (one with a
 // summary.txt, see series.go) adds the histories of its gNN subfolders. A
 // log line that cannot be read is left out and listed in Skipped;

@@ -14,7 +14,7 @@ import (
 
 // runKriegspielBelief is `blindfish belief kriegspiel ...` (and `blindfish
 // belief --game kriegspiel ...`, its older form): Kriegspiel records
-// followed from each side by the named beliefs (kriegspiel.FollowRecords),
+// followed from each side by the named beliefs (beliefbench.FollowRecords),
 // with how often each held the true board.
 func runKriegspielBelief(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("belief kriegspiel", "[--view exact,aosp,los,hybrid] [--size N] [--limit N] [--color both] [--seed S] [--cut] [--cut-weighted] [--workers N] [--memory MiB] [--spill-dir DIR] FILE|DIR...", stderr)

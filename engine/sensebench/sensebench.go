@@ -58,7 +58,7 @@ type Config struct {
 	// run can be repeated.
 	Seed int64
 	// Paths are the recorded games: records, archives and folders of them
-	// (rbc.Records).
+	// (record.Records).
 	Paths []string
 	// Logger receives the strategies' and the belief's details (nil:
 	// slog.Default()).

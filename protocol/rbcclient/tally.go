@@ -45,7 +45,7 @@ func NewTally(dir string, out io.Writer, log *slog.Logger) *Tally {
 }
 
 // save writes the record as DATE-TIME-game<ID>-<white>-<black>.json: the
-// parsed record through rbc.SaveHistoryFile (atomically), or the server's
+// parsed record through record.SaveHistoryFile (atomically), or the server's
 // bytes if they did not parse.
 func save(dir string, res *Result) (string, error) {
 	white, black := "us", "us"

@@ -21,7 +21,7 @@ type Config struct {
 	Samplers []string      // belief names (sampler.Names)
 	Colors   []chess.Color // the sides to replay each game from
 	Options  sampler.Options
-	Paths    []string // records, archives and folders of them (rbc.Records)
+	Paths    []string // records, archives and folders of them (record.Records)
 }
 
 // Turn is one replayed turn's report.
