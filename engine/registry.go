@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/engine/baseline"
+	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/internal/spec"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -100,4 +101,38 @@ func ParseSpec(botSpec string) (name string, params Params, err error) {
 // NewRand returns the random generator a bot built with seed draws from.
 func NewRand(seed int64) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15))
+}
+
+// Evaluates says which evaluator the bot of spec scores boards with, as a
+// match prints it before its games ("Stockfish (/usr/games/stockfish)",
+// "the embedded evaluator: no Stockfish found"), or "" for a bot that
+// scores none (random, attacker) or one this build does not make.
+func Evaluates(spec string) string {
+	name, params, err := ParseSpec(spec)
+	if err != nil {
+		return ""
+	}
+	kind := evaluator.KindStockfish // trout's
+	switch name {
+	case "blindfish":
+		c, err := ParseConfig(params)
+		if err != nil {
+			return ""
+		}
+		kind = c.Eval
+	case "trout":
+	default:
+		return ""
+	}
+	if kind == evaluator.KindEmbedded {
+		return "the embedded evaluator"
+	}
+	path, err := evaluator.LookupStockfish()
+	switch {
+	case err == nil:
+		return "Stockfish (" + path + ")"
+	case kind == evaluator.KindAuto:
+		return "the embedded evaluator: no Stockfish found (install Debian's stockfish for the full strength)"
+	}
+	return "no evaluator: " + err.Error()
 }

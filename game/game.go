@@ -16,6 +16,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/match"
+	"github.com/blindfish-rbc/blindfish/protocol/web"
 	"github.com/blindfish-rbc/blindfish/record"
 	"github.com/blindfish-rbc/blindfish/view"
 )
@@ -25,6 +26,8 @@ type Game interface {
 	// Name is the game's name on the command line (--game) and the first
 	// part of its results logs' variant ("kriegspiel/wild16").
 	Name() string
+	// DefaultBot is the bot a person plays unless told otherwise.
+	DefaultBot() string
 	// Bots says in a line which built-in bots the game has and what they
 	// take, for --help.
 	Bots() string
@@ -47,6 +50,20 @@ type Game interface {
 	Check(ctx context.Context, rec *record.Record, quiet bool) (line string, ok bool, err error)
 	// Page writes the record's viewer page.
 	Page(ctx context.Context, rec *record.Record, path string, opts view.Options) (turns int, err error)
+	// PlayPerson plays the person at the page's desk against the bot spec
+	// (with the game's Option), saves the record in dir (made if missing)
+	// under the name a match gives its first game of seed, and returns the
+	// record's path.
+	PlayPerson(ctx context.Context, d *web.Desk, g web.Game, p Person) (string, error)
+}
+
+// Person is the rest of what a person's game needs: the bot, the game's
+// option, the seed of the bot's choices, and where the record goes.
+type Person struct {
+	Bot, Option, Dir string
+	Seed             int64
+	// Resolver makes RBC bot specs.
+	Resolver *botspec.Resolver
 }
 
 // Players is who plays a match of a game, as the command line gives them.

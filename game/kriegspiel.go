@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/kriegspiel/bots"
 	"github.com/blindfish-rbc/blindfish/match"
+	"github.com/blindfish-rbc/blindfish/protocol/web"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/record"
 	"github.com/blindfish-rbc/blindfish/record/ksrecord"
@@ -24,6 +27,9 @@ type Kriegspiel struct{}
 
 // Name returns "kriegspiel".
 func (Kriegspiel) Name() string { return "kriegspiel" }
+
+// DefaultBot is the sampling player, Blindfish's own.
+func (Kriegspiel) DefaultBot() string { return "sampling" }
 
 // Bots lists the built-in Kriegspiel bots and their settings.
 func (Kriegspiel) Bots() string {
@@ -207,4 +213,27 @@ func (w *watchedKriegspiel) HandleAnswer(ctx context.Context, q kriegspiel.Quest
 func (w *watchedKriegspiel) HandleGameEnd(ctx context.Context, r kriegspiel.Result, rec *kriegspiel.Record) error {
 	defer w.Take(w.p)
 	return w.p.HandleGameEnd(ctx, r, rec)
+}
+
+// PlayPerson plays Kriegspiel under p.Option's ruleset against a
+// kriegspiel/bots bot.
+func (Kriegspiel) PlayPerson(ctx context.Context, d *web.Desk, g web.Game, p Person) (string, error) {
+	rules, err := kriegspiel.ParseRuleset(p.Option)
+	if err != nil {
+		return "", fmt.Errorf("--ruleset: %w", err)
+	}
+	bot, err := bots.New(p.Bot, p.Seed, g.Logger)
+	if err != nil {
+		return "", err
+	}
+	defer match.ClosePlayer(bot, g.Logger)
+	rec, err := g.PlayKriegspiel(ctx, d, rules, bot)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
+		return "", fmt.Errorf("game: the records folder: %w", err)
+	}
+	path := filepath.Join(p.Dir, match.RecordName(rec.White, rec.Black, p.Seed, 0, 1))
+	return path, ksrecord.SaveFile(path, rec)
 }

@@ -3,11 +3,14 @@ package game
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/engine"
 	"github.com/blindfish-rbc/blindfish/match"
+	"github.com/blindfish-rbc/blindfish/protocol/web"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/record"
 	"github.com/blindfish-rbc/blindfish/view"
@@ -20,6 +23,9 @@ type RBC struct{}
 
 // Name returns "rbc".
 func (RBC) Name() string { return "rbc" }
+
+// DefaultBot is Blindfish.
+func (RBC) DefaultBot() string { return botspec.DefaultBot }
 
 // Bots lists the built-in RBC bots.
 func (RBC) Bots() string {
@@ -51,6 +57,12 @@ func (RBC) SetUp(ctx context.Context, cfg *match.Config, p Players) error {
 		}
 	}
 	cfg.Referee, cfg.Records = nil, match.ReadRBCRecord
+	cfg.About = nil
+	for _, spec := range slices.Compact([]string{cfg.Bot, cfg.Opponent}) {
+		if e := engine.Evaluates(spec); e != "" {
+			cfg.About = append(cfg.About, spec+" scores boards with "+e)
+		}
+	}
 	return nil
 }
 
@@ -84,4 +96,19 @@ func (RBC) Check(ctx context.Context, r *record.Record, quiet bool) (string, boo
 // Page writes the RBC viewer page.
 func (RBC) Page(ctx context.Context, rec *record.Record, path string, opts view.Options) (int, error) {
 	return view.WriteRBCPage(ctx, rec, path, opts)
+}
+
+// PlayPerson plays RBC against a botspec bot.
+func (RBC) PlayPerson(ctx context.Context, d *web.Desk, g web.Game, p Person) (string, error) {
+	bot, err := p.Resolver.NewPlayer(p.Bot, p.Seed)
+	if err != nil {
+		return "", err
+	}
+	botspec.LimitMemory([]string{p.Bot}, 1, g.Initial)
+	defer match.ClosePlayer(bot, g.Logger)
+	h, err := g.PlayRBC(ctx, d, bot)
+	if err != nil {
+		return "", err
+	}
+	return match.SaveRecord(p.Dir, h, p.Seed)
 }

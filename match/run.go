@@ -52,6 +52,9 @@ type Config struct {
 	// Records reads the records of the match's game (Report.Archive checks
 	// each before packing it); nil reads RBC's (ReadRBCRecord).
 	Records RecordReader
+	// About says, a line each, what a person should know of the bots
+	// before the games: which evaluator each scores with. Run prints it.
+	About []string
 	// Logger gets the referee's warnings and a line per finished game at
 	// debug level; nil discards them.
 	Logger *slog.Logger

@@ -55,6 +55,9 @@ func Run(ctx context.Context, cfg Config, sprtArg string, stdout, stderr io.Writ
 	if cfg.Referee == nil {
 		memLimit = botspec.LimitMemory([]string{cfg.Bot, cfg.Opponent}, min(cfg.Concurrency, cfg.Shard.Count(cfg.Games)), cfg.Initial)
 	}
+	for _, line := range cfg.About {
+		fmt.Fprintf(stderr, "blindfish match: %s\n", line)
+	}
 	bar := NewProgressBar(stderr, cfg.Shard.Count(cfg.Games))
 	cfg.OnProgress = func(p Progress) { bar.Update(p.Done, p.Status(cfg.Bot, cfg.SPRT)) }
 	cfg.Notice = func(msg string) {

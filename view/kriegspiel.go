@@ -310,7 +310,7 @@ func seenBoard(fen string, side int) (string, error) {
 // whether the question itself is shown (the asker's, or the true board's).
 func tryOf(mover chess.Color, try kriegspiel.Try, seen bool) KriegspielTry {
 	a := try.Answer
-	kt := KriegspielTry{Verdict: a.Verdict.String(), Says: answerWords(mover, a), Public: try.Public}
+	kt := KriegspielTry{Verdict: a.Verdict.String(), Says: a.Words(mover), Public: try.Public}
 	if seen || try.Question.AskAny {
 		kt.Q = try.Question.String()
 	}
@@ -318,85 +318,9 @@ func tryOf(mover chess.Color, try kriegspiel.Try, seen bool) KriegspielTry {
 		kt.Capture = a.Capture.String()
 	}
 	if a.Checks[0] != kriegspiel.NoCheck {
-		kt.Check = checkWords(a)
+		kt.Check = a.CheckWords()
 	}
 	return kt
-}
-
-// answerWords says an answer to mover's question in words: "legal,
-// captures on d5 (a pawn), check on the file; black's pawn tries: 1".
-func answerWords(mover chess.Color, a kriegspiel.Answer) string {
-	var parts []string
-	switch a.Verdict {
-	case kriegspiel.Impossible:
-		return "not allowed (nobody is told)"
-	case kriegspiel.Illegal:
-		return "illegal"
-	case kriegspiel.HasAny:
-		return "any? yes: a pawn capture is legal"
-	case kriegspiel.NoAny:
-		return "any? no: no pawn capture is legal"
-	case kriegspiel.Moved:
-		parts = append(parts, "legal")
-	case kriegspiel.Captured:
-		s := "legal, captures on " + a.Capture.String()
-		switch a.Captured {
-		case kriegspiel.CapturedPawn:
-			s += " (a pawn)"
-		case kriegspiel.CapturedPiece:
-			s += " (a piece)"
-		}
-		parts = append(parts, s)
-	default:
-		parts = append(parts, a.Verdict.String())
-	}
-	if a.Checks[0] != kriegspiel.NoCheck {
-		parts = append(parts, checkWords(a))
-	}
-	s := strings.Join(parts, ", ")
-	if a.End != kriegspiel.NotOver {
-		s += "; " + endWords(a.End)
-	}
-	if a.PawnTries >= 0 {
-		s += fmt.Sprintf("; %v's pawn tries: %d", mover.Other(), a.PawnTries)
-	}
-	return s
-}
-
-var checkWordsOf = map[kriegspiel.Check]string{
-	kriegspiel.CheckRank: "the rank", kriegspiel.CheckFile: "the file",
-	kriegspiel.CheckLongDiagonal: "the long diagonal", kriegspiel.CheckShortDiagonal: "the short diagonal",
-	kriegspiel.CheckKnight: "a knight",
-}
-
-// checkWords says the check an answer announces: "check on the file",
-// "double check: the file and a knight".
-func checkWords(a kriegspiel.Answer) string {
-	if a.DoubleCheck() {
-		return "double check: " + checkWordsOf[a.Checks[0]] + " and " + checkWordsOf[a.Checks[1]]
-	}
-	if a.Checks[0] == kriegspiel.CheckKnight {
-		return "check by a knight"
-	}
-	return "check on " + checkWordsOf[a.Checks[0]]
-}
-
-func endWords(e kriegspiel.Ending) string {
-	switch e {
-	case kriegspiel.CheckmateWhiteWins:
-		return "checkmate, white wins"
-	case kriegspiel.CheckmateBlackWins:
-		return "checkmate, black wins"
-	case kriegspiel.DrawStalemate:
-		return "stalemate, a draw"
-	case kriegspiel.DrawInsufficient:
-		return "a draw: insufficient material"
-	case kriegspiel.DrawReversible:
-		return "a draw: too many moves without a capture or a pawn move"
-	case kriegspiel.DrawRepetition:
-		return "a draw by repetition"
-	}
-	return e.String()
 }
 
 // WriteKriegspielPage writes the page of a Kriegspiel record

@@ -44,7 +44,7 @@ func commands() []command {
 	return []command{
 		{"replay", "re-referee recorded games and check them against the record", runReplay},
 		{"match", "play games between bots and tabulate the results", runMatch},
-		{"play", "play a game against a bot in the terminal", runPlay},
+		{"play", "play a bot in a browser: a page on this machine (RBC, Kriegspiel)", runPlay},
 		{"belief", "replay recorded games through a belief sampler and report its accuracy", runBelief},
 		{"analyze", "replay a recorded game through a bot and show where it would sense and move", runAnalyze},
 		{"view", "write an HTML page that replays a recorded game with the belief drawn on the board", runView},

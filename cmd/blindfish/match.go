@@ -102,7 +102,8 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError{err.Error()}
 	}
 	cfg.Logger = newLogger(stderr, slog.LevelError, *verbose)
-	buildLog := newLogger(stderr, slog.LevelInfo, *verbose) // the builds of build:REV bots
+	slog.SetDefault(newLogger(stderr, slog.LevelWarn, *verbose)) // the in-process bots' own lines: their problems, not each game
+	buildLog := newLogger(stderr, slog.LevelInfo, *verbose)      // the builds of build:REV bots
 	alternateSet := false
 	fs.Visit(func(f *flag.Flag) { alternateSet = alternateSet || f.Name == "alternate" })
 	g, err := game.Named(*gameName)

@@ -6,78 +6,132 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"os"
+	"os/exec"
+	"time"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/chess"
+	"github.com/blindfish-rbc/blindfish/game"
+	"github.com/blindfish-rbc/blindfish/internal/httpserve"
 	"github.com/blindfish-rbc/blindfish/match"
-	"github.com/blindfish-rbc/blindfish/protocol/terminal"
-	"github.com/blindfish-rbc/blindfish/rbc"
+	"github.com/blindfish-rbc/blindfish/protocol/web"
+	"github.com/blindfish-rbc/blindfish/sampler"
+	"github.com/blindfish-rbc/blindfish/view"
 )
 
-// runPlay lets a person play one game against a bot in the terminal, under
-// the referee and its clocks, so that anyone can feel how a bot plays. The
-// game itself is protocol/terminal; this reads its flags and makes the bot.
+// runPlay lets a person play a bot of any game in a browser: a page on
+// the loopback interface (protocol/web), the game refereed here under the
+// clocks, its record saved and its replay page opened at the end.
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return runPlayFrom(ctx, args, os.Stdin, stdout, stderr)
-}
-
-// runPlayFrom is runPlay reading the person's lines from stdin. A game
-// played to its end returns nil (exit status 0) whatever its result, a
-// resignation or the end of the input included; an error is a game that
-// could not be played or saved.
-func runPlayFrom(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlagSet("play", "[--color white|black|random] [--bot SPEC] [--clock 900+5] [--seed S] [--out DIR]", stderr)
+	fs := newFlagSet("play", "[--game rbc|kriegspiel] [--color white|black|random] [--bot SPEC] [--clock 900+5] [--seed S] [--out DIR] [--listen 127.0.0.1:0] [--open=false] [--linger 10m]", stderr)
+	gameName := fs.String("game", game.Names()[0], game.Usage())
+	option := game.OptionFlags(fs)
 	color := fs.String("color", "white", "your colour: white, black or random")
-	bot := fs.String("bot", "blindfish", "the bot you play against (a bot spec, as for match)")
+	bot := fs.String("bot", "", "the bot you play against, a bot spec as for match (default: blindfish for RBC, the first of the game's bots)")
 	clock := fs.String("clock", "900+5", "each clock as INITIAL+INCREMENT in seconds")
+	turnLimit := fs.Int("turn-limit", 0, "a draw after this many full turns (0: none)")
 	seed := fs.Int64("seed", 0, "seed of the bot's random choices (0: a random seed)")
-	out := fs.String("out", "", "directory to save the game record in (\"\": not saved)")
+	out := fs.String("out", "games", "directory for the game record and its replay page")
+	listen := fs.String("listen", "127.0.0.1:0", "the page's address: a loopback address, port 0 for any free one")
+	linger := fs.Duration("linger", 10*time.Minute, "after the game, serve its replay page until it is read or this long")
+	open := fs.Bool("open", true, "open the page in the default browser ($BROWSER, or xdg-open when a display is there)")
 	verbose := fs.Bool("v", false, "log the referee's and the bot's details to stderr")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	g := terminal.Game{OpponentName: *bot, In: stdin, Out: stdout, Logger: newLogger(stderr, slog.LevelError, *verbose)}
-	switch *color {
-	case "random":
-		g.Color = chess.Color(rand.IntN(2))
-	default:
-		c, err := chess.ParseColor(*color)
-		if err != nil {
-			return usageError{err.Error()}
-		}
-		g.Color = c
+	g, err := game.Named(*gameName)
+	if err != nil {
+		return usageError{err.Error()}
 	}
-	var err error
-	if g.Initial, g.Increment, err = match.ParseClock(*clock); err != nil {
+	wg := web.Game{Bot: *bot, TurnLimit: *turnLimit, Logger: newLogger(stderr, slog.LevelError, *verbose)}
+	if wg.Bot == "" {
+		wg.Bot = g.DefaultBot()
+	}
+	if wg.Color, err = parseSide(*color); err != nil {
+		return usageError{err.Error()}
+	}
+	if wg.Initial, wg.Increment, err = match.ParseClock(*clock); err != nil {
 		return usageError{err.Error()}
 	}
 	if *seed == 0 {
 		*seed = rand.Int64()
 	}
-	_, err = playHuman(ctx, g, *seed, *out, stderr)
-	return err
+	ln, err := listenLoopback(*listen)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	desk := web.NewDesk(g.Name(), wg.Color, wg.Bot)
+	srv, err := web.NewServer(desk, wg.Logger)
+	if err != nil {
+		return err
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- httpserve.Serve(ctx, ln, srv.Handler(), httpserve.Limits{}, wg.Logger) }()
+	url := srv.URL(ln.Addr())
+	fmt.Fprintf(stdout, "Play at %s\n", url)
+	if *open {
+		openBrowser(url, stderr)
+	}
+	path, err := g.PlayPerson(ctx, desk, wg, game.Person{Bot: wg.Bot, Option: option(g), Dir: *out, Seed: *seed, Resolver: botspec.NewResolver(stderr, "")})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Game record saved to %s\n", path)
+	page, _, _, err := view.BuildFile(ctx, path, "", view.Options{Sampler: "exact", Colors: []chess.Color{chess.White, chess.Black}, MaxBoards: view.DefaultMaxBoards, Seed: 1,
+		SamplerOptions: sampler.Options{MemoryBudget: 96 << 20, PoolSize: sampler.DefaultPoolSize, MaxReplay: 1 << 20}}, game.PageOf)
+	if err != nil {
+		return fmt.Errorf("the replay page: %w", err)
+	}
+	srv.SetViewer(page)
+	fmt.Fprintf(stdout, "Replay: %s (the page opens it; Ctrl-C ends)\n", page)
+	select { // serve the replay until it is read, the person quits, or a while
+	case <-srv.Served():
+		time.Sleep(time.Second)
+	case <-ctx.Done():
+	case <-time.After(*linger):
+	}
+	stop()
+	<-served
+	return nil
 }
 
-// playHuman plays g (protocol/terminal) against the bot g.OpponentName
-// names, seeded with seed (an external bot's stderr goes to stderr; nil
-// discards it), saves its record in dir if set, and returns it.
-func playHuman(ctx context.Context, g terminal.Game, seed int64, dir string, stderr io.Writer) (*rbc.History, error) {
-	bot, err := botspec.NewResolver(stderr, "").NewPlayer(g.OpponentName, seed)
+// parseSide reads a colour, or picks one for "random".
+func parseSide(s string) (chess.Color, error) {
+	if s == "random" {
+		return chess.Color(rand.IntN(2)), nil
+	}
+	return chess.ParseColor(s)
+}
+
+// listenLoopback listens on addr, which must be a loopback address: the
+// page is the person's alone.
+func listenLoopback(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, usageError{err.Error()}
+		return nil, fmt.Errorf("--listen %q: %w", addr, err)
 	}
-	botspec.LimitMemory([]string{g.OpponentName}, 1, g.Initial)
-	defer match.ClosePlayer(bot, g.Logger)
-	g.Opponent = bot
-	h, err := terminal.Play(ctx, g)
-	if err != nil || dir == "" {
-		return h, err
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("--listen %q: the page serves only this machine's loopback (127.0.0.1)", addr)
 	}
-	name, err := match.SaveRecord(dir, h, seed)
-	if err != nil {
-		return h, err
+	return net.Listen("tcp", addr)
+}
+
+// openBrowser opens url with $BROWSER, or xdg-open where a display is; it
+// says so when there is neither.
+func openBrowser(url string, stderr io.Writer) {
+	name := os.Getenv("BROWSER")
+	if name == "" && (os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != "") {
+		name = "xdg-open"
 	}
-	fmt.Fprintf(g.Out, "Game record saved to %s\n", name)
-	return h, nil
+	if name == "" {
+		fmt.Fprintln(stderr, "blindfish play: no browser to open (set $BROWSER); open the address above")
+		return
+	}
+	if err := exec.Command(name, url).Start(); err != nil {
+		fmt.Fprintf(stderr, "blindfish play: opening the browser: %v; open the address above\n", err)
+	}
 }

@@ -26,7 +26,7 @@ func TestBotStderrReachesCommandStderr(t *testing.T) {
 	}
 	var out, errs bytes.Buffer
 	// The game is played to its end: the bot failed its start and resigned.
-	err := runPlayFrom(context.Background(), []string{"--bot", bot, "--clock", "5+0"}, strings.NewReader(""), &out, &errs)
+	err := runPlay(context.Background(), []string{"--bot", bot, "--clock", "5+0", "--open=false", "--linger", "0s", "--out", t.TempDir()}, &out, &errs)
 	if !strings.Contains(errs.String(), marker) {
 		t.Errorf("play: %v, stderr lacks the bot's %q:\n%s%s", err, marker, out.String(), errs.String())
 	}

@@ -139,6 +139,8 @@ const (
 	skipViewBot   = "asks the Blindfish bot at each of Black's 28 turns with 60 s on its clock: about 90 s of CPU, the whole budget of this test"
 	skipViewBench = "the viewer's size and speed benchmark: minutes of CPU for a 60-turn game of random movers, and Chromium"
 	skipSlowShort = "makes both exact beliefs of a 56-turn game (about 20 s of CPU): run in the plain pass only"
+	skipPerson    = "serves a game for a person to play in a browser, and waits for them (TestBrowserPlay plays it)"
+	skipFirst     = "plays Blindfish for four games (about two minutes of two cores): run in the plain pass only"
 )
 
 var docSkips = []docSkip{
@@ -154,6 +156,8 @@ var docSkips = []docSkip{
 	{re: regexp.MustCompile(`\bview --color black --bot blindfish testdata/histories/random_bot-trout_bot-gen-001\.json`), reason: skipViewBot},
 	{re: regexp.MustCompile(`^go build -o blindfish |random_bot-random_bot-1-024\.json|scripts/pagetime`), reason: skipViewBench},
 	{re: regexp.MustCompile(`\bview testdata/histories/random_bot-trout_bot-gen-001\.json -o game\.html$`), reason: skipSlowShort, shortOnly: true},
+	{re: regexp.MustCompile(`\bblindfish play\b`), reason: skipPerson},
+	{re: regexp.MustCompile(`\bmatch --white blindfish --black attacker --games 4 --clock 30\+0\.3 --out games/$`), reason: skipFirst, shortOnly: true},
 }
 
 // docWantFail names the commands the docs show failing: they must exit

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/blindfish-rbc/blindfish/game"
+	"github.com/blindfish-rbc/blindfish/internal/browsertest"
+	"github.com/blindfish-rbc/blindfish/internal/syncbuf"
+	"github.com/blindfish-rbc/blindfish/protocol/web"
+	"github.com/blindfish-rbc/blindfish/record"
+)
+
+// TestBrowserPlay plays a whole game of each game through the page in
+// headless Chromium, as a person would: a click on a square senses, a
+// click on a man and one on its target moves (or tries) it, the page
+// follows the game to its end and opens the replay, and the saved record
+// re-referees. BLINDFISH_PLAY_SCREENSHOT=FILE also saves the page in the
+// middle of the RBC game (docs/play.png is one). It runs when
+// BLINDFISH_BROWSER_TESTS=1 or CI=true (see internal/browsertest).
+func TestBrowserPlay(t *testing.T) {
+	exe := browsertest.Chromium(t)
+	for _, c := range []struct{ game, color string }{{"rbc", "white"}, {"kriegspiel", "black"}} {
+		t.Run(c.game, func(t *testing.T) {
+			dir := t.TempDir()
+			var out, errs syncbuf.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				done <- runPlay(ctx, []string{"--game", c.game, "--color", c.color, "--bot", "random", "--clock", "300+5",
+					"--turn-limit", "10", "--seed", "7", "--open=false", "--linger", "1m", "--out", dir}, &out, &errs)
+			}()
+			url := waitForURL(t, &out, done)
+			b := browsertest.Open(t, exe, 1100, 800)
+			if err := chromedp.Do(b.Ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#board .sq"))); err != nil {
+				t.Fatalf("open the page: %v", err)
+			}
+			clicks := playThroughPage(t, b, c.game == "rbc")
+			if err := <-done; err != nil {
+				t.Fatalf("play: %v\n%s%s", err, out.String(), errs.String())
+			}
+			if loc, _ := chromedp.Run(b.Ctx, chromedp.Location()); !strings.Contains(loc, "/game") {
+				t.Errorf("the page did not open the replay: at %s", loc)
+			}
+			recs, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+			if len(recs) != 1 {
+				t.Fatalf("records %v", recs)
+			}
+			r, err := record.LoadRecord(recs[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if line, ok, err := game.Check(context.Background(), r, false); !ok || err != nil {
+				t.Errorf("replay --check: %s %v", line, err)
+			}
+			if p := b.Problems(); len(p) > 0 {
+				t.Errorf("the page reported: %v", p)
+			}
+			t.Logf("%d clicks; %s", clicks, strings.TrimSpace(out.String()))
+		})
+	}
+}
+
+// waitForURL returns the address the command printed.
+func waitForURL(t *testing.T, out *syncbuf.Buffer, done <-chan error) string {
+	t.Helper()
+	re := regexp.MustCompile(`Play at (http://\S+)`)
+	for range 200 {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			return m[1]
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("play ended before it served: %v\n%s", err, out.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Fatal("no address printed")
+	return ""
+}
+
+// playThroughPage answers the page's questions by clicking, until the page
+// opens the replay; it returns the clicks made.
+func playThroughPage(t *testing.T, b *browsertest.Browser, shoot bool) int {
+	t.Helper()
+	clicks, version, moves := 0, -1, 0
+	for range 4000 {
+		// The page navigates to the replay on its own at the end: an
+		// evaluation it cuts short is asked again.
+		raw, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](`location.pathname === "/game" ? "replay" : JSON.stringify(window.bfState || null)`))
+		if err != nil {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		if raw == "replay" {
+			return clicks
+		}
+		var s web.State
+		if raw == "null" || json.Unmarshal([]byte(raw), &s) != nil || s.Version == version {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		version = s.Version
+		var squares []string
+		switch s.Phase {
+		case "sense":
+			squares = []string{s.Senses[(clicks*7)%len(s.Senses)]}
+		case "move", "try":
+			m := s.Moves[(clicks*5)%len(s.Moves)]
+			squares = []string{m[:2], m[2:4]}
+			moves++
+		default:
+			continue
+		}
+		if shoot && moves == 6 && s.Phase == "move" {
+			if path := os.Getenv("BLINDFISH_PLAY_SCREENSHOT"); path != "" {
+				b.Screenshot(t, filepath.Dir(path), filepath.Base(path))
+			}
+		}
+		for _, sq := range squares {
+			if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS(`#board .sq[data-square="`+sq+`"]`))); err != nil {
+				break // the board was drawn again under the click: the next state says what is asked
+			}
+			clicks++
+		}
+	}
+	t.Fatal("the game did not end through the page")
+	return clicks
+}
