@@ -6,15 +6,11 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"net"
-	"os"
-	"os/exec"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/game"
-	"github.com/blindfish-rbc/blindfish/internal/httpserve"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/protocol/web"
 	"github.com/blindfish-rbc/blindfish/sampler"
@@ -49,7 +45,10 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if wg.Bot == "" {
 		wg.Bot = g.DefaultBot()
 	}
-	if wg.Color, err = parseSide(*color); err != nil {
+	if wg.Color, err = chess.ParseColor(*color); *color == "random" {
+		wg.Color, err = chess.Color(rand.IntN(2)), nil
+	}
+	if err != nil {
 		return usageError{err.Error()}
 	}
 	if wg.Initial, wg.Increment, err = match.ParseClock(*clock); err != nil {
@@ -58,23 +57,12 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *seed == 0 {
 		*seed = rand.Int64()
 	}
-	ln, err := listenLoopback(*listen)
-	if err != nil {
-		return usageError{err.Error()}
-	}
 	desk := web.NewDesk(g.Name(), wg.Color, wg.Bot)
-	srv, err := web.NewServer(desk, wg.Logger)
-	if err != nil {
-		return err
-	}
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	served := make(chan error, 1)
-	go func() { served <- httpserve.Serve(ctx, ln, srv.Handler(), httpserve.Limits{}, wg.Logger) }()
-	url := srv.URL(ln.Addr())
-	fmt.Fprintf(stdout, "Play at %s\n", url)
-	if *open {
-		openBrowser(url, stderr)
+	srv, served, err := web.Host(ctx, *listen, desk, *open, stdout, stderr, wg.Logger)
+	if err != nil {
+		return usageError{err.Error()}
 	}
 	path, err := g.PlayPerson(ctx, desk, wg, game.Person{Bot: wg.Bot, Option: option(g), Dir: *out, Seed: *seed, Resolver: botspec.NewResolver(stderr, "")})
 	if err != nil {
@@ -86,52 +74,9 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("the replay page: %w", err)
 	}
-	srv.SetViewer(page)
 	fmt.Fprintf(stdout, "Replay: %s (the page opens it; Ctrl-C ends)\n", page)
-	select { // serve the replay until it is read, the person quits, or a while
-	case <-srv.Served():
-		time.Sleep(time.Second)
-	case <-ctx.Done():
-	case <-time.After(*linger):
-	}
+	srv.ServeReplay(ctx, page, *linger)
 	stop()
 	<-served
 	return nil
-}
-
-// parseSide reads a colour, or picks one for "random".
-func parseSide(s string) (chess.Color, error) {
-	if s == "random" {
-		return chess.Color(rand.IntN(2)), nil
-	}
-	return chess.ParseColor(s)
-}
-
-// listenLoopback listens on addr, which must be a loopback address: the
-// page is the person's alone.
-func listenLoopback(addr string) (net.Listener, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("--listen %q: %w", addr, err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("--listen %q: the page serves only this machine's loopback (127.0.0.1)", addr)
-	}
-	return net.Listen("tcp", addr)
-}
-
-// openBrowser opens url with $BROWSER, or xdg-open where a display is; it
-// says so when there is neither.
-func openBrowser(url string, stderr io.Writer) {
-	name := os.Getenv("BROWSER")
-	if name == "" && (os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != "") {
-		name = "xdg-open"
-	}
-	if name == "" {
-		fmt.Fprintln(stderr, "blindfish play: no browser to open (set $BROWSER); open the address above")
-		return
-	}
-	if err := exec.Command(name, url).Start(); err != nil {
-		fmt.Fprintf(stderr, "blindfish play: opening the browser: %v; open the address above\n", err)
-	}
 }

@@ -27,6 +27,9 @@ type State struct {
 	// Phase is what the person is asked now: "sense" or "move" (RBC),
 	// "try" (Kriegspiel), "wait" while the bot plays, "over" at the end.
 	Phase string `json:"phase"`
+	// Question numbers the open question; an action that names another
+	// (a click on a page drawn before it) is refused, not played into it.
+	Question int `json:"question,omitempty"`
 	// Senses and Moves are what may be chosen in this phase (squares and
 	// UCI moves); Any says whether "any?" may be asked (Kriegspiel).
 	Senses []string `json:"senses,omitempty"`
@@ -62,6 +65,8 @@ type Action struct {
 	Kind   string `json:"kind"` // sense, move, pass, any, resign
 	Square string `json:"square,omitempty"`
 	Move   string `json:"move,omitempty"`
+	// Question is the State.Question the action answers (0: the one open).
+	Question int `json:"question,omitempty"`
 }
 
 // ErrNotAsked is Act's error for an action that answers no question being
@@ -85,6 +90,7 @@ type Desk struct {
 
 // question is the one question open: its phase and the answers it takes.
 type question struct {
+	id     int
 	phase  string
 	answer chan Action
 	valid  func(Action) error
@@ -173,6 +179,8 @@ func (d *Desk) Ask(ctx context.Context, phase string, set func(s *State), valid 
 	d.mu.Lock()
 	d.state.Phase = phase
 	set(&d.state)
+	q.id = d.state.Version + 1
+	d.state.Question = q.id
 	d.asked = q
 	d.bump()
 	d.mu.Unlock()
@@ -212,6 +220,9 @@ func (d *Desk) Act(a Action) error {
 	q := d.asked
 	if q == nil {
 		return fmt.Errorf("%w: the bot is playing, or the game is over", ErrNotAsked)
+	}
+	if a.Question != 0 && a.Question != q.id && a.Kind != "resign" {
+		return fmt.Errorf("%w: that question was answered, and another is asked (draw the page again)", ErrNotAsked)
 	}
 	if a.Kind != "resign" {
 		if err := q.valid(a); err != nil {

@@ -29,6 +29,7 @@ async function api(path, body) {
 
 async function act(a) {
   el("message").textContent = "";
+  a.question = state ? state.question : 0;
   try { await api("/api/act", a); } catch (e) { el("message").textContent = e.message; }
   selected = null;
 }

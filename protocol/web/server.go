@@ -221,8 +221,17 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 	s.once.Do(func() { close(s.served) })
 }
 
-// Served is closed once the replay page has been served.
-func (s *Server) Served() <-chan struct{} { return s.served }
+// ServeReplay makes path the replay page (SetViewer) and returns once it
+// has been served, ctx ends or linger has passed.
+func (s *Server) ServeReplay(ctx context.Context, path string, linger time.Duration) {
+	s.SetViewer(path)
+	select {
+	case <-s.served:
+		time.Sleep(time.Second) // the page's own requests after it
+	case <-ctx.Done():
+	case <-time.After(linger):
+	}
+}
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	data, err := json.Marshal(v)

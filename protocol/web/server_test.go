@@ -94,9 +94,9 @@ func (p *page) play(ctx context.Context) State {
 		case "over":
 			return s
 		case "sense":
-			a = Action{Kind: "sense", Square: s.Senses[0]}
+			a = Action{Kind: "sense", Square: s.Senses[0], Question: s.Question}
 		case "move", "try":
-			a = Action{Kind: "move", Move: s.Moves[len(s.Moves)/2]}
+			a = Action{Kind: "move", Move: s.Moves[len(s.Moves)/2], Question: s.Question}
 		default:
 			continue
 		}
@@ -246,6 +246,30 @@ func TestTwoTabsOneAnswer(t *testing.T) {
 	if a := <-answer; a.Square != "e4" {
 		t.Errorf("answer %+v", a)
 	}
+}
+
+// TestStaleQuestion: an action that answers a question no longer open (a
+// page drawn before the next one opened) is refused with 409, not played
+// into the new one.
+func TestStaleQuestion(t *testing.T) {
+	d := NewDesk("rbc", chess.White, "bot")
+	_, p := newTestServer(t, d)
+	first := askOnce(d, "e4")
+	old := waitPhase(t, p, "sense")
+	p.act(Action{Kind: "sense", Square: "e4", Question: old.Question})
+	<-first
+	second := askOnce(d, "e4")
+	s := waitPhase(t, p, "sense")
+	for s.Question == old.Question {
+		s = waitPhase(t, p, "sense")
+	}
+	if code, body := p.act(Action{Kind: "sense", Square: "e4", Question: old.Question}); code != http.StatusConflict || !strings.Contains(body, "another is asked") {
+		t.Errorf("stale: %d %s", code, body)
+	}
+	if code, body := p.act(Action{Kind: "sense", Square: "e4", Question: s.Question}); code != http.StatusOK {
+		t.Errorf("current: %d %s", code, body)
+	}
+	<-second
 }
 
 // TestReloadResumes: a new page (a reload, a second tab) gets the game as
