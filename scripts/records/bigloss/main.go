@@ -2,10 +2,9 @@
 // after which it lost five points or more at once to a man its belief had
 // seen: the opponent's next move took a rook or a queen of ours (less what
 // our move took: a trade is no loss) with a man that stood, on most of our
-// belief's weight when we moved, on the square it came from.
-// Such a loss is a blunder into a man we knew of,
-// not bad luck with a hidden one (issue 46: the queen put where a g7 pawn
-// took it at once).
+// belief's weight when we moved, on the square it came from. Such a loss is
+// a blunder into a man we knew of, not bad luck with a hidden one (issue
+// 46: the queen put where a g7 pawn took it at once).
 //
 //	go run ./scripts/records/bigloss [--side blindfish] [--min 500] [--share 0.5] [-v] RECORD|ARCHIVE|DIR...
 //
