@@ -38,7 +38,7 @@ type ObservedTurn struct {
 func Observations(h *rbc.History, c rbc.Color) (rbc.Board, []ObservedTurn, error) {
 	start := rbc.StartBoard()
 	if w := h.Turns[rbc.White]; len(w) > 0 && w[0].HasMove {
-		b, err := rbc.ParseFEN(w[0].FENBefore)
+		b, err := rbc.ParsePosition(w[0].FENBefore) // a position from outside: checked
 		if err != nil {
 			return rbc.Board{}, nil, fmt.Errorf("sampler: white's first board: %w", err)
 		}

@@ -309,7 +309,11 @@ func (p *Page) addPlies(h *rbc.History) error {
 			default:
 				ply.Before = p.Final
 			}
-			if _, err := rbc.ParseFEN(ply.Before); err != nil {
+			parse := rbc.ParseFEN
+			if len(p.Plies) == 0 {
+				parse = rbc.ParsePosition // the record's first board comes from outside: checked
+			}
+			if _, err := parse(ply.Before); err != nil {
 				return fmt.Errorf("view: %v's turn %d: board before the move: %w", c, i, err)
 			}
 			if ply.After != "" {

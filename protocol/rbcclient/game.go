@@ -71,7 +71,7 @@ func (g *Game) StartingBoard(ctx context.Context) (rbc.Board, error) {
 	if err != nil {
 		return rbc.Board{}, err
 	}
-	return rbc.ParseFEN(b.FEN)
+	return rbc.ParsePosition(b.FEN)
 }
 
 // OpponentName returns the opponent's name.
