@@ -18,14 +18,13 @@ import (
 
 // Defaults for PoolConfig fields left zero.
 const (
-	DefaultPoolThreads        = 1
-	DefaultPoolHashMB         = 16
-	DefaultMaxSearchTime      = 30 * time.Second
-	DefaultBatchGrace         = 2 * time.Millisecond
-	DefaultRestartBackoff     = 50 * time.Millisecond
-	DefaultMaxRestartBackoff  = 2 * time.Second
-	DefaultPoolDrainGrace     = time.Second
-	defaultPoolStartupTimeout = 30 * time.Second
+	DefaultPoolThreads       = 1
+	DefaultPoolHashMB        = 16
+	DefaultMaxSearchTime     = 30 * time.Second
+	DefaultBatchGrace        = 2 * time.Millisecond
+	DefaultRestartBackoff    = 50 * time.Millisecond
+	DefaultMaxRestartBackoff = 2 * time.Second
+	DefaultPoolDrainGrace    = time.Second
 )
 
 // ErrPoolClosed is returned (wrapped) by calls on a closed Pool.
@@ -48,9 +47,10 @@ type PoolConfig struct {
 	// Options are further engine options, set after Threads and Hash.
 	Options []uci.Option
 	// CommandTimeout, StopGrace and QuitGrace are passed to each
-	// uci.Client (zero: the uci defaults). NewPool waits for its engines to
-	// start the longer of CommandTimeout and 30 s (within its context), so
-	// that a CommandTimeout raised for a slow machine raises both.
+	// uci.Client (zero: the uci defaults). NewPool waits for each engine to
+	// start within its CommandTimeout (within its context), which counts
+	// only the time the engine could run: on a starved machine it waits
+	// longer rather than fail.
 	CommandTimeout, StopGrace, QuitGrace time.Duration
 	// DrainGrace is passed to each uci.Client: an engine that answers
 	// "stop" late is given this long in the background before it is
@@ -172,9 +172,9 @@ func NewPool(ctx context.Context, cfg PoolConfig) (*Pool, error) {
 		p.engines = append(p.engines, e)
 		p.idle = append(p.idle, e)
 	}
-	sctx, scancel := context.WithTimeout(ctx, max(defaultPoolStartupTimeout, cfg.CommandTimeout))
-	defer scancel()
-	g, gctx := errgroup.WithContext(sctx)
+	// Each start is bounded by its client's CommandTimeout, which grows by
+	// the time a starved machine withheld (uci.Config.CommandTimeout).
+	g, gctx := errgroup.WithContext(ctx)
 	for _, e := range p.engines {
 		g.Go(func() error {
 			if err := e.client.Start(gctx); err != nil {

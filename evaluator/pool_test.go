@@ -195,7 +195,10 @@ func TestPoolRecovers(t *testing.T) {
 			{FEN: poolStartFEN, Limits: uci.Limits{Depth: fakeengine.DepthHang}},
 			normal,
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		// The batch's deadline (which ends the hung job) is a second of
+		// the time the engines and this process could run: on a starved
+		// machine the normal jobs get the time it withheld.
+		ctx, cancel := stall.WithTimeout(context.Background(), time.Second, oldPids...)
 		res := p.SearchBatch(ctx, jobs)
 		cancel()
 		want := []struct {

@@ -50,18 +50,14 @@ func NewGame(rules Ruleset) *Game {
 }
 
 // NewGameFromFEN starts a game from a position. The position must be one
-// chess can reach in spirit: one king a side and the player not to move not
-// in check. A position that is already mate, stalemate or a dead draw
-// starts over (see Ending).
+// chess can reach in spirit: one a game can reach (chess's Board.Validate:
+// one king a side, no pawn on a back rank, no more men than a side can have)
+// and the player not to move not in check. A position that is already
+// mate, stalemate or a dead draw starts over (see Ending).
 func NewGameFromFEN(rules Ruleset, fen string) (*Game, error) {
-	b, err := chess.ParseFEN(fen)
+	b, err := chess.ParsePosition(fen)
 	if err != nil {
 		return nil, fmt.Errorf("kriegspiel: %w", err)
-	}
-	for c := chess.White; c <= chess.Black; c++ {
-		if n := b.PiecesOf(c, chess.King).Count(); n != 1 {
-			return nil, fmt.Errorf("kriegspiel: position %q: %s has %d kings, want 1", fen, c, n)
-		}
 	}
 	them := b.Turn().Other()
 	if chess.Attackers(&b, b.KingSquare(them), b.Turn()) != 0 {

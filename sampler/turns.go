@@ -39,7 +39,7 @@ type ObservedTurn struct {
 func Observations(h *rbc.History, c chess.Color) (chess.Board, []ObservedTurn, error) {
 	start := chess.StartBoard()
 	if w := h.Turns[chess.White]; len(w) > 0 && w[0].HasMove {
-		b, err := chess.ParseFEN(w[0].FENBefore)
+		b, err := chess.ParsePosition(w[0].FENBefore) // a position from outside: checked
 		if err != nil {
 			return chess.Board{}, nil, fmt.Errorf("sampler: white's first board: %w", err)
 		}

@@ -310,7 +310,11 @@ func (p *Page) addPlies(h *rbc.History) error {
 			default:
 				ply.Before = p.Final
 			}
-			if _, err := chess.ParseFEN(ply.Before); err != nil {
+			parse := chess.ParseFEN
+			if len(p.Plies) == 0 {
+				parse = chess.ParsePosition // the record's first board comes from outside: checked
+			}
+			if _, err := parse(ply.Before); err != nil {
 				return fmt.Errorf("view: %v's turn %d: board before the move: %w", c, i, err)
 			}
 			if ply.After != "" {

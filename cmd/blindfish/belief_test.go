@@ -194,3 +194,25 @@ func TestBeliefHelp(t *testing.T) {
 		}
 	}
 }
+
+// belief refuses a record whose first board no RBC game reaches (here
+// three kings), saying why, rather than measuring beliefs of it.
+func TestBeliefRefusesImpossibleRecord(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join("..", "..", "testdata", "histories", "attacker_bot-random_bot-3-000.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := `"fens_before_move": {"true": ["rnbqkbnr/pppppppp/8/8/8/8/`
+	bad := strings.Replace(string(good), from, `"fens_before_move": {"true": ["rnbqkbnr/pppppppp/8/8/8/3K4/`, 1)
+	if bad == string(good) {
+		t.Fatalf("record does not contain %q", from)
+	}
+	rec := filepath.Join(t.TempDir(), "three-kings.json")
+	if err := os.WriteFile(rec, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runBlindfish(t, context.Background(), "belief", rec)
+	if code == 0 || !strings.Contains(errs, "white has 2 kings") {
+		t.Fatalf("exit %d, want an error saying white has 2 kings\n%s%s", code, out, errs)
+	}
+}

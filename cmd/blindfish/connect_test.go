@@ -6,11 +6,13 @@ import (
 	"encoding/base64"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -206,4 +208,54 @@ func TestConnectInterruptFinishesGames(t *testing.T) {
 		t.Errorf("stdout:\n%s", stdout.String())
 	}
 	noCredentials(t, stdout.String(), stderr.String())
+}
+
+// Both clients, pointed with -v at a server that answers every call with
+// a same-origin redirect to itself whose target quotes the caller's own
+// secret (shared/attacks/fake_echo.py), stop with one error after at most
+// 10 requests and print the secret nowhere.
+func TestConnectEchoedSecrets(t *testing.T) {
+	const secret = "Echo-s3cret-9931"
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"reconchess", []string{"connect", "--username", connectUser, "--password-env", "BF_TEST_ECHO_SECRET", "--bot", "random"}},
+		{"kriegspiel.org", []string{"connect", "kriegspiel", "--username", "bf", "--token-env", "BF_TEST_ECHO_SECRET", "--bot", "random"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("BF_TEST_ECHO_SECRET", secret)
+			var hits atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n := hits.Add(1)
+				sec := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+				if b, ok := strings.CutPrefix(sec, "Basic "); ok {
+					raw, _ := base64.StdEncoding.DecodeString(b)
+					_, sec, _ = strings.Cut(string(raw), ":")
+				}
+				w.Header().Set("Location", fmt.Sprintf("/loop%d?s=%s", n, sec))
+				w.WriteHeader(http.StatusTemporaryRedirect)
+			}))
+			defer srv.Close()
+			urlFlag := "--server"
+			if tc.name == "kriegspiel.org" {
+				urlFlag = "--url"
+			}
+			args := append(tc.args, urlFlag, srv.URL, "--out", t.TempDir(), "-v")
+			code, out, errs := runCmd(t, args...)
+			if code == 0 {
+				t.Fatalf("exit 0 against a redirect loop\n%s%s", out, errs)
+			}
+			if n := hits.Load(); n > 10 {
+				t.Errorf("%d requests, want at most 10 (no retry)", n)
+			}
+			if strings.Contains(out+errs, secret) {
+				t.Errorf("the output quotes the secret:\n%s%s", out, errs)
+			}
+			if !strings.Contains(errs, "redirect loop") {
+				t.Errorf("stderr does not name the redirect loop:\n%s", errs)
+			}
+			t.Logf("%d requests; stderr:\n%s", hits.Load(), errs)
+		})
+	}
 }

@@ -46,7 +46,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageError{err.Error()}
 	}
 
-	board, err := chess.ParseFEN(*fen)
+	board, err := chess.ParsePosition(*fen)
 	if err != nil {
 		return err
 	}

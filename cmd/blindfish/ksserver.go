@@ -26,7 +26,7 @@ func runKSServer(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	inc := flags.Duration("increment", 10*time.Second, "the increment per move (the site's rapid: 10 s)")
 	out := flags.String("out", "", `directory for each finished game's true record ("" saves nothing)`)
 	lim := httpserve.DefaultLimits()
-	flags.IntVar(&lim.MaxConns, "max-conns", lim.MaxConns, "connections served at once (more wait for one to close)")
+	flags.IntVar(&lim.MaxConns, "max-conns", lim.MaxConns, "connections served at once (at the cap a new one closes the connection idle longest)")
 	flags.DurationVar(&lim.IdleTimeout, "idle-timeout", lim.IdleTimeout, "close a keep-alive connection idle this long")
 	if err := parseNoArgs(flags, args); err != nil {
 		return err

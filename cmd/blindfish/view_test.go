@@ -42,6 +42,9 @@ func TestViewBadRecord(t *testing.T) {
 	for _, tc := range []struct{ name, from, to, want string }{
 		{"fen", `"fens_before_move": {"true": ["`, `"fens_before_move": {"true": ["xx`, "fens_before_move"},
 		{"syntax", `{`, `[`, "bad game history"},
+		{"three kings", `"fens_before_move": {"true": ["rnbqkbnr/pppppppp/8/8/8/8/`, `"fens_before_move": {"true": ["rnbqkbnr/pppppppp/8/8/8/3K4/`, "white has 2 kings"},
+		{"no kings", `"fens_before_move": {"true": ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR`,
+			`"fens_before_move": {"true": ["rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR`, "white has 0 kings"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

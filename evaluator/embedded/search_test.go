@@ -107,10 +107,11 @@ func TestCancel(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want context.Canceled", err)
 	}
-	ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
+	// The deadline and the margin grow by the time the process waited for
+	// a CPU (package stall), which a starved machine adds to any search
+	// (a plain 50 ms deadline can pass before the search starts).
+	ctx, cancel = stall.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	// The margin grows by the time the process waited for a CPU (package
-	// stall), which a starved machine adds to any search.
 	probe := stall.Start()
 	start := time.Now()
 	r, err := New().Search(ctx, chess.StartBoard(), Limits{Depth: 30})

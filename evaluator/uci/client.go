@@ -42,8 +42,10 @@ type Config struct {
 	// Options are set, in order, after every (re)start of the engine.
 	Options []Option
 	// CommandTimeout bounds the start-up handshake and every command other
-	// than a search, even when the call's context allows longer.
-	// Default DefaultCommandTimeout.
+	// than a search, even when the call's context allows longer, in time
+	// the engine could run: the time it (and this process) waited for a
+	// CPU meanwhile is added, up to 3 minutes in all, so that a starved
+	// engine is not taken for a hung one. Default DefaultCommandTimeout.
 	CommandTimeout time.Duration
 	// StopGrace is how long a search whose context ended waits for the
 	// engine's bestmove after "stop" before the engine is killed (or
@@ -173,7 +175,7 @@ func (c *Client) IsReady(ctx context.Context) error {
 	if err := c.ensure(ctx); err != nil {
 		return err
 	}
-	cctx, cancel := context.WithTimeout(ctx, c.cfg.CommandTimeout)
+	cctx, cancel := c.commandContext(ctx, c.proc)
 	defer cancel()
 	if err := c.syncReady(cctx, c.proc); err != nil {
 		return c.abandon(err)
@@ -207,9 +209,9 @@ func (c *Client) SetOption(ctx context.Context, name, value string) error {
 	if err := c.checkDeclared(name); err != nil {
 		return err
 	}
-	cctx, cancel := context.WithTimeout(ctx, c.cfg.CommandTimeout)
-	defer cancel()
 	p := c.proc
+	cctx, cancel := c.commandContext(ctx, p)
+	defer cancel()
 	if err := p.write(cctx, o.command()+"\n"); err != nil {
 		return c.abandon(writeError(cctx, "setoption", err))
 	}
@@ -375,9 +377,9 @@ func (c *Client) command(ctx context.Context, cmd string) error {
 	if err := c.ensure(ctx); err != nil {
 		return err
 	}
-	cctx, cancel := context.WithTimeout(ctx, c.cfg.CommandTimeout)
-	defer cancel()
 	p := c.proc
+	cctx, cancel := c.commandContext(ctx, p)
+	defer cancel()
 	if err := p.write(cctx, cmd+"\n"); err != nil {
 		return c.abandon(writeError(cctx, cmd, err))
 	}
@@ -392,13 +394,13 @@ func (c *Client) ensure(ctx context.Context) error {
 	if c.proc != nil {
 		return nil
 	}
-	cctx, cancel := context.WithTimeout(ctx, c.cfg.CommandTimeout)
-	defer cancel()
 	p, err := startProcess(c.cfg.Path, c.cfg.Args, c.cfg.Env, c.log)
 	if err != nil {
 		c.log.Error("engine start failed", "err", err)
 		return err
 	}
+	cctx, cancel := c.commandContext(ctx, p)
+	defer cancel()
 	n := c.starts.Add(1)
 	c.proc = p
 	c.cur.Store(p)

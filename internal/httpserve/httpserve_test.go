@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/blindfish-rbc/blindfish/internal/stall"
 )
 
 // serve starts Serve on a loopback port and returns its address; the
@@ -68,8 +70,8 @@ func TestIdleConnectionsAreClosed(t *testing.T) {
 	br := bufio.NewReader(conn)
 	get(t, conn, br)
 	// The connection is now idle between requests: the server must hang up
-	// long before our generous limit.
-	waitClosed(t, conn, br, 10*time.Second)
+	// (our limit guards a hang, not slowness).
+	waitClosed(t, conn, br, hangTimeout)
 }
 
 func TestSlowHeadersAreCutOff(t *testing.T) {
@@ -80,52 +82,202 @@ func TestSlowHeadersAreCutOff(t *testing.T) {
 	}
 	defer conn.Close()
 	io.WriteString(conn, "GET / HTTP/1.1\r\nHost: x\r\n") // never ends its headers
-	waitClosed(t, conn, bufio.NewReader(conn), 10*time.Second)
+	waitClosed(t, conn, bufio.NewReader(conn), hangTimeout)
+}
+
+// busyServer serves a handler that holds each request until release is
+// closed (each request's arrival is sent on started), so that its
+// connections are busy, not idle.
+func busyServer(t *testing.T, lim Limits) (addr string, started <-chan struct{}, release chan<- struct{}) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, rel := make(chan struct{}, 100), make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st <- struct{}{}
+		if r.URL.Path == "/hold" {
+			<-rel
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, h, lim, nil) }()
+	t.Cleanup(func() {
+		select {
+		case <-rel:
+		default:
+			close(rel)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return ln.Addr().String(), st, rel
+}
+
+// send sends a GET of path on a new connection and returns the channel
+// its answer's error comes on.
+func send(t *testing.T, addr, path string) (net.Conn, <-chan error) {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	answered := make(chan error, 1)
+	go func() {
+		if _, err := io.WriteString(c, "GET "+path+" HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+			answered <- err
+			return
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err == nil {
+			resp.Body.Close()
+		}
+		answered <- err
+	}()
+	return c, answered
+}
+
+// hangTimeout guards the waits for an event against a hang, not against
+// slowness (a starved machine may take seconds).
+const hangTimeout = stall.StartTimeout
+
+func waitFor(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(hangTimeout):
+		t.Fatalf("%s: not within %v", what, hangTimeout)
+	}
+}
+
+func waitAnswer(t *testing.T, ch <-chan error, what string) {
+	t.Helper()
+	select {
+	case err := <-ch:
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	case <-time.After(hangTimeout):
+		t.Fatalf("%s: no answer within %v", what, hangTimeout)
+	}
 }
 
 func TestConnectionsAreCapped(t *testing.T) {
-	addr := serve(t, Limits{MaxConns: 2})
-	var held []net.Conn
+	addr, started, release := busyServer(t, Limits{MaxConns: 2, IdleTimeout: time.Hour})
+	for range 2 { // two clients answered once, now with a call in progress, hold both places
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		get(t, c, bufio.NewReader(c))
+		waitFor(t, started, "a first call")
+		io.WriteString(c, "GET /hold HTTP/1.1\r\nHost: x\r\n\r\n")
+		waitFor(t, started, "a call at a free place")
+	}
+	_, third := send(t, addr, "/") // the kernel's backlog takes it
+	select {
+	case err := <-third:
+		t.Fatalf("a third connection was served while two were busy (err %v)", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	close(release) // the two answer and go idle: one makes way
+	waitAnswer(t, third, "the third connection once a place was free")
+}
+
+func TestIdleConnectionMakesWay(t *testing.T) {
+	addr := serve(t, Limits{MaxConns: 2, IdleTimeout: time.Hour})
+	var idle []*bufio.Reader
 	for range 2 {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		get(t, c, bufio.NewReader(c)) // accepted and served: it holds a slot
-		held = append(held, c)
+		br := bufio.NewReader(c)
+		get(t, c, br) // answered, and kept open: idle
+		idle = append(idle, br)
 	}
-	third, err := net.Dial("tcp", addr) // the kernel's backlog takes it
-	if err != nil {
-		t.Fatal(err)
+	// A third client is served at once: the connection idle longest is
+	// closed for it (its client reconnects when it next calls).
+	_, third := send(t, addr, "/")
+	waitAnswer(t, third, "a new connection at a cap of idle ones")
+	if _, err := idle[0].ReadByte(); err != io.EOF {
+		t.Errorf("the connection idle longest was not closed (read: %v)", err)
 	}
-	defer third.Close()
-	answered := make(chan error, 1)
-	go func() {
-		br := bufio.NewReader(third)
-		if _, err := io.WriteString(third, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
-			answered <- err
-			return
-		}
-		resp, err := http.ReadResponse(br, nil)
-		if err == nil {
-			resp.Body.Close()
-		}
-		answered <- err
-	}()
-	select {
-	case err := <-answered:
-		t.Fatalf("a third connection was served while two were open (err %v)", err)
-	case <-time.After(300 * time.Millisecond):
-	}
-	held[0].Close() // frees a slot
-	select {
-	case err := <-answered:
+}
+
+func TestSilentConnectionsMakeWay(t *testing.T) {
+	const pool = 3
+	addr := serve(t, Limits{MaxConns: 10, MaxNewConns: pool, ReadHeaderTimeout: time.Hour, IdleTimeout: time.Hour})
+	var silent []net.Conn
+	for range pool {
+		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the third connection was not served once a slot was free")
+		defer c.Close()
+		silent = append(silent, c)
+	}
+	// The pool of unanswered connections is full of clients that send
+	// nothing: a new client's call closes the oldest of them and is served.
+	_, call := send(t, addr, "/")
+	waitAnswer(t, call, "a call beside a full pool of silent connections")
+	silent[0].SetReadDeadline(time.Now().Add(hangTimeout))
+	if _, err := silent[0].Read(make([]byte, 1)); err != io.EOF {
+		t.Errorf("the oldest silent connection was not closed (read: %v)", err)
+	}
+}
+
+// fakeConn is a connection from addr for the limiter's own tests; only
+// its address and Close are used.
+type fakeConn struct {
+	net.Conn
+	addr   net.Addr
+	closed bool
+}
+
+func (c *fakeConn) RemoteAddr() net.Addr { return c.addr }
+func (c *fakeConn) Close() error         { c.closed = true; return nil }
+
+func TestPeerShare(t *testing.T) {
+	l := newConnLimiter(nil, Limits{MaxConns: 10, MaxNewConns: 10, MaxConnsPerPeer: 2}.withDefaults())
+	admit := func(ip string) (*conn, bool) {
+		nc := &fakeConn{addr: &net.TCPAddr{IP: net.ParseIP(ip), Port: 1}}
+		c := &conn{Conn: nc, l: l, peer: peerOf(nc), opened: time.Now()}
+		ok, err := l.admit(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, ok
+	}
+	a1, _ := admit("192.0.2.1")
+	if _, ok := admit("192.0.2.1"); !ok {
+		t.Fatal("a peer's second connection was refused")
+	}
+	if _, ok := admit("192.0.2.1"); ok {
+		t.Error("a third connection of a peer with two busy ones was admitted")
+	}
+	if _, ok := admit("198.51.100.7"); !ok {
+		t.Error("another peer was refused")
+	}
+	for range 5 { // loopback clients have no share of their own
+		if _, ok := admit("127.0.0.1"); !ok {
+			t.Fatal("a loopback connection was refused")
+		}
+	}
+	l.connState(a1, http.StateIdle)
+	if _, ok := admit("192.0.2.1"); !ok {
+		t.Error("a peer at its share was refused though one of its connections was idle")
+	}
+	if !a1.Conn.(*fakeConn).closed {
+		t.Error("the peer's idle connection was not closed to make way")
 	}
 }
 
@@ -150,7 +302,7 @@ func TestShutdownWhileAtTheCap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangTimeout):
 		t.Fatal("Serve did not return after its context ended")
 	}
 }

@@ -1,5 +1,6 @@
 // Package stall measures how long processes waited for a CPU, for tests
-// that bound how late a call returns after its deadline.
+// that bound how late a call returns after its deadline, and for
+// timeouts that must not take a starved machine for a hung process.
 //
 // On an idle machine a call that honours a 200 ms deadline returns a few
 // milliseconds after it; on a machine that gives the process almost no CPU
@@ -17,6 +18,10 @@
 // The counts come from Linux's /proc/<pid>/task/<tid>/schedstat. Where the
 // system does not provide them a Probe reports no stall, and the tests
 // keep their fixed margins.
+//
+// WithTimeout makes a timeout of the same measure: one that guards
+// against a hang (an engine's handshake) counts only the time the work
+// could run, so that a starved machine does not pass for a dead engine.
 package stall
 
 import (

@@ -1,6 +1,8 @@
 package stall
 
 import (
+	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"runtime"
@@ -78,5 +80,37 @@ func TestProbeSeesAWaitForACPU(t *testing.T) {
 	t.Logf("two spinning threads on one CPU: %v of wall time, %v waiting for the CPU", took, stalled)
 	if stalled < 200*time.Millisecond {
 		t.Errorf("the probe counted %v of waits for the CPU; two threads shared one for %v", stalled, took)
+	}
+}
+
+func TestWithTimeout(t *testing.T) {
+	// On a machine that withholds nothing it is a plain timeout (a stall
+	// only makes it later, which no check here can fail).
+	ctx, cancel := WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	select {
+	case <-ctx.Done():
+	case <-time.After(StartTimeout):
+		t.Fatal("the timeout never ended the context")
+	}
+	if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		t.Errorf("Err() = %v, want DeadlineExceeded", ctx.Err())
+	}
+	// The parent's end and cancel end it too, with their errors.
+	parent, pcancel := context.WithCancel(context.Background())
+	ctx, cancel = WithTimeout(parent, time.Hour)
+	defer cancel()
+	if ctx.Err() != nil {
+		t.Fatalf("Err() = %v before any end", ctx.Err())
+	}
+	pcancel()
+	<-ctx.Done()
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Errorf("after the parent's cancel: Err() = %v", ctx.Err())
+	}
+	ctx, cancel = WithTimeout(context.Background(), time.Hour)
+	cancel()
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Errorf("after cancel: Err() = %v", ctx.Err())
 	}
 }

@@ -3,6 +3,7 @@ package kriegspielorg_test
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"testing"
 
@@ -26,8 +27,8 @@ func answerAll(w http.ResponseWriter, _ *http.Request) {
 func TestRegisterRedirects(t *testing.T) {
 	redirecttest.Run(t, redirecttest.Call{
 		Path: "/auth/bots/register",
-		Do: func(ctx context.Context, base string, hc *http.Client) error {
-			reg, err := kriegspielorg.Register(ctx, kriegspielorg.Config{URL: base, HTTPClient: hc}, regKey,
+		Do: func(ctx context.Context, base string, hc *http.Client, log *slog.Logger) error {
+			reg, err := kriegspielorg.Register(ctx, kriegspielorg.Config{URL: base, HTTPClient: hc, Logger: log}, regKey,
 				kriegspielorg.BotProfile{Username: "bot", DisplayName: "Bot", OwnerEmail: "a@example.org"})
 			if err == nil && reg.APIToken != "new-token" {
 				t.Errorf("Register() = %+v; want the token", reg)
@@ -47,8 +48,8 @@ func TestRegisterRedirects(t *testing.T) {
 func TestRedirects(t *testing.T) {
 	redirecttest.Run(t, redirecttest.Call{
 		Path: "/game/mine/active",
-		Do: func(ctx context.Context, base string, hc *http.Client) error {
-			c, err := kriegspielorg.NewClient(kriegspielorg.Config{URL: base, Token: botToken, HTTPClient: hc})
+		Do: func(ctx context.Context, base string, hc *http.Client, log *slog.Logger) error {
+			c, err := kriegspielorg.NewClient(kriegspielorg.Config{URL: base, Token: botToken, HTTPClient: hc, Logger: log})
 			if err != nil {
 				t.Fatal(err)
 			}

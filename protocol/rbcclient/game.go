@@ -73,7 +73,7 @@ func (g *Game) StartingBoard(ctx context.Context) (chess.Board, error) {
 	if err != nil {
 		return chess.Board{}, err
 	}
-	return chess.ParseFEN(b.FEN)
+	return chess.ParsePosition(b.FEN)
 }
 
 // OpponentName returns the opponent's name.

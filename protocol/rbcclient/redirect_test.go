@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"io"
+	"log/slog"
 	"net/http"
 	"testing"
 
@@ -22,8 +23,8 @@ func TestRedirects(t *testing.T) {
 	basic := base64.StdEncoding.EncodeToString([]byte(user + ":" + password))
 	redirecttest.Run(t, redirecttest.Call{
 		Path: "/api/version",
-		Do: func(ctx context.Context, base string, hc *http.Client) error {
-			c, err := rbcclient.NewClient(rbcclient.Config{URL: base, Username: user, Password: password, HTTPClient: hc})
+		Do: func(ctx context.Context, base string, hc *http.Client, log *slog.Logger) error {
+			c, err := rbcclient.NewClient(rbcclient.Config{URL: base, Username: user, Password: password, HTTPClient: hc, Logger: log})
 			if err != nil {
 				t.Fatal(err)
 			}

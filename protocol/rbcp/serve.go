@@ -465,9 +465,9 @@ func checkOptionValue(o Option, v string) error {
 }
 
 func (s *session) newGame(ctx context.Context, m NewGame) Reply {
-	board, err := chess.ParseFEN(m.FEN)
+	board, err := chess.ParsePosition(m.FEN)
 	if err != nil {
-		return Error{"bad FEN: " + err.Error()}
+		return Error{"bad position: " + err.Error()}
 	}
 	var p rbc.Player
 	err = call(s, func() (err error) {

@@ -177,6 +177,34 @@ func TestServeWholeSession(t *testing.T) {
 	}
 }
 
+// newgame refuses a position no RBC game reaches, saying why, and the
+// session goes on: a good newgame after it is taken.
+func TestServeNewGameRefusesImpossiblePositions(t *testing.T) {
+	s := startSession(t, testEngine(nil))
+	s.handshake()
+	for _, tc := range []struct{ fen, why string }{ // the valid one last: it starts a game
+		{"rnbqkbnr/pppppppp/8/8/8/3K4/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "white has 2 kings"},
+		{"4k3/8/8/8/8/8/8/8 w - - 0 1", "white has 0 kings"},
+		{"8/8/8/8/8/8/8/8 w - - 0 1", "white has 0 kings"},
+		{"4k3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", ""},
+	} {
+		fen, why := tc.fen, tc.why
+		got := s.send("newgame color white fen " + fen + " opponent x")
+		if why == "" {
+			if got != "ok" {
+				t.Fatalf("a valid position: got %q", got)
+			}
+			continue
+		}
+		if !strings.HasPrefix(got, "error") || !strings.Contains(got, why) {
+			t.Errorf("newgame with %s: got %q, want an error saying %q", fen, got, why)
+		}
+	}
+	if err := s.close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestServeSameAnswersForSameSeed(t *testing.T) {
 	play := func() []string {
 		s := startSession(t, testEngine(nil))

@@ -1,7 +1,9 @@
 // Package httpapi makes JSON calls to a game server's HTTP API with the
 // retries a bot needs on the open internet: a 5xx answer, a dropped or hung
 // connection or an undecodable answer is tried again for a bounded time; any
-// other refusal is an error at once. The reconchess tournament client
+// other refusal, and every redirect not followed (a loop, a bad Location,
+// another origin), is an error at once. No error it returns quotes a
+// secret: whatever net/http or the server put in one is redacted first. The reconchess tournament client
 // (protocol/rbcclient) and the kriegspiel.org client (protocol/kriegspielorg)
 // share it, so that both treat a flaky server alike.
 //
@@ -129,9 +131,44 @@ func (e *RedirectError) Error() string {
 		e.Name, e.Method, e.Path, e.Code, e.From, e.To)
 }
 
+// RedirectStopError is a redirect within the server's origin that was not
+// followed: the chain was longer than 10 (a redirect loop), the answer's
+// Location did not parse, or the caller's own redirect policy refused it.
+// Like every redirect error it ends the call: it is not retried.
+type RedirectStopError struct {
+	Name, Method, Path string
+	Reason             string // why, in words that quote nothing of the server's
+	// Err is the caller's redirect policy's error (secrets removed), nil
+	// for a loop or a bad Location.
+	Err error
+}
+
+func (e *RedirectStopError) Error() string {
+	msg := fmt.Sprintf("%s: %s %s: did not follow the server's redirect: %s; not retried", e.Name, e.Method, e.Path, e.Reason)
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+func (e *RedirectStopError) Unwrap() error { return e.Err }
+
+// stopRedirect is what the client's redirect policy (and its transport,
+// for a Location that does not parse) returns for a redirect it does not
+// follow; Call makes a RedirectStopError of it.
+type stopRedirect struct {
+	reason string
+	err    error
+}
+
+func (e *stopRedirect) Error() string { return e.reason }
+func (e *stopRedirect) Unwrap() error { return e.err }
+
 // sameOriginClient returns a copy of hc (nil: a default client) whose
 // redirect policy keeps requests, and so their credentials, on the first
-// request's origin; hc's own policy, if any, then has its say.
+// request's origin; hc's own policy, if any, then has its say. Every
+// redirect it does not follow ends in a *RedirectError or a
+// *stopRedirect, which Call does not retry.
 func sameOriginClient(hc *http.Client) *http.Client {
 	var c http.Client
 	if hc != nil {
@@ -148,14 +185,46 @@ func sameOriginClient(hc *http.Client) *http.Client {
 			return e
 		}
 		if next != nil {
-			return next(req, via)
+			if err := next(req, via); err != nil && !errors.Is(err, http.ErrUseLastResponse) {
+				return &stopRedirect{reason: "the client's redirect policy refused it", err: err}
+			} else if err != nil {
+				return err
+			}
+			return nil
 		}
 		if len(via) >= maxRedirects {
-			return fmt.Errorf("stopped after %d redirects", maxRedirects)
+			return &stopRedirect{reason: fmt.Sprintf("%d redirects in a row within its origin (a redirect loop)", maxRedirects)}
 		}
 		return nil
 	}
+	c.Transport = locationCheck{next: c.Transport}
 	return &c
+}
+
+// locationCheck is a transport that refuses a redirect whose Location does
+// not parse before net/http quotes that header in its error (a server may
+// echo a secret there), and without a retry.
+type locationCheck struct{ next http.RoundTripper }
+
+func (t locationCheck) RoundTrip(req *http.Request) (*http.Response, error) {
+	next := t.next
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	resp, err := next.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	switch resp.StatusCode {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		if loc := resp.Header.Get("Location"); loc != "" {
+			if _, err := req.URL.Parse(loc); err != nil {
+				resp.Body.Close()
+				return nil, &stopRedirect{reason: "its Location header does not parse"}
+			}
+		}
+	}
+	return resp, nil
 }
 
 // sameOrigin reports whether a and b have the same scheme, host and port
@@ -221,6 +290,7 @@ func (c *Caller) Call(ctx context.Context, method, path string, body, out any, o
 	for attempt := 1; ; attempt++ {
 		code, header, data, err := c.attemptOnce(ctx, method, u.String(), payload, o)
 		var re *RedirectError
+		var stop *stopRedirect
 		switch {
 		case errors.As(err, &re):
 			// Returned without the url.Error around it, which quotes the raw
@@ -228,10 +298,14 @@ func (c *Caller) Call(ctx context.Context, method, path string, body, out any, o
 			re.Name, re.Method, re.Path = c.cfg.Name, method, path
 			re.To = c.Redact(re.To)
 			return re
+		case errors.As(err, &stop):
+			// Final, like every redirect error; the url.Error around it,
+			// which quotes the Location, is left out.
+			return &RedirectStopError{Name: c.cfg.Name, Method: method, Path: path, Reason: stop.reason, Err: c.scrub(stop.err)}
 		case err != nil && ctx.Err() != nil:
 			return fmt.Errorf("%s: %s %s: %w", c.cfg.Name, method, path, ctx.Err())
 		case err != nil:
-			last = fmt.Errorf("%s: %s %s: %w", c.cfg.Name, method, path, err)
+			last = fmt.Errorf("%s: %s %s: %w", c.cfg.Name, method, path, c.scrub(err))
 		case code >= 200 && code < 300:
 			var derr error
 			if out != nil {
@@ -348,12 +422,44 @@ func (c *Caller) snippet(data []byte) string {
 	return c.Redact(strings.ToValidUTF8(s, "?"))
 }
 
-// Redact removes the configured secrets from s.
+// Redact removes the configured secrets from s, as they are and as a URL's
+// path or query would escape them.
 func (c *Caller) Redact(s string) string {
 	for _, secret := range c.cfg.Secrets {
-		if len(secret) >= 3 {
-			s = strings.ReplaceAll(s, secret, "[redacted]")
+		if len(secret) < 3 {
+			continue
+		}
+		for _, form := range []string{secret, url.QueryEscape(secret), url.PathEscape(secret)} {
+			s = strings.ReplaceAll(s, form, "[redacted]")
 		}
 	}
 	return s
+}
+
+// scrub returns err with no secret left in it, nor in any error it wraps:
+// the same redaction as a request's URL gets, applied to whatever net/http
+// quotes (the URL of a url.Error, a malformed answer's first line). An
+// error that quotes none is returned as it is; a url.Error is rebuilt
+// around a scrubbed error (so that a timeout still reads as one); any
+// other error that quotes a secret is replaced by its redacted text.
+func (c *Caller) scrub(err error) error {
+	if err == nil {
+		return nil
+	}
+	if ue, ok := err.(*url.Error); ok {
+		u := c.Redact(ue.URL)
+		if pu, perr := url.Parse(u); perr == nil {
+			u = pu.Redacted() // a password in the URL's user part
+		}
+		return &url.Error{Op: ue.Op, URL: u, Err: c.scrub(ue.Err)}
+	}
+	if msg := err.Error(); c.Redact(msg) != msg {
+		return errors.New(c.Redact(msg))
+	}
+	for e := errors.Unwrap(err); e != nil; e = errors.Unwrap(e) {
+		if msg := e.Error(); c.Redact(msg) != msg {
+			return errors.New(c.Redact(err.Error())) // a wrapped one quotes a secret
+		}
+	}
+	return err
 }

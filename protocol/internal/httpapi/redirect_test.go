@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -191,9 +192,62 @@ func TestCallersRedirectPolicyStillApplies(t *testing.T) {
 	stop := errors.New("no redirects here")
 	hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return stop }}
 	c := newTestCaller(t, srv.URL, hc)
-	c.cfg.RetryFor = 10 * time.Millisecond // the caller's refusal is retried like a dropped connection
 	if err := call(c); !errors.Is(err, stop) {
 		t.Fatalf("err = %v, want the caller's own redirect error", err)
+	}
+	if hits, _ := rec.seen(); hits != 1 {
+		t.Errorf("the server got %d requests, want 1 (a refused redirect is not retried)", hits)
+	}
+}
+
+// chainQuotes returns the texts of err and of every error it wraps that
+// quote one of secrets.
+func chainQuotes(err error, secrets ...string) []string {
+	var out []string
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		for _, s := range secrets {
+			if strings.Contains(e.Error(), s) {
+				out = append(out, e.Error())
+			}
+		}
+	}
+	return out
+}
+
+// A same-origin redirect loop whose targets quote the caller's credentials
+// ends the call with one error after at most 10 requests, quoting no secret
+// in it or in what it wraps; so does a Location that does not parse.
+func TestRedirectStopsAreFinal(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		location func(n int) string
+		maxHits  int
+	}{
+		{"loop, secret in the path", func(n int) string { return fmt.Sprintf("/loop%d/%s", n, url.PathEscape(testAuth)) }, 10},
+		{"loop, secret in the query", func(n int) string { return fmt.Sprintf("/loop%d?s=%s&k=%s", n, url.QueryEscape(testAuth), testKey) }, 10},
+		{"bad Location", func(int) string { return "%zz" + testAuth + testKey }, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var rec recorder
+			n := 0
+			srv := httptest.NewServer(rec.handler(func(w http.ResponseWriter, req *http.Request) {
+				n++
+				w.Header().Set("Location", tc.location(n))
+				w.WriteHeader(http.StatusTemporaryRedirect)
+			}))
+			defer srv.Close()
+			err := call(newTestCaller(t, srv.URL, nil))
+			var stop *RedirectStopError
+			if !errors.As(err, &stop) {
+				t.Fatalf("err = %v, want a RedirectStopError", err)
+			}
+			if hits, _ := rec.seen(); hits > tc.maxHits {
+				t.Errorf("the server got %d requests, want at most %d (no retry)", hits, tc.maxHits)
+			}
+			if q := chainQuotes(err, testAuth, "s3cret", testKey); q != nil {
+				t.Errorf("errors quote a secret: %q", q)
+			}
+		})
 	}
 }
 

@@ -188,6 +188,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost && path == "auth/bots/register" {
 		key := r.Header.Get("X-Bot-Registration-Key")
 		if !s.cfg.OpenRegistration && !gameserver.SecretEqual(key, s.cfg.RegistrationKey) {
+			refuse(w)
 			fail(w, http.StatusUnauthorized, "INVALID_REGISTRATION_KEY", "bad registration key")
 			return
 		}
@@ -200,6 +201,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	}
 	user, ok := s.user(r)
 	if !ok {
+		refuse(w)
 		fail(w, http.StatusUnauthorized, "UNAUTHORIZED", "missing or unknown bearer token")
 		return
 	}
@@ -233,6 +235,13 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	}
 	s.locked(w, func(w http.ResponseWriter) { s.gameCall(w, r.Method, path, parts, body, user) })
 }
+
+// refuse closes the connection after the answer: a client without
+// credentials keeps no connection open, so it holds a place only among the
+// server's new connections, which make way for newer ones (see
+// internal/httpserve), and cannot keep a bot out by holding keep-alive
+// connections.
+func refuse(w http.ResponseWriter) { w.Header().Set("Connection", "close") }
 
 // readBody reads the request's body whole, before any lock is taken (see
 // gameserver.ReadBody); a body over the limit gets 413 PAYLOAD_TOO_LARGE.

@@ -6,10 +6,14 @@
 package redirecttest
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -22,8 +26,8 @@ type Call struct {
 	// Path is the call's path on the server.
 	Path string
 	// Do makes the call to the server at base, through hc (nil: the
-	// client's own), and returns its error.
-	Do func(ctx context.Context, base string, hc *http.Client) error
+	// client's own), logging to log (nil: nowhere), and returns its error.
+	Do func(ctx context.Context, base string, hc *http.Client, log *slog.Logger) error
 	// Answer is the server's valid answer to the call.
 	Answer http.HandlerFunc
 	// Authorized says whether a request is the call with its credentials:
@@ -72,7 +76,7 @@ func redirectAll(target string) http.HandlerFunc {
 // the call fails with a RedirectError that names both origins and says the
 // credentials were not sent, quotes none of c.Secrets, the target gets no
 // request and the origin one (a refused redirect is not retried). To the
-// same origin, the redirect is followed with the credentials.
+// same origin, the redirect is followed with the credentials. Then RunEcho.
 func Run(t *testing.T, c Call) {
 	t.Run("another port", func(t *testing.T) {
 		var origin, target recorder
@@ -80,7 +84,7 @@ func Run(t *testing.T, c Call) {
 		defer dst.Close()
 		src := httptest.NewServer(origin.wrap(redirectAll(dst.URL)))
 		defer src.Close()
-		checkRefused(t, c, c.Do(t.Context(), src.URL, nil), src.URL, dst.URL, &origin, &target)
+		checkRefused(t, c, c.Do(t.Context(), src.URL, nil, nil), src.URL, dst.URL, &origin, &target)
 	})
 	t.Run("https to http", func(t *testing.T) {
 		var origin, target recorder
@@ -88,7 +92,7 @@ func Run(t *testing.T, c Call) {
 		defer dst.Close()
 		src := httptest.NewTLSServer(origin.wrap(redirectAll(dst.URL)))
 		defer src.Close()
-		checkRefused(t, c, c.Do(t.Context(), src.URL, src.Client()), src.URL, dst.URL, &origin, &target)
+		checkRefused(t, c, c.Do(t.Context(), src.URL, src.Client(), nil), src.URL, dst.URL, &origin, &target)
 	})
 	t.Run("same origin", func(t *testing.T) {
 		mux := http.NewServeMux()
@@ -104,10 +108,110 @@ func Run(t *testing.T, c Call) {
 		})
 		srv := httptest.NewServer(mux)
 		defer srv.Close()
-		if err := c.Do(t.Context(), srv.URL, nil); err != nil {
+		if err := c.Do(t.Context(), srv.URL, nil, nil); err != nil {
 			t.Fatalf("a same-origin redirect failed: %v", err)
 		}
 	})
+	t.Run("secrets echoed", func(t *testing.T) { RunEcho(t, c) })
+}
+
+// echo is a server that answers every request by quoting secrets back,
+// the way placement says: in a same-origin redirect's target path or
+// query (a loop), in a Location header that does not parse, or in the body
+// of an answer (a 500 once, which is retried, then a 400).
+func echo(placement string, secrets []string) http.HandlerFunc {
+	var mu sync.Mutex
+	n := 0
+	return func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n++
+		i := n
+		mu.Unlock()
+		var path, query []string
+		for _, s := range secrets {
+			path, query = append(path, url.PathEscape(s)), append(query, "s="+url.QueryEscape(s))
+		}
+		switch placement {
+		case "redirect target":
+			w.Header().Set("Location", fmt.Sprintf("/loop%d/%s", i, strings.Join(path, "/")))
+			w.WriteHeader(http.StatusTemporaryRedirect)
+		case "query":
+			w.Header().Set("Location", fmt.Sprintf("/loop%d?%s", i, strings.Join(query, "&")))
+			w.WriteHeader(http.StatusTemporaryRedirect)
+		case "header":
+			w.Header().Set("Location", "%zz"+strings.Join(path, "/"))
+			w.WriteHeader(http.StatusTemporaryRedirect)
+		case "body":
+			code := http.StatusBadRequest
+			if i == 1 {
+				code = http.StatusInternalServerError
+			}
+			http.Error(w, `{"error": {"code": "`+strings.Join(secrets, " ")+`", "message": "`+strings.Join(secrets, " ")+`"}}`, code)
+		}
+	}
+}
+
+// RunEcho checks that c's errors and log (at Debug, as -v logs) quote none
+// of c.Secrets when the server echoes them back in a redirect's target, a
+// query, a header or a body; and that a same-origin redirect loop ends the
+// call after at most 10 requests, with no retry.
+func RunEcho(t *testing.T, c Call) {
+	for _, placement := range []string{"redirect target", "query", "header", "body"} {
+		t.Run(placement, func(t *testing.T) {
+			var rec recorder
+			srv := httptest.NewServer(rec.wrap(echo(placement, c.Secrets)))
+			defer srv.Close()
+			var logs syncBuffer
+			log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			err := c.Do(t.Context(), srv.URL, nil, log)
+			if err == nil {
+				t.Fatal("the call succeeded")
+			}
+			for e := err; e != nil; e = errors.Unwrap(e) {
+				for _, s := range c.Secrets {
+					if strings.Contains(e.Error(), s) {
+						t.Errorf("an error quotes a secret: %q", e.Error())
+					}
+				}
+			}
+			text := logs.String()
+			for _, s := range c.Secrets {
+				if strings.Contains(text, s) {
+					t.Errorf("the log quotes a secret:\n%s", text)
+				}
+			}
+			hits, _ := rec.seen()
+			switch placement {
+			case "redirect target", "query":
+				if hits > 10 {
+					t.Errorf("a redirect loop made %d requests, want at most 10 (no retry)", hits)
+				}
+			case "body":
+				if !strings.Contains(text, "retrying") {
+					t.Errorf("the 500 was not retried (log:\n%s)", text)
+				}
+			}
+			t.Logf("%d requests; error: %v", hits, err)
+		})
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger's concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
 
 func checkRefused(t *testing.T, c Call, err error, from, to string, origin, target *recorder) {
