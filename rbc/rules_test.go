@@ -9,15 +9,6 @@ import (
 
 // Unit tests, one per rule of ../shared/docs/rbc-rules.md. Each names the rule.
 
-func moveStrings(ms []chess.Move) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.String()
-	}
-	slices.Sort(out)
-	return out
-}
-
 func mustMove(t *testing.T, uci string) chess.Move {
 	t.Helper()
 	m, err := chess.ParseMove(uci)
