@@ -222,8 +222,28 @@ func TestGuardAgainstStockfish(t *testing.T) {
 		n = 2000
 	}
 	boards := guardTestBoards(t, n)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	// The sweep is a fixed amount of work, which a starved machine does
+	// in many times the quiet one's minute: its guard against a hang is a
+	// watchdog that ends it when no board has finished for StartTimeout.
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	progress := make(chan struct{}, 1)
+	go func() {
+		idle := time.NewTimer(stall.StartTimeout)
+		defer idle.Stop()
+		for {
+			select {
+			case <-progress:
+				idle.Reset(stall.StartTimeout)
+			case <-idle.C:
+				t.Errorf("no board finished for %v: the pool hangs", stall.StartTimeout)
+				cancel()
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
 	pool, err := NewPool(ctx, PoolConfig{Path: path, Size: 2, Logger: quietLogger()})
 	if err != nil {
 		t.Fatal(err)
@@ -253,6 +273,10 @@ func TestGuardAgainstStockfish(t *testing.T) {
 					lim = Limits{Depth: 6}
 				}
 				s, err := ev.Evaluate(ctx, tb.board, lim)
+				select {
+				case progress <- struct{}{}:
+				default:
+				}
 				mu.Lock()
 				tl := byClass[tb.class]
 				if tl == nil {
