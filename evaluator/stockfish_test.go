@@ -222,28 +222,7 @@ func TestGuardAgainstStockfish(t *testing.T) {
 		n = 2000
 	}
 	boards := guardTestBoards(t, n)
-	// The sweep is a fixed amount of work, which a starved machine does
-	// in many times the quiet one's minute: its guard against a hang is a
-	// watchdog that ends it when no board has finished for StartTimeout.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	progress := make(chan struct{}, 1)
-	go func() {
-		idle := time.NewTimer(stall.StartTimeout)
-		defer idle.Stop()
-		for {
-			select {
-			case <-progress:
-				idle.Reset(stall.StartTimeout)
-			case <-idle.C:
-				t.Errorf("no board finished for %v: the pool hangs", stall.StartTimeout)
-				cancel()
-				return
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
+	ctx, progress := watchdog(t, stall.StartTimeout)
 	pool, err := NewPool(ctx, PoolConfig{Path: path, Size: 2, Logger: quietLogger()})
 	if err != nil {
 		t.Fatal(err)
@@ -273,10 +252,7 @@ func TestGuardAgainstStockfish(t *testing.T) {
 					lim = Limits{Depth: 6}
 				}
 				s, err := ev.Evaluate(ctx, tb.board, lim)
-				select {
-				case progress <- struct{}{}:
-				default:
-				}
+				progress()
 				mu.Lock()
 				tl := byClass[tb.class]
 				if tl == nil {
@@ -338,6 +314,38 @@ func TestGuardAgainstStockfish(t *testing.T) {
 	}
 	if !testing.Short() && n >= 12000 && check.searches.Load() < 10000 {
 		t.Errorf("only %d boards reached the engine, want at least 10,000", check.searches.Load())
+	}
+}
+
+// watchdog returns a context that ends when progress has not been called
+// for idle, with a test error saying so. A sweep of a fixed amount of work
+// takes many times longer on a starved machine than on a quiet one, so its
+// guard against a hang watches progress instead of a deadline on the whole.
+func watchdog(t *testing.T, idle time.Duration) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	tick := make(chan struct{}, 1)
+	go func() {
+		timer := time.NewTimer(idle)
+		defer timer.Stop()
+		for {
+			select {
+			case <-tick:
+				timer.Reset(idle)
+			case <-timer.C:
+				t.Errorf("no progress for %v: a hang", idle)
+				cancel()
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return ctx, func() {
+		select {
+		case tick <- struct{}{}:
+		default:
+		}
 	}
 }
 
