@@ -13,6 +13,7 @@ package httpserve
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -118,7 +119,8 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, lim Limits, log
 	}
 	cl := newConnLimiter(ln, lim)
 	hs := &http.Server{
-		Handler:           h,
+		Handler:           cl.follow(h),
+		ConnContext:       withConn,
 		ReadHeaderTimeout: lim.ReadHeaderTimeout,
 		ReadTimeout:       lim.ReadTimeout,
 		WriteTimeout:      lim.WriteTimeout,
@@ -175,6 +177,7 @@ type conn struct {
 
 	// Under l.mu:
 	answered  bool      // it has been idle between two requests once
+	read      bool      // its first request has been read whole
 	idle      bool      // it is idle now
 	idleSince time.Time // when it last became idle
 	evicting  bool      // it is being closed to make room
@@ -292,15 +295,70 @@ func (l *connLimiter) longestIdle(peer string) *conn {
 	return best
 }
 
-// oldestFresh is the oldest connection not yet answered.
+// oldestFresh is the oldest connection not yet answered whose request is
+// still being read. One whose request is in, and is being answered, is not
+// closed to make room: on a starved machine a bot's call can wait that
+// long for its answer while a flood of new connections comes.
 func (l *connLimiter) oldestFresh() *conn {
 	var best *conn
 	for c := range l.conns {
-		if !c.answered && !c.evicting && (best == nil || c.opened.Before(best.opened)) {
+		if !c.answered && !c.read && !c.evicting && (best == nil || c.opened.Before(best.opened)) {
 			best = c
 		}
 	}
 	return best
+}
+
+// connKey is the context key of a request's connection.
+type connKey struct{}
+
+// withConn keeps a request's connection in its context (ConnContext).
+func withConn(ctx context.Context, nc net.Conn) context.Context {
+	return context.WithValue(ctx, connKey{}, nc)
+}
+
+// follow wraps h to mark a connection's request read once its body has
+// been read whole (at once for a request without a body), so that the
+// connection is no longer one a newcomer may close (oldestFresh).
+func (l *connLimiter) follow(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c, ok := r.Context().Value(connKey{}).(*conn); ok {
+			done := func() { l.markRead(c) }
+			if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+				done()
+			} else {
+				r.Body = &readBody{ReadCloser: r.Body, left: r.ContentLength, done: done}
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// markRead marks c's request read.
+func (l *connLimiter) markRead(c *conn) {
+	l.mu.Lock()
+	c.read = true
+	l.mu.Unlock()
+}
+
+// readBody calls done once its body has been read whole: its declared
+// length read (left, -1 when unknown), or its end met.
+type readBody struct {
+	io.ReadCloser
+	left int64
+	done func()
+	once sync.Once
+}
+
+func (b *readBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if b.left > 0 {
+		b.left -= int64(n)
+	}
+	if err == io.EOF || b.left == 0 {
+		b.once.Do(b.done)
+	}
+	return n, err
 }
 
 // release gives c's place back.

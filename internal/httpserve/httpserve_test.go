@@ -306,3 +306,70 @@ func TestShutdownWhileAtTheCap(t *testing.T) {
 		t.Fatal("Serve did not return after its context ended")
 	}
 }
+
+// TestCallBeingAnsweredIsNotClosed: a connection whose request is in and
+// is being answered (slowly, as on a starved machine) keeps its place when
+// a flood of new connections fills the pool of unanswered ones: the
+// newcomers make way for each other, and the call gets its answer.
+func TestCallBeingAnsweredIsNotClosed(t *testing.T) {
+	for _, tc := range []struct{ name, request string }{
+		{"without a body", "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n"},
+		{"with a body", "POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n{\"uci\": 1}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const pool = 2
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			started, release := make(chan struct{}), make(chan struct{})
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/slow" {
+					io.Copy(io.Discard, r.Body)
+					close(started)
+					<-release
+				}
+				fmt.Fprintln(w, "ok")
+			})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() {
+				done <- Serve(ctx, ln, h, Limits{MaxConns: 10, MaxNewConns: pool, ReadHeaderTimeout: time.Hour, IdleTimeout: time.Hour}, nil)
+			}()
+			defer func() {
+				cancel()
+				if err := <-done; err != nil {
+					t.Errorf("Serve: %v", err)
+				}
+			}()
+			addr := ln.Addr().String()
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if _, err := io.WriteString(c, tc.request); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, started, "the slow call's handler")
+			for range 3 * pool {
+				s, err := net.Dial("tcp", addr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer s.Close()
+			}
+			// The last newcomer is admitted only once a place was made:
+			// a call on it is answered.
+			_, call := send(t, addr, "/")
+			waitAnswer(t, call, "a call after the flood")
+			close(release)
+			c.SetReadDeadline(time.Now().Add(hangTimeout))
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				t.Fatalf("the call being answered lost its connection: %v", err)
+			}
+			resp.Body.Close()
+		})
+	}
+}
