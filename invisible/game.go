@@ -127,7 +127,7 @@ var hook func(*Position)
 
 // PlayGame referees a game between white and black.
 func PlayGame(ctx context.Context, white, black Player, opts Options) (*Played, error) {
-	players := [2]Player{white, black}
+	players := [2]Player{safe{white}, safe{black}}
 	names := [2]string{opts.WhiteName, opts.BlackName}
 	limit := opts.TurnLimit
 	if limit <= 0 {
@@ -167,7 +167,7 @@ func PlayGame(ctx context.Context, white, black Player, opts Options) (*Played, 
 		}
 		us := pos.Board.Turn()
 		p := players[us]
-		turn := Turn{Color: us}
+		turn := Turn{Color: us, Seen: Seen{Moved: -1, Capture: chess.NoSquare}}
 		start := time.Now()
 		var r Result
 		ended := false
@@ -332,4 +332,39 @@ func (r *Record) Replay() (*Position, error) {
 		return nil, fmt.Errorf("invisible: the record ends %v where the game goes on", r.Result)
 	}
 	return &pos, nil
+}
+
+// safe turns a player's panic into its callback's error: the referee scores
+// it as a failure (ReasonError) instead of losing the whole match.
+type safe struct{ p Player }
+
+func recovered(err *error) {
+	if v := recover(); v != nil {
+		*err = fmt.Errorf("panic: %v", v)
+	}
+}
+
+func (s safe) HandleGameStart(ctx context.Context, g GameStart) (err error) {
+	defer recovered(&err)
+	return s.p.HandleGameStart(ctx, g)
+}
+
+func (s safe) HandleOpponentTurn(ctx context.Context, seen Seen) (err error) {
+	defer recovered(&err)
+	return s.p.HandleOpponentTurn(ctx, seen)
+}
+
+func (s safe) ChooseTry(ctx context.Context, left time.Duration) (_ chess.Move, err error) {
+	defer recovered(&err)
+	return s.p.ChooseTry(ctx, left)
+}
+
+func (s safe) HandleAnswer(ctx context.Context, m chess.Move, a Answer) (err error) {
+	defer recovered(&err)
+	return s.p.HandleAnswer(ctx, m, a)
+}
+
+func (s safe) HandleGameEnd(ctx context.Context, r Result) (err error) {
+	defer recovered(&err)
+	return s.p.HandleGameEnd(ctx, r)
 }
