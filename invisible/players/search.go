@@ -51,34 +51,30 @@ func (s *searcher) search(b *chess.Board, depth, alpha, beta, ply int) int {
 
 func (s *searcher) quiesce(b *chess.Board, alpha, beta, ply, q int) int {
 	s.nodes++
-	stand := embedded.Evaluate(b)
-	if q >= maxQ {
-		return stand
-	}
-	theirs := b.Pieces(b.Turn().Other())
-	moves := chess.AppendLegalMoves(b, s.bufs[ply%16][:0])
-	if len(moves) == 0 {
+	us := b.Turn()
+	them := us.Other()
+	// Mate and stalemate are looked for where they can be: in check, or
+	// with nothing but king and pawns (a full move generation is most of a
+	// leaf's cost, so it is not paid everywhere).
+	if q == 0 && (chess.InCheck(b) || b.Pieces(us)&^b.PiecesOf(us, chess.Pawn)&^b.PiecesOf(us, chess.King) == 0) && !chess.HasLegalMove(b) {
 		if chess.InCheck(b) {
 			return -mate + ply
 		}
 		return 0
 	}
-	if stand >= beta {
+	stand := embedded.Evaluate(b)
+	if q >= maxQ || stand >= beta {
 		return stand
 	}
 	alpha = max(alpha, stand)
-	n := 0
-	for _, m := range moves {
-		if theirs.Has(m.To) || m.Promotion == chess.Queen {
-			moves[n] = m
-			n++
-		}
-	}
-	moves = moves[:n]
+	moves := appendCaptures(b, s.bufs[ply%16][:0])
 	orderMoves(b, moves)
 	for _, m := range moves {
 		c := *b
 		c.Apply(m)
+		if k := c.KingSquare(us); k != chess.NoSquare && c.Attacked(k, them) {
+			continue // not legal
+		}
 		v := -s.quiesce(&c, -beta, -alpha, ply+1, q+1)
 		if v >= beta {
 			return v
@@ -86,6 +82,54 @@ func (s *searcher) quiesce(b *chess.Board, alpha, beta, ply, q int) int {
 		alpha = max(alpha, v)
 	}
 	return alpha
+}
+
+// appendCaptures appends the side to move's pseudo-legal captures and
+// queen promotions (no en passant): the capture search's moves, made from
+// the attack tables without generating every move.
+func appendCaptures(b *chess.Board, dst []chess.Move) []chess.Move {
+	us := b.Turn()
+	theirs, occ := b.Pieces(us.Other()), b.Occupied()
+	for t := chess.Pawn; t <= chess.King; t++ {
+		for bb := b.PiecesOf(us, t); bb != 0; {
+			from := bb.PopFirst()
+			var targets chess.Bitboard
+			switch t {
+			case chess.Pawn:
+				targets = chess.PawnAttacks(us, from) & theirs
+				push := from + 8
+				if us == chess.Black {
+					push = from - 8
+				}
+				if chess.BackRanks.Has(push) && !occ.Has(push) {
+					dst = append(dst, chess.Move{From: from, To: push, Promotion: chess.Queen})
+				}
+				for ; targets != 0; targets &= targets - 1 {
+					to := targets.First()
+					m := chess.Move{From: from, To: to}
+					if chess.BackRanks.Has(to) {
+						m.Promotion = chess.Queen
+					}
+					dst = append(dst, m)
+				}
+				continue
+			case chess.Knight:
+				targets = chess.KnightAttacks(from)
+			case chess.Bishop:
+				targets = chess.BishopAttacks(from, occ)
+			case chess.Rook:
+				targets = chess.RookAttacks(from, occ)
+			case chess.Queen:
+				targets = chess.QueenAttacks(from, occ)
+			case chess.King:
+				targets = chess.KingAttacks(from)
+			}
+			for targets &= theirs; targets != 0; {
+				dst = append(dst, chess.Move{From: from, To: targets.PopFirst()})
+			}
+		}
+	}
+	return dst
 }
 
 // orderMoves puts captures first, the most valuable victim by the least
