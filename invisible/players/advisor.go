@@ -158,6 +158,9 @@ func (p *Advisor) hideAfter(m chess.Move) map[invisible.Placement]float64 {
 	return p.hide.spread(&v, p.tr.OwnKinds, int8(id), capture, checkers)
 }
 
+// lowTime is the clock below which the advisor searches one ply only.
+const lowTime = 10 * time.Second
+
 // scored is a try and its advisors' utilities.
 type scored struct {
 	m                   chess.Move
@@ -166,10 +169,16 @@ type scored struct {
 }
 
 // ChooseTry tries the move of the highest weighted sum of the advisors.
-func (p *Advisor) ChooseTry(ctx context.Context, _ time.Duration) (chess.Move, error) {
+// With under lowTime on a running clock it searches one ply: a deeper search
+// is the one thing that could flag it.
+func (p *Advisor) ChooseTry(ctx context.Context, left time.Duration) (chess.Move, error) {
 	start := time.Now()
 	defer func() { p.Decisions++; p.Spent += time.Since(start) }()
-	best, err := p.score(ctx, p.cfg.Depth, p.cfg.Boards)
+	depth := p.cfg.Depth
+	if left > 0 && left < lowTime {
+		depth = 1
+	}
+	best, err := p.score(ctx, depth, p.cfg.Boards)
 	if err != nil {
 		return chess.Move{}, err
 	}
