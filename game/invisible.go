@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
@@ -31,7 +32,7 @@ func (Invisible) DefaultBot() string { return "blindfish" }
 
 // Bots lists the invisible-chess bots and their settings.
 func (Invisible) Bots() string {
-	return fmt.Sprintf("%v; %s", players.Names(), players.Usage)
+	return strings.Join(players.Names(), ", ") + "; " + players.Usage
 }
 
 // Option is --invisible.
