@@ -82,7 +82,7 @@ type Players struct {
 
 // Games returns the table, RBC first: the game a match plays, and the one
 // an untagged results-log line is of, when none is named.
-func Games() []Game { return []Game{RBC{}, Kriegspiel{}} }
+func Games() []Game { return []Game{RBC{}, Kriegspiel{}, Invisible{}} }
 
 // Named returns the game of the name --game gives.
 func Named(name string) (Game, error) {

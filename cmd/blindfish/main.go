@@ -28,6 +28,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/internal/buildinfo"
 	"github.com/blindfish-rbc/blindfish/internal/cpuprofile"
+	"github.com/blindfish-rbc/blindfish/invisible/paper"
 	"github.com/blindfish-rbc/blindfish/match"
 )
 
@@ -52,6 +53,7 @@ func commands() []command {
 		{"engine", "serve a bot over the rbcp line protocol on stdin/stdout", runEngine},
 		{"connect", "play on a reconchess tournament server (rc-connect, natively), or on kriegspiel.org (connect kriegspiel)", runConnect},
 		{"ksserver", "serve a local kriegspiel.org (its bot API on our referee) for the site's public bots and ours", runKSServer},
+		{"invisible", "play the invisible-chess paper's tables (table1, table2, figure3) and our bot against its advisor (versus)", paper.Run},
 		{"version", "print the version, the VCS revision it was built from and the Go version", runVersion},
 	}
 }
@@ -131,8 +133,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "Blindfish: an engine and toolkit for Reconnaissance Blind Chess.")
-	fmt.Fprintln(w, "\nUsage: blindfish <command> [flags] [args]\n\nCommands:")
+	fmt.Fprintln(w, "Blindfish: an engine and toolkit for Reconnaissance Blind Chess.\n\nUsage: blindfish <command> [flags] [args]\n\nCommands:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}

@@ -153,6 +153,7 @@ var docSkips = []docSkip{
 	{re: regexp.MustCompile(`^git clone |^export PYTHONPATH=|dump_reference\.py`), reason: skipKsGame},
 	{re: regexp.MustCompile(`^scripts/slurm/|(^|\W)sbatch\s`), reason: skipSlurm},
 	{re: regexp.MustCompile(`\bmatch\b.*--games [0-9]{3,}`), reason: skipLong},
+	{re: regexp.MustCompile(`\binvisible (table1|table2|figure3|versus)\b.*--(decisive|games) [0-9]{3,}`), reason: skipLong},
 	{re: regexp.MustCompile(`\bview --color black --bot blindfish testdata/histories/random_bot-trout_bot-gen-001\.json`), reason: skipViewBot},
 	{re: regexp.MustCompile(`^go build -o blindfish |random_bot-random_bot-1-024\.json|scripts/pagetime`), reason: skipViewBench},
 	{re: regexp.MustCompile(`\bview testdata/histories/random_bot-trout_bot-gen-001\.json -o game\.html$`), reason: skipSlowShort, shortOnly: true},
