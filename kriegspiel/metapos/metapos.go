@@ -663,7 +663,7 @@ func (m *Metaposition) Simulate(mv chess.Move) (Metaposition, bool) {
 	n := *m
 	piece := n.Mine.PieceAt(mv.From)
 	for path := crossed(piece.Type(), mv); path != 0; {
-		n.Sq[path.PopFirst()] = Empty
+		n.learn(path.PopFirst(), Empty)
 	}
 	target := n.Sq[mv.To]
 	capture := target&Men != 0 && (!target.MayBeEmpty() || (piece.Type() == chess.Pawn && mv.From.File() != mv.To.File()))

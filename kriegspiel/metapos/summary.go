@@ -130,7 +130,7 @@ func (m *Summary) Evaluate() float64 {
 			if p := m.Theirs[s][t]; p > 0 {
 				theirMaterial += float64(p) * PieceValue[t]
 				if t == chess.Pawn {
-					score -= float64(p) * advance(them, s)
+					score -= float64(p) * Advance(them, s)
 				}
 			}
 		}
@@ -141,7 +141,7 @@ func (m *Summary) Evaluate() float64 {
 		s := bb.PopFirst()
 		t := m.Mine.PieceAt(s).Type()
 		if t == chess.Pawn {
-			score += advance(us, s)
+			score += Advance(us, s)
 		}
 		by := m.attackedBy(s, m.Mine.Occupied())
 		loss := 0.0
@@ -215,9 +215,9 @@ func (m *Summary) Material() float64 {
 	return v
 }
 
-// advance is what a pawn of colour c on s is worth beyond its material:
+// Advance is what a pawn of colour c on s is worth beyond its material:
 // more the nearer it is to promotion.
-func advance(c chess.Color, s chess.Square) float64 {
+func Advance(c chess.Color, s chess.Square) float64 {
 	r := s.Rank()
 	if c == chess.Black {
 		r = 7 - r
@@ -244,19 +244,19 @@ func (m *Summary) mating() float64 {
 				free++
 			}
 		}
-		v += p * (12*centreDistance(s) - 6*distance(s, ours) - 8*float64(free))
+		v += p * (12*CentreDistance(s) - 6*Distance(s, ours) - 8*float64(free))
 	}
 	return v
 }
 
-// centreDistance is how many king steps s is from the four centre squares.
-func centreDistance(s chess.Square) float64 {
+// CentreDistance is how many king steps s is from the four centre squares.
+func CentreDistance(s chess.Square) float64 {
 	f, r := s.File(), s.Rank()
 	return float64(max(3-f, f-4, 0) + max(3-r, r-4, 0))
 }
 
-// distance is the king distance between a and b (0 when b is not a square).
-func distance(a, b chess.Square) float64 {
+// Distance is the king distance between a and b (0 when b is not a square).
+func Distance(a, b chess.Square) float64 {
 	if !b.Valid() {
 		return 0
 	}
