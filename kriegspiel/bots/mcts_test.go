@@ -5,18 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 )
-
-// sq returns the square named s, which must be valid.
-func sq(s string) chess.Square {
-	q, err := chess.ParseSquare(s)
-	if err != nil {
-		panic(err)
-	}
-	return q
-}
 
 // startMCTS starts an MCTS player on the position fen, known exactly, and
 // returns it with the referee's game.
