@@ -215,6 +215,7 @@ func (p *Darkboard) rank(ctx context.Context, moves []chess.Move, deadline time.
 		}
 	}
 	p.Nodes += s.nodes
+	order = finish(&p.meta, order)
 	// The moves left out of the search (pawn captures onto squares
 	// certainly empty, under-promotions) follow, should all the others be
 	// refused.
@@ -419,7 +420,8 @@ func pathMayBeEmpty(m *metapos.Metaposition, path chess.Bitboard) bool {
 // or must leave), and, once the opponent is down to a few men, the mating
 // term: the pseudo-king's squares few and at the edge, our king near them;
 // less our king's open lines while the opponent has men to use them, and
-// the risk of a stalemate.
+// the risk of a stalemate (against pawns at most: fewer squares hemmed in,
+// no third queen).
 func position(m *metapos.Metaposition) float64 {
 	us := m.Us
 	v := 0.0
@@ -431,7 +433,10 @@ func position(m *metapos.Metaposition) float64 {
 	for bb := m.Mine.PiecesOf(us, chess.Pawn); bb != 0; {
 		v += pawnWeight * metapos.Advance(us, bb.PopFirst())
 	}
-	v += 50 * float64(m.Mine.PiecesOf(us, chess.Queen).Count())
+	// A queen more is a bonus, up to two: more queens than that only
+	// cover the squares a lone king needs not to be stalemated.
+	queens := m.Mine.PiecesOf(us, chess.Queen).Count()
+	v += 50 * float64(min(queens, 2))
 	occ := m.Mine.Occupied()
 	var control chess.Bitboard
 	for bb := m.Mine.Pieces(us) &^ m.Mine.PiecesOf(us, chess.King); bb != 0; {
@@ -446,20 +451,13 @@ func position(m *metapos.Metaposition) float64 {
 			v++
 		}
 	}
-	v -= stalemate(m)
 	if k := m.Mine.KingSquare(us); k.Valid() && m.Left >= 4 {
 		// Our king's open lines: a blind opponent's random checks and
 		// mates come along them.
 		v -= 5 * float64((chess.QueenAttacks(k, occ) &^ occ).Count())
 	}
 	if m.Left <= 3 && heavy > 0 {
-		kings := m.Possible(chess.King)
-		v -= 4 * float64(kings.Count())
-		ours := m.Mine.KingSquare(us)
-		for bb := kings; bb != 0; {
-			s := bb.PopFirst()
-			v += (8*metapos.CentreDistance(s) - 3*metapos.Distance(s, ours)) / float64(kings.Count())
-		}
+		v += mating(m, control|attacks(chess.MakePiece(us, chess.King), m.Mine.KingSquare(us), occ))
 	}
 	return v
 }
@@ -497,8 +495,12 @@ func information(before, after *metapos.Metaposition, captured bool, mv chess.Mo
 				least = min(least, metapos.PieceValue[t])
 			}
 		}
+		share := 0.15
+		if after.Left <= 2 {
+			share = 0.5 // the last men: each one found brings the mate nearer
+		}
 		if !math.IsInf(least, 1) {
-			v += 0.15 * least
+			v += share * least
 		}
 	}
 	return v
@@ -528,31 +530,117 @@ func entropy(m *metapos.Metaposition) float64 {
 	return e
 }
 
-// stalemate is the risk of stalemating an opponent left with pawns at
-// most (its pieces can always move): the share of the pseudo-king's
-// squares where the king is not attacked and every square it could go to
-// is, times 600. Without it the player, far ahead, surrounded a lone king
-// with queens and drew half its won games.
-func stalemate(m *metapos.Metaposition) float64 {
-	if m.Left > min(m.PawnsAtMost, m.Left) {
-		return 0
-	}
+// mating is the mating term, once the opponent has three men or fewer
+// besides its king: the pseudo-king's squares few, far from the centre and
+// near our king, with few squares to go to. Where the opponent has pawns
+// at most, each of its squares with the pattern of a stalemate (the king
+// not attacked, with nowhere to go) costs 150, up to 600: without it the
+// player, far ahead, hemmed lone kings in with queens and drew a quarter of
+// its won games (a reward for the pattern of a mate, tried beside it, drew
+// more: the two patterns differ only by the check, which the search's
+// referee never announces).
+func mating(m *metapos.Metaposition, control chess.Bitboard) float64 {
 	kings := m.Possible(chess.King)
-	if kings == 0 {
+	n := float64(kings.Count())
+	if n == 0 {
 		return 0
 	}
+	ours := m.Mine.KingSquare(m.Us)
 	occ := m.Mine.Occupied()
-	var control chess.Bitboard
-	for bb := m.Mine.Pieces(m.Us); bb != 0; {
-		s := bb.PopFirst()
-		control |= attacks(m.Mine.PieceAt(s), s, occ&^kings)
-	}
+	v := -4 * n
+	pawnsOnly := onlyPawns(m)
 	stuck := 0
 	for bb := kings; bb != 0; {
 		s := bb.PopFirst()
-		if !control.Has(s) && chess.KingAttacks(s)&^control == 0 {
+		free := (chess.KingAttacks(s) &^ control &^ occ).Count()
+		w := 8*metapos.CentreDistance(s) - 3*metapos.Distance(s, ours) - 6*float64(free)
+		v += w / n
+		if free == 0 && pawnsOnly && !control.Has(s) {
 			stuck++
 		}
 	}
-	return 600 * float64(stuck) / float64(kings.Count())
+	return v - float64(min(150*stuck, 600))
+}
+
+// onlyPawns reports whether the opponent has at most pawns besides its king.
+func onlyPawns(m *metapos.Metaposition) bool { return m.Left <= min(m.PawnsAtMost, m.Left) }
+
+// finish looks at the endings the search cannot see, once the opponent's
+// men besides its king are all known pawns (each on a square that holds
+// nothing else): the boards are then our men, those pawns and the king on
+// each of its squares, few enough to play every move on. A move that mates
+// on every board it is legal on goes first; a move that stalemates on any
+// board goes last (the search's referee never announces the end of a game,
+// and the player drew won games by stalemate). Otherwise order is kept.
+func finish(m *metapos.Metaposition, order []chess.Move) []chess.Move {
+	boards, ok := endingBoards(m)
+	if !ok {
+		return order
+	}
+	var mates, rest, stalemates []chess.Move
+	for _, mv := range order {
+		legal, mate, stale := 0, 0, 0
+		for i := range boards {
+			b := &boards[i]
+			if !chess.IsLegal(b, mv) {
+				continue
+			}
+			legal++
+			after := *b
+			after.Apply(mv)
+			switch {
+			case chess.IsCheckmate(&after):
+				mate++
+			case chess.IsStalemate(&after):
+				stale++
+			}
+		}
+		switch {
+		case stale > 0:
+			stalemates = append(stalemates, mv)
+		case legal > 0 && mate == legal:
+			mates = append(mates, mv)
+		default:
+			rest = append(rest, mv)
+		}
+	}
+	return append(append(mates, rest...), stalemates...)
+}
+
+// endingBoards returns the boards of finish, with us to move, and false
+// when the opponent's men are not all known pawns or the king has more
+// than 40 squares.
+func endingBoards(m *metapos.Metaposition) ([]chess.Board, bool) {
+	if !onlyPawns(m) {
+		return nil, false
+	}
+	pawns := m.Possible(chess.Pawn)
+	if pawns.Count() != m.Left {
+		return nil, false
+	}
+	for bb := pawns; bb != 0; {
+		if m.Sq[bb.PopFirst()] != metapos.KindOf(chess.Pawn) {
+			return nil, false
+		}
+	}
+	kings := m.Possible(chess.King) &^ pawns
+	if kings == 0 || kings.Count() > 40 {
+		return nil, false
+	}
+	them := m.Them()
+	base := m.Mine
+	for bb := pawns; bb != 0; {
+		base.SetPiece(bb.PopFirst(), chess.MakePiece(them, chess.Pawn))
+	}
+	var boards []chess.Board
+	for bb := kings; bb != 0; {
+		s := bb.PopFirst()
+		b := base
+		b.SetPiece(s, chess.MakePiece(them, chess.King))
+		if b.Attacked(s, m.Us) {
+			continue // its king in check on our move: not this game
+		}
+		boards = append(boards, b)
+	}
+	return boards, len(boards) > 0
 }
