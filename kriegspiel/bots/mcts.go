@@ -29,13 +29,21 @@ type MCTSConfig struct {
 	// whichever comes first: with a clock too long to matter, a fixed
 	// budget makes a game the same on any machine, however loaded.
 	Iterations int
+	// Approach is the paper's approach: "c" (the default: each move's
+	// answers all scored at once), "b" (each simulation draws the
+	// referee's messages for K of our moves and scores the material) or
+	// "a" (each simulation draws a full board from the belief and plays
+	// random moves to the end: mcts_a.go).
+	Approach string
+	// K is approach B's simulation length, in our moves.
+	K int
 }
 
 // DefaultMCTSConfig returns the settings the player is measured with.
 func DefaultMCTSConfig() MCTSConfig {
 	belief := DefaultSamplingConfig()
 	belief.Samples = 256
-	return MCTSConfig{Belief: belief, Exploration: 0.25, MaxDepth: 4}
+	return MCTSConfig{Belief: belief, Exploration: 0.25, MaxDepth: 4, Approach: "c", K: 1}
 }
 
 // MCTS is Ciancarini and Favini's "approach C" (Monte Carlo tree search in
@@ -83,6 +91,9 @@ func (p *MCTS) ChooseQuestion(ctx context.Context, questions []kriegspiel.Questi
 		return kriegspiel.TryMove(moves[p.rng.IntN(len(moves))]), nil
 	}
 	deadline := p.plan.questionDeadline(now, timeLeft)
+	if p.cfg.Approach == "a" {
+		return kriegspiel.TryMove(p.chooseA(ctx, boards, moves, deadline)), nil
+	}
 	t := newTree(p.game.rules, boards, p.color, moves, p.cfg)
 	n := t.search(ctx, deadline, p.rng.Float64)
 	p.Iterations += n
@@ -179,6 +190,9 @@ func newTree(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, mov
 		}
 	}
 	centre := pos.Evaluate()
+	if cfg.Approach == "b" {
+		centre, weight = summaryMaterial(pos), 0 // B scores its ends by material alone
+	}
 	if weight > 0 {
 		centre += bonus / weight
 	}
@@ -319,6 +333,9 @@ func (t *tree) iterate(node *searchNode, depth int, rand func() float64) float64
 		}
 	}
 	e := t.pick(node)
+	if t.cfg.Approach == "b" {
+		return t.iterateB(node, e, depth, rand)
+	}
 	if e.visits == 0 {
 		if e.guesses == nil {
 			e.guesses = node.pos.Guesses(e.move)

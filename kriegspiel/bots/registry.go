@@ -75,8 +75,9 @@ func Names() []string {
 // exact one's size once thinned, limit the exact one's size before it is
 // thinned, and recover what follows a lost belief: hybrid or none), or
 // "mcts" (approach C, mcts.go) with optional settings
-// "mcts:boards=256,c=0.25,depth=4,restrict=false,iterations=200000,belief=exact,size=2000,limit=200000,recover=hybrid"
-// (boards is the most belief boards the root's answers are counted on, c
+// "mcts:approach=c,k=1,boards=256,c=0.25,depth=4,restrict=false,iterations=200000,belief=exact,size=2000,limit=200000,recover=hybrid"
+// (approach is the paper's A, B or C, k approach B's simulation length in
+// our moves; boards is the most belief boards the root's answers are counted on, c
 // UCB1's exploration, depth the most of our turns a line of the tree
 // holds, restrict whether the root counts the opponent's moves on its
 // boards, iterations the most a decision runs; the belief's settings are
@@ -186,6 +187,14 @@ func mctsSettings() []setting[MCTSConfig] {
 		{"depth", func(c *MCTSConfig, v string) (err error) { c.MaxDepth, err = positive(v); return err }},
 		{"restrict", func(c *MCTSConfig, v string) (err error) { c.Restrict, err = strconv.ParseBool(v); return err }},
 		{"iterations", func(c *MCTSConfig, v string) (err error) { c.Iterations, err = positive(v); return err }},
+		{"approach", func(c *MCTSConfig, v string) error {
+			if v != "a" && v != "b" && v != "c" {
+				return fmt.Errorf("%q is not a, b or c", v)
+			}
+			c.Approach = v
+			return nil
+		}},
+		{"k", func(c *MCTSConfig, v string) (err error) { c.K, err = positive(v); return err }},
 	}
 	return append(s, beliefSettings(func(c *MCTSConfig) *SamplingConfig { return &c.Belief })...)
 }
