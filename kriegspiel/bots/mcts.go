@@ -9,6 +9,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/kriegspiel/metapos"
 )
 
 // MCTSConfig tunes the MCTS player.
@@ -28,13 +29,21 @@ type MCTSConfig struct {
 	// whichever comes first: with a clock too long to matter, a fixed
 	// budget makes a game the same on any machine, however loaded.
 	Iterations int
+	// Approach is the paper's approach: "c" (the default: each move's
+	// answers all scored at once), "b" (each simulation draws the
+	// referee's messages for K of our moves and scores the material) or
+	// "a" (each simulation draws a full board from the belief and plays
+	// random moves to the end: mcts_a.go).
+	Approach string
+	// K is approach B's simulation length, in our moves.
+	K int
 }
 
 // DefaultMCTSConfig returns the settings the player is measured with.
 func DefaultMCTSConfig() MCTSConfig {
 	belief := DefaultSamplingConfig()
 	belief.Samples = 256
-	return MCTSConfig{Belief: belief, Exploration: 0.25, MaxDepth: 4}
+	return MCTSConfig{Belief: belief, Exploration: 0.25, MaxDepth: 4, Approach: "c", K: 1}
 }
 
 // MCTS is Ciancarini and Favini's "approach C" (Monte Carlo tree search in
@@ -43,7 +52,7 @@ func DefaultMCTSConfig() MCTSConfig {
 // value is the average, weighted by their probabilities, of the referee's
 // possible answers (illegal, made, a capture; mate and draw at the root),
 // each scored by a static evaluation with a one-capture quiescence. The
-// tree's positions are metapositions (metaposition.go), a summary of the
+// tree's positions are metapositions (metapos.Summary), a summary of the
 // belief rather than sampled boards: the opponent's unseen moves spread its
 // men over the squares they could reach. At the root the answers are
 // counted on the belief's boards, so legality there is exact (pins,
@@ -82,6 +91,9 @@ func (p *MCTS) ChooseQuestion(ctx context.Context, questions []kriegspiel.Questi
 		return kriegspiel.TryMove(moves[p.rng.IntN(len(moves))]), nil
 	}
 	deadline := p.plan.questionDeadline(now, timeLeft)
+	if p.cfg.Approach == "a" {
+		return kriegspiel.TryMove(p.chooseA(ctx, boards, moves, deadline)), nil
+	}
 	t := newTree(p.game.rules, boards, p.color, moves, p.cfg)
 	n := t.search(ctx, deadline, p.rng.Float64)
 	p.Iterations += n
@@ -122,7 +134,7 @@ func (t *tree) value(cp float64) float64 { return 1 / (1 + math.Exp(-(cp-t.centr
 
 // searchNode is a position of the tree with us to move.
 type searchNode struct {
-	pos    *metaposition
+	pos    *metapos.Summary
 	static float64 // the position's value before any of our moves
 	edges  []*edge
 	visits int
@@ -132,7 +144,7 @@ type searchNode struct {
 // edge is one of our moves from a node, with the referee's answers to it.
 type edge struct {
 	move    chess.Move
-	guesses []guess
+	guesses []metapos.Guess
 	// est is each answer's value so far; next the node after the
 	// opponent's reply to each made move; n how often each was followed.
 	est    []float64
@@ -153,7 +165,7 @@ func (e *edge) mean() float64 {
 // for each move the answers as the boards give them.
 func newTree(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, moves []chess.Move, cfg MCTSConfig) *tree {
 	guesses := rootGuesses(rules, boards, us, moves, cfg.Restrict)
-	pos := summarize(boards, us)
+	pos := metapos.Summarize(boards, us)
 	root := &searchNode{pos: pos, static: 0.5}
 	// The centre is the root's score with the mean of the answers'
 	// restriction (which only made answers have), so that an illegal
@@ -161,14 +173,14 @@ func newTree(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, mov
 	// penalized by it.
 	bonus, weight := 0.0, 0.0
 	for i, gs := range guesses {
-		if len(gs) == 1 && gs[0].kind == answerIllegal {
+		if len(gs) == 1 && gs[0].Kind == metapos.AnswerIllegal {
 			continue // refused on every board: asking it teaches nothing
 		}
 		root.edges = append(root.edges, &edge{move: moves[i], guesses: gs})
 		for _, g := range gs {
-			if g.after != nil {
-				bonus += g.p * g.bonus
-				weight += g.p
+			if g.After != nil {
+				bonus += g.P * g.Bonus
+				weight += g.P
 			}
 		}
 	}
@@ -177,7 +189,10 @@ func newTree(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, mov
 			root.edges = append(root.edges, &edge{move: moves[i], guesses: gs})
 		}
 	}
-	centre := pos.evaluate()
+	centre := pos.Evaluate()
+	if cfg.Approach == "b" {
+		centre, weight = summaryMaterial(pos), 0 // B scores its ends by material alone
+	}
 	if weight > 0 {
 		centre += bonus / weight
 	}
@@ -191,13 +206,13 @@ func newTree(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, mov
 // metaposition, so that a check or a capture narrows what follows as it
 // will in the game. With restrict, each gets the restriction bonus of its
 // boards.
-func rootGuesses(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, moves []chess.Move, restrict bool) [][]guess {
+func rootGuesses(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, moves []chess.Move, restrict bool) [][]metapos.Guess {
 	type group struct {
-		kind   answerKind
+		Kind   metapos.AnswerKind
 		n      int
 		boards []chess.Board
 	}
-	out := make([][]guess, len(moves))
+	out := make([][]metapos.Guess, len(moves))
 	var buf [256]chess.Move
 	groups := make([]map[kriegspiel.Answer]*group, len(moves))
 	order := make([][]*group, len(moves)) // the groups as first met: a deterministic order
@@ -215,20 +230,20 @@ func rootGuesses(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color,
 			a, after := kriegspiel.Announce(rules, b, m)
 			g := groups[i][a]
 			if g == nil {
-				g = &group{kind: answerSilent}
+				g = &group{Kind: metapos.AnswerSilent}
 				switch winner, won := a.End.Winner(); {
 				case won && winner == us:
-					g.kind = answerMate
+					g.Kind = metapos.AnswerMate
 				case a.End != kriegspiel.NotOver:
-					g.kind = answerDraw
+					g.Kind = metapos.AnswerDraw
 				case a.Verdict == kriegspiel.Captured:
-					g.kind = answerCapture
+					g.Kind = metapos.AnswerCapture
 				}
 				groups[i][a] = g
 				order[i] = append(order[i], g)
 			}
 			g.n++
-			if g.kind == answerSilent || g.kind == answerCapture {
+			if g.Kind == metapos.AnswerSilent || g.Kind == metapos.AnswerCapture {
 				g.boards = append(g.boards, after)
 			}
 		}
@@ -236,14 +251,14 @@ func rootGuesses(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color,
 	total := float64(len(boards))
 	for i := range moves {
 		if illegal[i] > 0 {
-			out[i] = append(out[i], guess{kind: answerIllegal, p: float64(illegal[i]) / total})
+			out[i] = append(out[i], metapos.Guess{Kind: metapos.AnswerIllegal, P: float64(illegal[i]) / total})
 		}
 		for _, g := range order[i] {
-			gs := guess{kind: g.kind, p: float64(g.n) / total}
+			gs := metapos.Guess{Kind: g.Kind, P: float64(g.n) / total}
 			if len(g.boards) > 0 {
-				gs.after = summarize(g.boards, us)
+				gs.After = metapos.Summarize(g.boards, us)
 				if restrict {
-					gs.bonus = restriction(g.boards, gs.after)
+					gs.Bonus = restriction(g.boards, gs.After)
 				}
 			}
 			out[i] = append(out[i], gs)
@@ -259,9 +274,9 @@ func rootGuesses(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color,
 // move), much against a lone king (30 cp a move), where a mate is the
 // king's moves brought to none with a check: the summary's mating pattern
 // alone drove a king to the edge but mated too rarely.
-func restriction(boards []chess.Board, after *metaposition) float64 {
+func restriction(boards []chess.Board, after *metapos.Summary) float64 {
 	perMove := 2.0
-	if after.material() <= 150 {
+	if after.Material() <= 150 {
 		perMove = 30
 	}
 	var buf [256]chess.Move
@@ -306,9 +321,9 @@ const maxIterations = 200_000
 func (t *tree) iterate(node *searchNode, depth int, rand func() float64) float64 {
 	if node.edges == nil {
 		var buf [256]chess.Move
-		for _, m := range node.pos.own.AppendMoveActions(buf[:0]) {
+		for _, m := range node.pos.Mine.AppendMoveActions(buf[:0]) {
 			if m.Promotion == chess.NoPieceType && (m.To.Rank() == 0 || m.To.Rank() == 7) &&
-				node.pos.own.PieceAt(m.From).Type() == chess.Pawn {
+				node.pos.Mine.PieceAt(m.From).Type() == chess.Pawn {
 				continue // a pawn reaching the last rank must promote
 			}
 			node.edges = append(node.edges, &edge{move: m})
@@ -318,28 +333,31 @@ func (t *tree) iterate(node *searchNode, depth int, rand func() float64) float64
 		}
 	}
 	e := t.pick(node)
+	if t.cfg.Approach == "b" {
+		return t.iterateB(node, e, depth, rand)
+	}
 	if e.visits == 0 {
 		if e.guesses == nil {
-			e.guesses = node.pos.guesses(e.move)
+			e.guesses = node.pos.Guesses(e.move)
 		}
 		e.est = make([]float64, len(e.guesses))
 		e.n = make([]int, len(e.guesses))
 		e.next = make([]*searchNode, len(e.guesses))
 		for i, g := range e.guesses {
-			switch g.kind {
-			case answerMate:
+			switch g.Kind {
+			case metapos.AnswerMate:
 				e.est[i] = 1
-			case answerDraw:
+			case metapos.AnswerDraw:
 				e.est[i] = t.value(0)
-			case answerIllegal:
+			case metapos.AnswerIllegal:
 			default:
-				e.est[i] = t.value(g.after.evaluate() + g.bonus)
+				e.est[i] = t.value(g.After.Evaluate() + g.Bonus)
 			}
 		}
 	} else if depth < t.cfg.MaxDepth {
 		if i := follow(e.guesses, rand()); i >= 0 {
 			if e.next[i] == nil {
-				pos := e.guesses[i].after.opponentMoves()
+				pos := e.guesses[i].After.OpponentMoves()
 				e.next[i] = &searchNode{pos: pos, static: e.est[i]}
 			}
 			v := t.iterate(e.next[i], depth+1, rand)
@@ -355,10 +373,10 @@ func (t *tree) iterate(node *searchNode, depth int, rand func() float64) float64
 	}
 	v := 0.0
 	for i, g := range e.guesses {
-		if g.kind == answerIllegal {
-			v += g.p * stay
+		if g.Kind == metapos.AnswerIllegal {
+			v += g.P * stay
 		} else {
-			v += g.p * e.est[i]
+			v += g.P * e.est[i]
 		}
 	}
 	e.visits++
@@ -388,11 +406,11 @@ func (t *tree) pick(node *searchNode) *edge {
 
 // follow picks a made answer (silent or a capture) with its probability
 // among those, or -1 when the move has none.
-func follow(gs []guess, r float64) int {
+func follow(gs []metapos.Guess, r float64) int {
 	total := 0.0
 	for _, g := range gs {
-		if g.after != nil {
-			total += g.p
+		if g.After != nil {
+			total += g.P
 		}
 	}
 	if total == 0 {
@@ -401,14 +419,14 @@ func follow(gs []guess, r float64) int {
 	r *= total
 	last := -1
 	for i, g := range gs {
-		if g.after == nil {
+		if g.After == nil {
 			continue
 		}
 		last = i
-		if r < g.p {
+		if r < g.P {
 			return i
 		}
-		r -= g.p
+		r -= g.P
 	}
 	return last
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/blindfish-rbc/blindfish/evaluator"
 	"github.com/blindfish-rbc/blindfish/internal/spec"
@@ -32,6 +33,12 @@ func table() []bot {
 			}
 			return kriegspiel.NewRandomPlayer(uint64(seed)), nil
 		}},
+		{"capturer", func(p spec.Params, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
+			if len(p) > 0 {
+				return nil, fmt.Errorf("capturer takes no settings")
+			}
+			return NewCapturer(uint64(seed), log), nil
+		}},
 		{"sampling", newSamplingBot},
 		{"mcts", func(p spec.Params, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
 			cfg := DefaultMCTSConfig()
@@ -39,6 +46,13 @@ func table() []bot {
 				return nil, err
 			}
 			return NewMCTS(cfg, uint64(seed), log), nil
+		}},
+		{"darkboard", func(p spec.Params, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
+			cfg := DefaultDarkboardConfig()
+			if err := apply(&cfg, "darkboard", p, darkboardSettings()); err != nil {
+				return nil, err
+			}
+			return NewDarkboard(cfg, uint64(seed), log), nil
 		}},
 	}
 }
@@ -61,12 +75,17 @@ func Names() []string {
 // exact one's size once thinned, limit the exact one's size before it is
 // thinned, and recover what follows a lost belief: hybrid or none), or
 // "mcts" (approach C, mcts.go) with optional settings
-// "mcts:boards=256,c=0.25,depth=4,restrict=false,iterations=200000,belief=exact,size=2000,limit=200000,recover=hybrid"
-// (boards is the most belief boards the root's answers are counted on, c
+// "mcts:approach=c,k=1,boards=256,c=0.25,depth=4,restrict=false,iterations=200000,belief=exact,size=2000,limit=200000,recover=hybrid"
+// (approach is the paper's A, B or C, k approach B's simulation length in
+// our moves; boards is the most belief boards the root's answers are counted on, c
 // UCB1's exploration, depth the most of our turns a line of the tree
 // holds, restrict whether the root counts the opponent's moves on its
 // boards, iterations the most a decision runs; the belief's settings are
-// the sampling player's). The grammar is the RBC bots' (internal/spec).
+// the sampling player's), "capturer" (the random mover that tries every
+// capture it may have first, capturer.go) or "darkboard" (weighed maximax
+// over metapositions, darkboard.go) with optional settings
+// "darkboard:depth=3,alpha=0.5,nodes=20000,movetime=1s". The grammar is the
+// RBC bots' (internal/spec).
 // seed fixes its random choices. A sampling player owns its evaluator: it
 // is an io.Closer, to be closed after the game.
 func New(botSpec string, seed int64, log *slog.Logger) (kriegspiel.Player, error) {
@@ -168,8 +187,39 @@ func mctsSettings() []setting[MCTSConfig] {
 		{"depth", func(c *MCTSConfig, v string) (err error) { c.MaxDepth, err = positive(v); return err }},
 		{"restrict", func(c *MCTSConfig, v string) (err error) { c.Restrict, err = strconv.ParseBool(v); return err }},
 		{"iterations", func(c *MCTSConfig, v string) (err error) { c.Iterations, err = positive(v); return err }},
+		{"approach", func(c *MCTSConfig, v string) error {
+			if v != "a" && v != "b" && v != "c" {
+				return fmt.Errorf("%q is not a, b or c", v)
+			}
+			c.Approach = v
+			return nil
+		}},
+		{"k", func(c *MCTSConfig, v string) (err error) { c.K, err = positive(v); return err }},
 	}
 	return append(s, beliefSettings(func(c *MCTSConfig) *SamplingConfig { return &c.Belief })...)
+}
+
+func darkboardSettings() []setting[DarkboardConfig] {
+	return []setting[DarkboardConfig]{
+		{"depth", func(c *DarkboardConfig, v string) (err error) { c.Depth, err = positive(v); return err }},
+		{"alpha", func(c *DarkboardConfig, v string) error {
+			x, err := strconv.ParseFloat(v, 64)
+			if err == nil && !(x > 0 && x < 1) {
+				err = fmt.Errorf("%q is not a number strictly between 0 and 1", v)
+			}
+			c.Alpha = x
+			return err
+		}},
+		{"nodes", func(c *DarkboardConfig, v string) (err error) { c.Nodes, err = positive(v); return err }},
+		{"movetime", func(c *DarkboardConfig, v string) error {
+			d, err := time.ParseDuration(v)
+			if err == nil && d <= 0 {
+				err = fmt.Errorf("%q is not a positive duration", v)
+			}
+			c.MoveTime = d
+			return err
+		}},
+	}
 }
 
 // beliefSettings are the belief's settings, shared by the sampling and MCTS

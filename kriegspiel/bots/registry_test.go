@@ -2,6 +2,7 @@ package bots
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/internal/spec"
@@ -18,7 +19,7 @@ func TestNewRefusesBadSpecs(t *testing.T) {
 		{"", `bots: bad bot spec "": no bot name`, true},
 		{"sampling:depth", `bots: bad bot spec "sampling:depth": setting "depth" is not key=value`, true},
 		{"mcts:depth=2,depth=3", `bots: bad bot spec "mcts:depth=2,depth=3": setting "depth" given twice`, true},
-		{"trout", `unknown kriegspiel bot "trout" (want random, sampling, mcts)`, false},
+		{"trout", `unknown kriegspiel bot "trout" (want random, capturer, sampling, mcts, darkboard)`, false},
 		{"random:seed=1", `kriegspiel bot "random:seed=1": random takes no settings`, false},
 		{"sampling:speed=3", `kriegspiel bot "sampling:speed=3": speed: unknown setting (sampling has samples, depth, eval, belief, size, limit, recover)`, false},
 		{"mcts:eval=embedded", `kriegspiel bot "mcts:eval=embedded": eval: unknown setting (mcts has boards, c, depth, restrict, iterations, belief, size, limit, recover)`, false},
@@ -41,7 +42,7 @@ func TestNewRefusesBadSpecs(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	got := Names()
-	if len(got) != 3 || got[0] != "random" || got[1] != "sampling" || got[2] != "mcts" {
+	if !slices.Equal(got, []string{"random", "capturer", "sampling", "mcts", "darkboard"}) {
 		t.Errorf("Names() = %v", got)
 	}
 }
@@ -51,7 +52,12 @@ func TestCheck(t *testing.T) {
 	if err := Check("random", nil); err != nil {
 		t.Errorf("random: %v", err)
 	}
-	for _, spec := range []string{"nobot", "random:nokey=1"} {
+	for _, spec := range []string{"capturer", "darkboard:depth=2,alpha=0.7,nodes=500,movetime=200ms"} {
+		if err := Check(spec, nil); err != nil {
+			t.Errorf("%s: %v", spec, err)
+		}
+	}
+	for _, spec := range []string{"nobot", "random:nokey=1", "capturer:x=1", "darkboard:alpha=1", "darkboard:alpha=0", "darkboard:depth=0", "darkboard:movetime=-1s"} {
 		if err := Check(spec, nil); err == nil {
 			t.Errorf("%s: no error", spec)
 		}

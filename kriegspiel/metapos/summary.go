@@ -1,45 +1,45 @@
-package bots
+package metapos
 
 import (
 	"github.com/blindfish-rbc/blindfish/chess"
 )
 
-// metaposition is a summary of a Kriegspiel belief in the manner of
-// Darkboard's metapositions: our own men exactly (every board of a belief
+// Summary is the probabilistic metaposition of approaches B and C of the
+// MCTS paper, a summary of a Kriegspiel belief: our own men exactly (every board of a belief
 // agrees on them), the opponent's as the probability of each kind of man on
 // each square. It forgets how the opponent's men go together (which boards
 // hold them), and in exchange it is small and cheap to move forward, which
 // is what a tree search over several of our turns needs: a belief of boards
 // cannot be carried through moves whose answers are only guessed.
-type metaposition struct {
-	// own holds our men only; its turn is ours.
-	own chess.Board
-	us  chess.Color
-	// theirs[s][t] is the probability that the opponent's man of type t
+type Summary struct {
+	// Mine holds our men only; its turn is ours.
+	Mine chess.Board
+	Us   chess.Color
+	// Theirs[s][t] is the probability that the opponent's man of type t
 	// stands on s (index 0 unused). The sum over types is at most 1.
-	theirs [64][chess.King + 1]float32
-	// gain is material (centipawns, for us) that the probabilities do not
+	Theirs [64][chess.King + 1]float32
+	// Gain is material (centipawns, for us) that the probabilities do not
 	// show: a capture takes a whole man where the square held a fraction of
 	// one, and a move onto a square found empty leaves the opponent the
 	// fraction of a man the summary had there (it stands elsewhere).
-	gain float64
+	Gain float64
 }
 
-// pieceValue is the material value of a man of each type in centipawns
+// PieceValue is the material value of a man of each type in centipawns
 // (the king 0: it is never taken in Kriegspiel, the rules mate it).
-var pieceValue = [chess.King + 1]float64{0, 100, 300, 310, 500, 900, 0}
+var PieceValue = [chess.King + 1]float64{0, 100, 300, 310, 500, 900, 0}
 
-// summarize returns the metaposition of boards (each with us to move): the
+// Summarize returns the Summary of boards (each with us to move): the
 // share of the boards with each opponent man on each square. boards must
 // not be empty.
-func summarize(boards []chess.Board, us chess.Color) *metaposition {
-	m := &metaposition{us: us, own: ownMen(&boards[0], us)}
+func Summarize(boards []chess.Board, us chess.Color) *Summary {
+	m := &Summary{Us: us, Mine: ownMen(&boards[0], us)}
 	w := 1 / float32(len(boards))
 	for i := range boards {
 		b := &boards[i]
 		for bb := b.Pieces(us.Other()); bb != 0; {
 			s := bb.PopFirst()
-			m.theirs[s][b.PieceAt(s).Type()] += w
+			m.Theirs[s][b.PieceAt(s).Type()] += w
 		}
 	}
 	return m
@@ -55,17 +55,17 @@ func ownMen(b *chess.Board, us chess.Color) chess.Board {
 }
 
 // occupied is the probability that an opponent's man stands on s.
-func (m *metaposition) occupied(s chess.Square) float64 {
+func (m *Summary) occupied(s chess.Square) float64 {
 	var p float32
 	for t := chess.Pawn; t <= chess.King; t++ {
-		p += m.theirs[s][t]
+		p += m.Theirs[s][t]
 	}
 	return min(float64(p), 1)
 }
 
 // clearPath is the probability that no opponent's man stands on any square
 // of path, taking the squares as independent (the summary's one assumption).
-func (m *metaposition) clearPath(path chess.Bitboard) float64 {
+func (m *Summary) clearPath(path chess.Bitboard) float64 {
 	p := 1.0
 	for path != 0 {
 		p *= 1 - m.occupied(path.PopFirst())
@@ -78,14 +78,14 @@ func (m *metaposition) clearPath(path chess.Bitboard) float64 {
 // certain, theirs with their probabilities). A king move passes our men
 // without the king: a line through its square still reaches the square it
 // goes to.
-func (m *metaposition) attackedBy(s chess.Square, ownOcc chess.Bitboard) (by [chess.King + 1]float64) {
+func (m *Summary) attackedBy(s chess.Square, ownOcc chess.Bitboard) (by [chess.King + 1]float64) {
 	none := [chess.King + 1]float64{1, 1, 1, 1, 1, 1, 1}
 	miss := func(from chess.Square, t chess.PieceType, reach float64) {
-		if p := float64(m.theirs[from][t]); p > 0 {
+		if p := float64(m.Theirs[from][t]); p > 0 {
 			none[t] *= 1 - p*reach
 		}
 	}
-	for bb := chess.PawnAttacks(m.us, s); bb != 0; {
+	for bb := chess.PawnAttacks(m.Us, s); bb != 0; {
 		miss(bb.PopFirst(), chess.Pawn, 1)
 	}
 	for bb := chess.KnightAttacks(s); bb != 0; {
@@ -112,46 +112,46 @@ func (m *metaposition) attackedBy(s chess.Square, ownOcc chess.Bitboard) (by [ch
 	return by
 }
 
-// evaluate scores the metaposition for us, in centipawns, with the
+// evaluate scores the Summary for us, in centipawns, with the
 // opponent to move: the material, less what the opponent can expect to
 // take at once (the quiescence of approach C, one capture deep: the most
 // valuable expected loss counts in full, the others a little), plus the
 // pawns' advance, and in an ending where the opponent has no more than a
 // pawn, the mating pattern (its king to the edge, ours close).
-func (m *metaposition) evaluate() float64 {
-	us, them := m.us, m.us.Other()
-	score := m.gain
+func (m *Summary) Evaluate() float64 {
+	us, them := m.Us, m.Us.Other()
+	score := m.Gain
 	for t := chess.Pawn; t < chess.King; t++ {
-		score += pieceValue[t] * float64(m.own.PiecesOf(us, t).Count())
+		score += PieceValue[t] * float64(m.Mine.PiecesOf(us, t).Count())
 	}
 	theirMaterial := 0.0
 	for s := range chess.Square(64) {
 		for t := chess.Pawn; t < chess.King; t++ {
-			if p := m.theirs[s][t]; p > 0 {
-				theirMaterial += float64(p) * pieceValue[t]
+			if p := m.Theirs[s][t]; p > 0 {
+				theirMaterial += float64(p) * PieceValue[t]
 				if t == chess.Pawn {
-					score -= float64(p) * advance(them, s)
+					score -= float64(p) * Advance(them, s)
 				}
 			}
 		}
 	}
 	score -= theirMaterial
 	worst, rest := 0.0, 0.0
-	for bb := m.own.Pieces(us) &^ m.own.PiecesOf(us, chess.King); bb != 0; {
+	for bb := m.Mine.Pieces(us) &^ m.Mine.PiecesOf(us, chess.King); bb != 0; {
 		s := bb.PopFirst()
-		t := m.own.PieceAt(s).Type()
+		t := m.Mine.PieceAt(s).Type()
 		if t == chess.Pawn {
-			score += advance(us, s)
+			score += Advance(us, s)
 		}
-		by := m.attackedBy(s, m.own.Occupied())
+		by := m.attackedBy(s, m.Mine.Occupied())
 		loss := 0.0
-		if m.own.Attacked(s, us) {
+		if m.Mine.Attacked(s, us) {
 			// Defended: the exchange loses the difference to the cheapest
 			// attacker, if there is any (the king cannot take a defended man).
 			left := 1.0
 			for a := chess.Pawn; a < chess.King && left > 0; a++ {
 				if by[a] > 0 {
-					loss += left * by[a] * max(pieceValue[t]-pieceValue[a], 0)
+					loss += left * by[a] * max(PieceValue[t]-PieceValue[a], 0)
 					left *= 1 - by[a]
 				}
 			}
@@ -160,7 +160,7 @@ func (m *metaposition) evaluate() float64 {
 			for a := chess.Pawn; a <= chess.King; a++ {
 				left *= 1 - by[a]
 			}
-			loss = (1 - left) * pieceValue[t]
+			loss = (1 - left) * PieceValue[t]
 		}
 		if loss > worst {
 			worst, rest = loss, rest+worst
@@ -185,11 +185,11 @@ const centre chess.Bitboard = 1<<27 | 1<<28 | 1<<35 | 1<<36
 // would see past our men, the way to it for checks and mates nobody
 // announces in advance), knights and bishops left at home while the
 // opponent still has most of its men, and pawns in the centre.
-func (m *metaposition) shape(theirMaterial float64) float64 {
-	us := m.us
-	occ := m.own.Occupied()
+func (m *Summary) shape(theirMaterial float64) float64 {
+	us := m.Us
+	occ := m.Mine.Occupied()
 	v := 0.0
-	if k := m.own.KingSquare(us); k.Valid() && theirMaterial > 1200 {
+	if k := m.Mine.KingSquare(us); k.Valid() && theirMaterial > 1200 {
 		v -= 6 * float64((chess.QueenAttacks(k, occ) &^ occ).Count())
 	}
 	if theirMaterial > 2500 {
@@ -197,27 +197,27 @@ func (m *metaposition) shape(theirMaterial float64) float64 {
 		if us == chess.Black {
 			home <<= 56
 		}
-		minor := m.own.PiecesOf(us, chess.Knight) | m.own.PiecesOf(us, chess.Bishop)
+		minor := m.Mine.PiecesOf(us, chess.Knight) | m.Mine.PiecesOf(us, chess.Bishop)
 		v -= 12 * float64((minor & home).Count())
 	}
-	v += 10 * float64((m.own.PiecesOf(us, chess.Pawn) & centre).Count())
+	v += 10 * float64((m.Mine.PiecesOf(us, chess.Pawn) & centre).Count())
 	return v
 }
 
 // material is the opponent's expected material, its king left out.
-func (m *metaposition) material() float64 {
+func (m *Summary) Material() float64 {
 	v := 0.0
 	for s := range chess.Square(64) {
 		for t := chess.Pawn; t < chess.King; t++ {
-			v += float64(m.theirs[s][t]) * pieceValue[t]
+			v += float64(m.Theirs[s][t]) * PieceValue[t]
 		}
 	}
 	return v
 }
 
-// advance is what a pawn of colour c on s is worth beyond its material:
+// Advance is what a pawn of colour c on s is worth beyond its material:
 // more the nearer it is to promotion.
-func advance(c chess.Color, s chess.Square) float64 {
+func Advance(c chess.Color, s chess.Square) float64 {
 	r := s.Rank()
 	if c == chess.Black {
 		r = 7 - r
@@ -229,86 +229,79 @@ func advance(c chess.Color, s chess.Square) float64 {
 // pattern every mate with a heavy piece ends in: the opponent's king, by
 // its probabilities, far from the centre, with few squares to go to that
 // our men do not attack, and our king near it.
-func (m *metaposition) mating() float64 {
-	ours := m.own.KingSquare(m.us)
-	occ := m.own.Pieces(m.us)
+func (m *Summary) mating() float64 {
+	ours := m.Mine.KingSquare(m.Us)
+	occ := m.Mine.Pieces(m.Us)
 	v := 0.0
 	for s := range chess.Square(64) {
-		p := float64(m.theirs[s][chess.King])
+		p := float64(m.Theirs[s][chess.King])
 		if p == 0 {
 			continue
 		}
 		free := 0
 		for f := chess.KingAttacks(s) &^ occ; f != 0; {
-			if !m.own.Attacked(f.PopFirst(), m.us) {
+			if !m.Mine.Attacked(f.PopFirst(), m.Us) {
 				free++
 			}
 		}
-		v += p * (12*centreDistance(s) - 6*distance(s, ours) - 8*float64(free))
+		v += p * (12*CentreDistance(s) - 6*Distance(s, ours) - 8*float64(free))
 	}
 	return v
 }
 
-// centreDistance is how many king steps s is from the four centre squares.
-func centreDistance(s chess.Square) float64 {
+// CentreDistance is how many king steps s is from the four centre squares.
+func CentreDistance(s chess.Square) float64 {
 	f, r := s.File(), s.Rank()
 	return float64(max(3-f, f-4, 0) + max(3-r, r-4, 0))
 }
 
-// distance is the king distance between a and b (0 when b is not a square).
-func distance(a, b chess.Square) float64 {
+// Distance is the king distance between a and b (0 when b is not a square).
+func Distance(a, b chess.Square) float64 {
 	if !b.Valid() {
 		return 0
 	}
 	return float64(max(abs(a.File()-b.File()), abs(a.Rank()-b.Rank())))
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-// answerKind is what the referee says to a try, as the search tells them
+// AnswerKind is what the referee says to a try, as the search tells them
 // apart: illegal, made without a capture, or a capture of a man of a type.
-type answerKind uint8
+type AnswerKind uint8
 
 const (
-	answerIllegal answerKind = iota
-	answerSilent
-	answerCapture
-	answerMate // the move mates: the game is won
-	answerDraw // the move ends the game drawn (stalemate, no material)
+	AnswerIllegal AnswerKind = iota
+	AnswerSilent
+	AnswerCapture
+	AnswerMate // the move mates: the game is won
+	AnswerDraw // the move ends the game drawn (stalemate, no material)
 )
 
-// guess is one of the referee's answers to a try, with its probability
-// and the metaposition it leaves (the opponent to move) when the move is made.
-type guess struct {
-	kind  answerKind
-	p     float64
-	after *metaposition
+// Guess is one of the referee's answers to a try, with its probability
+// and the Summary it leaves (the opponent to move) when the move is made.
+type Guess struct {
+	Kind  AnswerKind
+	P     float64
+	After *Summary
 	// bonus is what the boards behind a root answer add to after's
 	// evaluation (rootGuesses); 0 deeper in the tree.
-	bonus float64
+	Bonus float64
 }
 
-// guesses returns the answers to our try mv on the metaposition alone,
+// guesses returns the answers to our try mv on the Summary alone,
 // the squares taken as independent: a line move is legal when no man of
 // theirs stands between (a pawn push also needs the square itself empty, a
 // pawn capture a man there, a king move a square no man of theirs
 // attacks); a legal move onto a square that may hold a man of theirs is a
 // capture of that man with its probability. Pins and checks on our king
 // are not seen here; the boards see them at the root.
-func (m *metaposition) guesses(mv chess.Move) []guess {
-	piece := m.own.PieceAt(mv.From)
+func (m *Summary) Guesses(mv chess.Move) []Guess {
+	piece := m.Mine.PieceAt(mv.From)
 	t := piece.Type()
 	to := mv.To
 	legal := 1.0
 	switch t {
 	case chess.Knight:
 	case chess.King:
-		occ := m.own.Occupied() &^ mv.From.Bit()
+		occ := m.Mine.Occupied() &^ mv.From.Bit()
 		crossed := to.Bit()
 		if d := int(to) - int(mv.From); d == 2 || d == -2 { // castling: the squares between king and rook empty, the king's not attacked
 			legal = m.clearPath(castlePath(mv))
@@ -326,10 +319,10 @@ func (m *metaposition) guesses(mv chess.Move) []guess {
 	// A man of ours cannot move onto the opponent's king (it would have
 	// been in check on the opponent's own move): the summary's share of
 	// the king there counts as a refusal, and the men are the rest.
-	king := float64(m.theirs[to][chess.King])
+	king := float64(m.Theirs[to][chess.King])
 	occ := m.occupied(to) - king
 	pawnDiagonal := t == chess.Pawn && mv.From.File() != to.File()
-	var out []guess
+	var out []Guess
 	switch {
 	case pawnDiagonal:
 		legal *= occ
@@ -339,13 +332,13 @@ func (m *metaposition) guesses(mv chess.Move) []guess {
 		legal *= 1 - king
 	}
 	if legal < 1 {
-		out = append(out, guess{kind: answerIllegal, p: 1 - legal})
+		out = append(out, Guess{Kind: AnswerIllegal, P: 1 - legal})
 	}
 	if legal <= 0 {
 		return out
 	}
 	after := *m
-	after.own.Apply(mv)
+	after.Mine.Apply(mv)
 	captured := 0.0
 	switch {
 	case pawnDiagonal:
@@ -356,34 +349,34 @@ func (m *metaposition) guesses(mv chess.Move) []guess {
 	if king > 0 {
 		after.moveKingMass(to, king)
 	}
-	after.theirs[to] = [chess.King + 1]float32{}
+	after.Theirs[to] = [chess.King + 1]float32{}
 	var there float64 // the material the summary has on to
 	for c := chess.Pawn; c < chess.King; c++ {
-		there += float64(m.theirs[to][c]) * pieceValue[c]
+		there += float64(m.Theirs[to][c]) * PieceValue[c]
 	}
 	if captured > 0 {
 		cap := after
-		cap.gain += there/occ - there // what stood there, given that something did
-		out = append(out, guess{kind: answerCapture, p: legal * captured, after: &cap})
+		cap.Gain += there/occ - there // what stood there, given that something did
+		out = append(out, Guess{Kind: AnswerCapture, P: legal * captured, After: &cap})
 	}
 	if captured < 1 {
 		silent := after
-		silent.gain -= there // nothing stood there: the opponent keeps that material elsewhere
-		out = append(out, guess{kind: answerSilent, p: legal * (1 - captured), after: &silent})
+		silent.Gain -= there // nothing stood there: the opponent keeps that material elsewhere
+		out = append(out, Guess{Kind: AnswerSilent, P: legal * (1 - captured), After: &silent})
 	}
 	return out
 }
 
 // moveKingMass takes the king's share p off s, where it cannot be, and
 // spreads it over its other squares in proportion.
-func (m *metaposition) moveKingMass(s chess.Square, p float64) {
-	m.theirs[s][chess.King] = 0
+func (m *Summary) moveKingMass(s chess.Square, p float64) {
+	m.Theirs[s][chess.King] = 0
 	if p >= 1 {
 		return
 	}
 	scale := float32(1 / (1 - p))
 	for q := range chess.Square(64) {
-		m.theirs[q][chess.King] *= scale
+		m.Theirs[q][chess.King] *= scale
 	}
 }
 
@@ -397,17 +390,17 @@ func castlePath(mv chess.Move) chess.Bitboard {
 	return chess.Between(mv.From, rook)
 }
 
-// opponentMoves returns the metaposition after the opponent's unseen
+// opponentMoves returns the Summary after the opponent's unseen
 // move (m has the opponent to move; the result has us to move): each of
 // its men moves with the probability 1/n, n the expected number of its men,
 // spread evenly over the squares it could go to on a board that holds our
 // men alone (captures of ours would have been heard, so none is assumed).
-// This is the pseudo-move of the metaposition papers.
-func (m *metaposition) opponentMoves() *metaposition {
-	next := &metaposition{us: m.us, own: m.own}
-	next.own.Apply(chess.Move{}) // our turn again
-	them := m.us.Other()
-	ownOcc := m.own.Occupied()
+// This is the pseudo-move of the Summary papers.
+func (m *Summary) OpponentMoves() *Summary {
+	next := &Summary{Us: m.Us, Mine: m.Mine}
+	next.Mine.Apply(chess.Move{}) // our turn again
+	them := m.Us.Other()
+	ownOcc := m.Mine.Occupied()
 	n := 0.0
 	for s := range chess.Square(64) {
 		n += m.occupied(s)
@@ -415,26 +408,26 @@ func (m *metaposition) opponentMoves() *metaposition {
 	move := 1 / max(n, 1)
 	var attacked chess.Bitboard // the squares our men attack
 	for q := range chess.Square(64) {
-		if m.own.Attacked(q, m.us) {
+		if m.Mine.Attacked(q, m.Us) {
 			attacked |= q.Bit()
 		}
 	}
 	for s := range chess.Square(64) {
 		for t := chess.Pawn; t <= chess.King; t++ {
-			p := m.theirs[s][t]
+			p := m.Theirs[s][t]
 			if p == 0 {
 				continue
 			}
-			targets := reach(them, t, s, ownOcc)
+			targets := summaryReach(them, t, s, ownOcc)
 			if t == chess.King {
 				targets &^= attacked // the king does not step into check
 			}
 			if targets == 0 {
-				next.theirs[s][t] += p
+				next.Theirs[s][t] += p
 				continue
 			}
 			moved := p * float32(move)
-			next.theirs[s][t] += p - moved
+			next.Theirs[s][t] += p - moved
 			share := moved / float32(targets.Count())
 			for targets != 0 {
 				d := targets.PopFirst()
@@ -442,7 +435,7 @@ func (m *metaposition) opponentMoves() *metaposition {
 				if t == chess.Pawn && (d.Rank() == 0 || d.Rank() == 7) {
 					dt = chess.Queen
 				}
-				next.theirs[d][dt] += share
+				next.Theirs[d][dt] += share
 			}
 		}
 	}
@@ -451,10 +444,10 @@ func (m *metaposition) opponentMoves() *metaposition {
 		if o := next.occupied(s); o >= 1 {
 			var sum float32
 			for t := chess.Pawn; t <= chess.King; t++ {
-				sum += next.theirs[s][t]
+				sum += next.Theirs[s][t]
 			}
 			for t := chess.Pawn; t <= chess.King; t++ {
-				next.theirs[s][t] /= sum
+				next.Theirs[s][t] /= sum
 			}
 		}
 	}
@@ -463,7 +456,7 @@ func (m *metaposition) opponentMoves() *metaposition {
 
 // reach returns the squares a man of colour c and type t on s may move to
 // without a capture, with occ (our men) in the way: pushes for a pawn.
-func reach(c chess.Color, t chess.PieceType, s chess.Square, occ chess.Bitboard) chess.Bitboard {
+func summaryReach(c chess.Color, t chess.PieceType, s chess.Square, occ chess.Bitboard) chess.Bitboard {
 	var to chess.Bitboard
 	switch t {
 	case chess.Pawn:
