@@ -173,3 +173,23 @@ func PawnAttacks(c Color, s Square) Bitboard { return pawnAttacks[c][s] }
 // Between returns the squares strictly between a and b on a shared line, or
 // the empty set when they share no rank, file or diagonal.
 func Between(a, b Square) Bitboard { return between[a][b] }
+
+// AttacksFrom returns the squares a man p on s attacks with blockers occ
+// (none for NoPiece).
+func AttacksFrom(p Piece, s Square, occ Bitboard) Bitboard {
+	switch p.Type() {
+	case Pawn:
+		return PawnAttacks(p.Color(), s)
+	case Knight:
+		return KnightAttacks(s)
+	case Bishop:
+		return BishopAttacks(s, occ)
+	case Rook:
+		return RookAttacks(s, occ)
+	case Queen:
+		return QueenAttacks(s, occ)
+	case King:
+		return KingAttacks(s)
+	}
+	return 0
+}

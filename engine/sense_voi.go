@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
-	"github.com/blindfish-rbc/blindfish/oppmodel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 	"github.com/blindfish-rbc/blindfish/sampler"
 )
@@ -293,7 +292,7 @@ func attackerSignature(b *chess.Board, us chess.Color) uint64 {
 		s := pieces.PopFirst()
 		p := b.PieceAt(s)
 		near := p.Type() != chess.Pawn && p.Type() != chess.King && chebyshev(s, k) <= 3
-		if near || oppmodel.AttacksFrom(p, s, occ)&zone != 0 {
+		if near || chess.AttacksFrom(p, s, occ)&zone != 0 {
 			h = (h ^ uint64(p)<<8 ^ uint64(s)) * 1099511628211
 		}
 	}

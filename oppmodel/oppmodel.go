@@ -129,7 +129,7 @@ func ZoneAttackers(b *chess.Board, k chess.Square, them chess.Color, checked boo
 	a := 0.0
 	for pieces := b.Pieces(them); pieces != 0; {
 		s := pieces.PopFirst()
-		if AttacksFrom(b.PieceAt(s), s, occ)&zone != 0 {
+		if chess.AttacksFrom(b.PieceAt(s), s, occ)&zone != 0 {
 			a++
 		}
 	}
@@ -198,22 +198,3 @@ func CheapestAttacker(b *chess.Board, s chess.Square, c chess.Color, occ chess.B
 // KingAttacker is the value CheapestAttacker gives a king: it takes only
 // undefended pieces.
 const KingAttacker = 10000
-
-// AttacksFrom returns the squares piece p on s attacks with occupancy occ.
-func AttacksFrom(p chess.Piece, s chess.Square, occ chess.Bitboard) chess.Bitboard {
-	switch p.Type() {
-	case chess.Pawn:
-		return chess.PawnAttacks(p.Color(), s)
-	case chess.Knight:
-		return chess.KnightAttacks(s)
-	case chess.Bishop:
-		return chess.BishopAttacks(s, occ)
-	case chess.Rook:
-		return chess.RookAttacks(s, occ)
-	case chess.Queen:
-		return chess.QueenAttacks(s, occ)
-	case chess.King:
-		return chess.KingAttacks(s)
-	}
-	return 0
-}

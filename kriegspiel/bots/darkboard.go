@@ -441,7 +441,7 @@ func position(m *metapos.Metaposition) float64 {
 	var control chess.Bitboard
 	for bb := m.Mine.Pieces(us) &^ m.Mine.PiecesOf(us, chess.King); bb != 0; {
 		s := bb.PopFirst()
-		control |= attacks(m.Mine.PieceAt(s), s, occ)
+		control |= chess.AttacksFrom(m.Mine.PieceAt(s), s, occ)
 	}
 	for bb := control &^ occ; bb != 0; {
 		s := bb.PopFirst()
@@ -457,26 +457,9 @@ func position(m *metapos.Metaposition) float64 {
 		v -= 5 * float64((chess.QueenAttacks(k, occ) &^ occ).Count())
 	}
 	if m.Left <= 3 && heavy > 0 {
-		v += mating(m, control|attacks(chess.MakePiece(us, chess.King), m.Mine.KingSquare(us), occ))
+		v += mating(m, control|chess.AttacksFrom(chess.MakePiece(us, chess.King), m.Mine.KingSquare(us), occ))
 	}
 	return v
-}
-
-// attacks returns the squares a man p on s attacks, with blockers occ.
-func attacks(p chess.Piece, s chess.Square, occ chess.Bitboard) chess.Bitboard {
-	switch p.Type() {
-	case chess.Pawn:
-		return chess.PawnAttacks(p.Color(), s)
-	case chess.Knight:
-		return chess.KnightAttacks(s)
-	case chess.Bishop:
-		return chess.BishopAttacks(s, occ)
-	case chess.Rook:
-		return chess.RookAttacks(s, occ)
-	case chess.Queen:
-		return chess.QueenAttacks(s, occ)
-	}
-	return chess.KingAttacks(s)
 }
 
 // information is the information part: the change of the chessboard's

@@ -257,28 +257,9 @@ func (m *Metaposition) attacks(occ chess.Bitboard) chess.Bitboard {
 	var at chess.Bitboard
 	for bb := m.Mine.Pieces(m.Us); bb != 0; {
 		s := bb.PopFirst()
-		at |= attacksFrom(m.Mine.PieceAt(s), s, occ)
+		at |= chess.AttacksFrom(m.Mine.PieceAt(s), s, occ)
 	}
 	return at
-}
-
-// attacksFrom returns the squares a man p on s attacks with blockers occ.
-func attacksFrom(p chess.Piece, s chess.Square, occ chess.Bitboard) chess.Bitboard {
-	switch p.Type() {
-	case chess.Pawn:
-		return chess.PawnAttacks(p.Color(), s)
-	case chess.Knight:
-		return chess.KnightAttacks(s)
-	case chess.Bishop:
-		return chess.BishopAttacks(s, occ)
-	case chess.Rook:
-		return chess.RookAttacks(s, occ)
-	case chess.Queen:
-		return chess.QueenAttacks(s, occ)
-	case chess.King:
-		return chess.KingAttacks(s)
-	}
-	return 0
 }
 
 // unchecked takes the opponent's king off every square our men certainly
@@ -356,7 +337,7 @@ func (m *Metaposition) theirPawnsCannotTake() {
 	var lines chess.Bitboard
 	for bb := m.Mine.PiecesOf(m.Us, chess.Bishop) | m.Mine.PiecesOf(m.Us, chess.Rook) | m.Mine.PiecesOf(m.Us, chess.Queen); bb != 0; {
 		s := bb.PopFirst()
-		lines |= attacksFrom(m.Mine.PieceAt(s), s, own)
+		lines |= chess.AttacksFrom(m.Mine.PieceAt(s), s, own)
 	}
 	for bb := m.Mine.Pieces(m.Us); bb != 0; {
 		s := bb.PopFirst()
@@ -491,7 +472,7 @@ func (m *Metaposition) captured(c chess.Square) error {
 	for s := range chess.Square(64) {
 		k := m.Sq[s] & Men
 		for t := chess.Pawn; t <= chess.King; t++ {
-			if !k.Has(t) || !attacksFrom(chess.MakePiece(them, t), s, occ).Has(c) {
+			if !k.Has(t) || !chess.AttacksFrom(chess.MakePiece(them, t), s, occ).Has(c) {
 				continue
 			}
 			from[s] |= Empty
@@ -603,7 +584,7 @@ func (m *Metaposition) spawnCastling(next *[64]Kinds, mayEmpty chess.Bitboard) {
 // without a capture: through squares not on occ, onto squares in free.
 func reach(c chess.Color, t chess.PieceType, s chess.Square, occ, free chess.Bitboard) chess.Bitboard {
 	if t != chess.Pawn {
-		return attacksFrom(chess.MakePiece(c, t), s, occ) & free
+		return chess.AttacksFrom(chess.MakePiece(c, t), s, occ) & free
 	}
 	step, start := 8, 1
 	if c == chess.Black {
