@@ -100,6 +100,10 @@ type Options struct {
 	TurnLimit            int // turns of both sides together; 0: DefaultTurnLimit
 	WhiteName, BlackName string
 	Logger               *slog.Logger
+
+	// hook, set by tests, sees the referee's position before the game
+	// starts.
+	hook func(*Position)
 }
 
 // DefaultTurnLimit ends a game drawn after this many turns (both sides),
@@ -122,9 +126,6 @@ type Played struct {
 	Used   [2]time.Duration
 }
 
-// hook, set by tests, sees the referee's position before the game starts.
-var hook func(*Position)
-
 // PlayGame referees a game between white and black.
 func PlayGame(ctx context.Context, white, black Player, opts Options) (*Played, error) {
 	players := [2]Player{safe{white}, safe{black}}
@@ -136,8 +137,8 @@ func PlayGame(ctx context.Context, white, black Player, opts Options) (*Played, 
 	rec := &Record{White: opts.WhiteName, Black: opts.BlackName, Configs: opts.Configs,
 		Initial: opts.InitialTime, Increment: opts.Increment, TurnLimit: opts.TurnLimit}
 	pos := Start(opts.Configs)
-	if hook != nil {
-		hook(&pos)
+	if opts.hook != nil {
+		opts.hook(&pos)
 	}
 	left := [2]time.Duration{opts.InitialTime, opts.InitialTime}
 	var used [2]time.Duration

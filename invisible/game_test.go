@@ -101,9 +101,8 @@ func TestRandomGamesKeepTrackersExact(t *testing.T) {
 		var pos *Position
 		w := &checkedRandom{t: t, rng: rand.New(rand.NewPCG(uint64(gi), 1)), triedThisTurn: map[chess.Move]bool{}}
 		b := &checkedRandom{t: t, rng: rand.New(rand.NewPCG(uint64(gi), 2)), triedThisTurn: map[chess.Move]bool{}}
-		hook = func(p *Position) { pos = p; w.pos, b.pos = p, p }
-		played, err := PlayGame(context.Background(), w, b, Options{Configs: cfg, TurnLimit: 300})
-		hook = nil
+		hook := func(p *Position) { pos = p; w.pos, b.pos = p, p }
+		played, err := PlayGame(context.Background(), w, b, Options{Configs: cfg, TurnLimit: 300, hook: hook})
 		if err != nil {
 			t.Fatal(err)
 		}
