@@ -113,16 +113,8 @@ func appendCaptures(b *chess.Board, dst []chess.Move) []chess.Move {
 					dst = append(dst, m)
 				}
 				continue
-			case chess.Knight:
-				targets = chess.KnightAttacks(from)
-			case chess.Bishop:
-				targets = chess.BishopAttacks(from, occ)
-			case chess.Rook:
-				targets = chess.RookAttacks(from, occ)
-			case chess.Queen:
-				targets = chess.QueenAttacks(from, occ)
-			case chess.King:
-				targets = chess.KingAttacks(from)
+			default:
+				targets = chess.AttacksFrom(chess.MakePiece(us, t), from, occ)
 			}
 			for targets &= theirs; targets != 0; {
 				dst = append(dst, chess.Move{From: from, To: targets.PopFirst()})
