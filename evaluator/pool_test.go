@@ -119,7 +119,7 @@ func TestPoolSearch(t *testing.T) {
 	if p.Size() != 3 || len(p.Pids()) != 3 {
 		t.Fatalf("size %d, pids %v", p.Size(), p.Pids())
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := stall.WithTimeout(context.Background(), 5*time.Second, p.Pids()...)
 	defer cancel()
 	res, err := p.Search(ctx, uci.Position{FEN: poolStartFEN}, uci.Limits{Depth: 4, MultiPV: 2})
 	if err != nil || res.BestMove != "e2e4" || len(res.Lines) != 2 || res.Depth != 4 {
@@ -227,7 +227,7 @@ func TestPoolRecovers(t *testing.T) {
 		}
 	}
 	// The pool is healthy again.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := stall.WithTimeout(context.Background(), 5*time.Second, p.Pids()...)
 	defer cancel()
 	jobs := make([]Job, 20)
 	for i := range jobs {
@@ -402,7 +402,7 @@ func TestPoolRestartBackoff(t *testing.T) {
 		t.Errorf("search while the engine is down: %v", err)
 	}
 	os.Remove(flag)
-	ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel = stall.WithTimeout(context.Background(), 5*time.Second, p.Pids()...)
 	defer cancel()
 	res, err := p.Search(ctx, uci.Position{}, uci.Limits{Depth: 2})
 	if err != nil || res.BestMove != "e2e4" {

@@ -225,7 +225,7 @@ func TestEngineCommandSession(t *testing.T) {
 		if err != nil {
 			t.Fatalf("engine exit: %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("engine did not exit after quit")
 	}
 }

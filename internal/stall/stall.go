@@ -66,6 +66,18 @@ func (p *Probe) Stop() time.Duration {
 	return max(d, 0)
 }
 
+// Longest returns the longest time any one thread probed waited for a CPU
+// since Start. Unlike Stop's sum it never grows faster than the clock: on a
+// busy machine every thread of a process waits at once, and their sum can
+// outrun the time that passed.
+func (p *Probe) Longest() time.Duration {
+	var d time.Duration
+	for th, wait := range p.read() {
+		d = max(d, wait-p.start[th])
+	}
+	return d
+}
+
 // read returns the run-queue wait of every thread of the probed processes,
 // leaving out what cannot be read.
 func (p *Probe) read() map[thread]time.Duration {

@@ -114,3 +114,55 @@ func TestWithTimeout(t *testing.T) {
 		t.Errorf("after cancel: Err() = %v", ctx.Err())
 	}
 }
+
+// TestWithTimeoutEndsWhileItsProcessIsBusy pins this process to one CPU and
+// keeps four threads spinning on it until the timeout ends: each waits
+// three quarters of the time, so their waits added up grow three times as
+// fast as the clock, and a timeout pushed back by that sum would run to its
+// cap (StartTimeout). Pushed back by the longest wait it ends after about
+// four times d, or later only by what the rest of the machine withholds.
+func TestWithTimeoutEndsWhileItsProcessIsBusy(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the counts come from Linux's /proc")
+	}
+	if len(Start().start) == 0 {
+		t.Skip("no schedstat here")
+	}
+	taskset, err := exec.LookPath("taskset")
+	if err != nil {
+		t.Skip("no taskset")
+	}
+	pid := os.Getpid()
+	if out, err := exec.Command(taskset, "-a", "-p", "-c", "0", strconv.Itoa(pid)).CombinedOutput(); err != nil {
+		t.Skipf("taskset: %v\n%s", err, out)
+	}
+	defer func() {
+		all := "0-" + strconv.Itoa(runtime.NumCPU()-1)
+		if out, err := exec.Command(taskset, "-a", "-p", "-c", all, strconv.Itoa(pid)).CombinedOutput(); err != nil {
+			t.Errorf("taskset back to %s: %v\n%s", all, err, out)
+		}
+	}()
+	prev := runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(prev)
+	ctx, cancel := WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	done := make(chan struct{})
+	for range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for ctx.Err() == nil {
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	// A hang guard: the cap is three minutes, the expected end well under
+	// one second; a second at nice 19 beside busy neighbours is far slower.
+	if took := time.Since(start); took > StartTimeout/3 {
+		t.Errorf("the timeout of 20ms ended after %v with its process busy", took)
+	} else {
+		t.Logf("ended after %v", took)
+	}
+}

@@ -7,11 +7,14 @@ import (
 )
 
 // WithTimeout returns a context that ends with context.DeadlineExceeded d
-// after now plus the time the threads of this process and of pids waited
-// for a CPU meanwhile (Allowance), but at most max(d, StartTimeout) after
-// now; or when parent ends, or cancel is called. It is a timeout of the
-// time the work could run: exactly d on an idle machine, longer only by
-// what a starved one withheld. It is meant for timeouts that guard against
+// after now plus the longest time any one thread of this process or of
+// pids waited for a CPU meanwhile (Probe.Longest), but at most
+// max(d, StartTimeout) after now; or when parent ends, or cancel is called.
+// It is a timeout of the time the work could run: exactly d on an idle
+// machine, longer only by what a starved one withheld. It takes the longest
+// wait, not the sum: the sum of threads that wait at the same time grows
+// faster than the clock on a busy machine, and a deadline pushed back by it
+// would never come before the cap while the work ran on. It is meant for timeouts that guard against
 // a hang rather than bound a player's own time (an engine's handshake),
 // and for tests whose deadline is the product's (a pool's batch) on a
 // machine that may give them almost no CPU.
@@ -24,7 +27,7 @@ func WithTimeout(parent context.Context, d time.Duration, pids ...int) (context.
 	var mu sync.Mutex
 	var t *time.Timer
 	check := func() {
-		budget := min(d+Allowance(probe.Stop()), limit)
+		budget := min(d+probe.Longest(), limit)
 		if left := budget - time.Since(start); left > 0 {
 			mu.Lock()
 			t.Reset(left)

@@ -135,7 +135,7 @@ func (d *driver) close() {
 	}()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		d.cmd.Process.Kill()
 		<-done
 		d.t.Errorf("the driver did not exit at the end of its input\n%s", d.stderr.String())
