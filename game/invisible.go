@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -107,9 +109,26 @@ func (Invisible) Page(ctx context.Context, rec *record.Record, path string, opts
 	return view.WriteInvisiblePage(ctx, rec, path, opts)
 }
 
-// PlayPerson is not offered for invisible chess yet.
-func (Invisible) PlayPerson(context.Context, *web.Desk, web.Game, Person) (string, error) {
-	return "", errors.New("game: invisible chess cannot be played in the browser yet: play bots with match")
+// PlayPerson plays invisible chess between p.Option's configurations
+// against an invisible/players bot.
+func (Invisible) PlayPerson(ctx context.Context, d *web.Desk, g web.Game, p Person) (string, error) {
+	configs, err := invisible.ParsePair(p.Option)
+	if err != nil {
+		return "", fmt.Errorf("--invisible: %w", err)
+	}
+	bot, err := players.New(p.Bot, p.Seed, g.Logger)
+	if err != nil {
+		return "", err
+	}
+	rec, err := g.PlayInvisible(ctx, d, configs, bot)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
+		return "", fmt.Errorf("game: the records folder: %w", err)
+	}
+	path := filepath.Join(p.Dir, match.RecordName(rec.White, rec.Black, p.Seed, 0, 1))
+	return path, invrecord.SaveFile(path, rec)
 }
 
 // InvisibleReferee plays invisible chess between Configs with invisible's
