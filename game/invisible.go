@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/invisible"
 	"github.com/blindfish-rbc/blindfish/invisible/players"
@@ -202,4 +204,20 @@ func (w *watchedInvisible) HandleAnswer(ctx context.Context, m chess.Move, a inv
 func (w *watchedInvisible) HandleGameEnd(ctx context.Context, r invisible.Result) error {
 	defer w.Take(w.p)
 	return w.p.HandleGameEnd(ctx, r)
+}
+
+// Analyze follows the record with an invisible/players bot
+// (analysis.WriteInvisibleFollow): at each of the side's turns the size and
+// entropy of its exact belief, the probability it gave the truth, what was
+// tried and what the bot would have tried.
+func (Invisible) Analyze(ctx context.Context, w io.Writer, rec *record.Record, a Analysis) error {
+	r, err := invrecord.Read(bytes.NewReader(rec.Data))
+	if err != nil {
+		return fmt.Errorf("%s: %w", rec.Name(), err)
+	}
+	p, err := players.New(a.Bot, a.Seed, a.Logger)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrBadBot, err)
+	}
+	return analysis.WriteInvisibleFollow(ctx, w, p, r, a.Table)
 }
