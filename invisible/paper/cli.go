@@ -15,7 +15,8 @@ import (
 )
 
 // Run is `blindfish invisible WHAT [flags]`: WHAT is table1, table2, figure3
-// or versus. It prints the table on stdout, progress on stderr, and with
+// or versus, or models RECORDS... (how well each opponent model predicts
+// the recorded games: ScoreModels). It prints the table on stdout, progress on stderr, and with
 // --out writes the table, the per-game lines (CSV) and the figure there.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("invisible", flag.ContinueOnError)
@@ -31,7 +32,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "a folder for WHAT.txt, WHAT.csv (and figure3.svg)")
 	quiet := fs.Bool("quiet", false, "no progress dots")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: blindfish invisible table1|table2|figure3|versus [flags]\n\nReproduce the invisible-chess paper's Table 1, Table 2 and Figure 3, or play our bot against the advisor.")
+		fmt.Fprintln(stderr, "Usage: blindfish invisible table1|table2|figure3|versus [flags]\n       blindfish invisible models RECORDS...\n\nReproduce the invisible-chess paper's Table 1, Table 2 and Figure 3, play our bot against the advisor, or score the opponent models on recorded games.")
 		fs.PrintDefaults()
 	}
 	var what string
@@ -93,6 +94,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				return fmt.Errorf("paper: %w", err)
 			}
 		}
+	case "models":
+		scores, err := ScoreModels(ctx, fs.Args())
+		if err != nil {
+			return err
+		}
+		WriteModels(&text, scores)
 	case "versus":
 		var cfgs []invisible.Config
 		for _, s := range strings.Split(*configs, ",") {
@@ -109,7 +116,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		WriteVersus(&text, *bot, *opponent, vs)
 	default:
 		fs.Usage()
-		return fmt.Errorf("paper: want table1, table2, figure3 or versus, got %q", what)
+		return fmt.Errorf("paper: want table1, table2, figure3, versus or models, got %q", what)
 	}
 	if !*quiet {
 		fmt.Fprintln(stderr)
