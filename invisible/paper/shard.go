@@ -132,7 +132,7 @@ func parseLine(f []string) (Line, error) {
 	l := Line{Table: f[0], Cell: f[1]}
 	var err error
 	if l.Seed, err = strconv.ParseInt(f[2], 10, 64); err != nil {
-		return Line{}, fmt.Errorf("seed: %w", err)
+		return Line{}, fmt.Errorf("paper: the seed: %w", err)
 	}
 	for c := range 2 {
 		if l.Configs[c], err = invisible.ParseConfig(f[3+c]); err != nil {
@@ -159,7 +159,7 @@ func parseLine(f []string) (Line, error) {
 	}
 	for c := range 2 {
 		if l.Entropy[c], err = strconv.ParseFloat(f[10+c], 64); err != nil {
-			return Line{}, fmt.Errorf("entropy: %w", err)
+			return Line{}, fmt.Errorf("paper: the entropy: %w", err)
 		}
 	}
 	return l, nil
