@@ -9,11 +9,14 @@ package game
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/match"
 	"github.com/blindfish-rbc/blindfish/protocol/web"
@@ -55,7 +58,26 @@ type Game interface {
 	// under the name a match gives its first game of seed, and returns the
 	// record's path.
 	PlayPerson(ctx context.Context, d *web.Desk, g web.Game, p Person) (string, error)
+	// Analyze follows the record with the bot a.Bot on side a.Table.Color,
+	// as `blindfish analyze` does, and writes its table to w: a row per
+	// turn shown, the game's choices beside the bot's. A bot spec that
+	// makes no bot is an error that wraps ErrBadBot.
+	Analyze(ctx context.Context, w io.Writer, rec *record.Record, a Analysis) error
 }
+
+// Analysis is what `blindfish analyze` asks of a game's Analyze: the bot,
+// its seed and logger (its decisions' logs, which -v turns on for the
+// turns shown through Table.Shown), and the table's settings.
+type Analysis struct {
+	Bot    string
+	Seed   int64
+	Logger *slog.Logger
+	Table  analysis.Table
+}
+
+// ErrBadBot is wrapped by Analyze's error when its bot spec names no bot
+// of the game: a mistake on the command line, not in the record.
+var ErrBadBot = errors.New("game: bad bot spec")
 
 // Person is the rest of what a person's game needs: the bot, the game's
 // option, the seed of the bot's choices, and where the record goes.

@@ -5,9 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/invisible"
 	"github.com/blindfish-rbc/blindfish/invisible/players"
@@ -107,9 +111,26 @@ func (Invisible) Page(ctx context.Context, rec *record.Record, path string, opts
 	return view.WriteInvisiblePage(ctx, rec, path, opts)
 }
 
-// PlayPerson is not offered for invisible chess yet.
-func (Invisible) PlayPerson(context.Context, *web.Desk, web.Game, Person) (string, error) {
-	return "", errors.New("game: invisible chess cannot be played in the browser yet: play bots with match")
+// PlayPerson plays invisible chess between p.Option's configurations
+// against an invisible/players bot.
+func (Invisible) PlayPerson(ctx context.Context, d *web.Desk, g web.Game, p Person) (string, error) {
+	configs, err := invisible.ParsePair(p.Option)
+	if err != nil {
+		return "", fmt.Errorf("--invisible: %w", err)
+	}
+	bot, err := players.New(p.Bot, p.Seed, g.Logger)
+	if err != nil {
+		return "", err
+	}
+	rec, err := g.PlayInvisible(ctx, d, configs, bot)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
+		return "", fmt.Errorf("game: the records folder: %w", err)
+	}
+	path := filepath.Join(p.Dir, match.RecordName(rec.White, rec.Black, p.Seed, 0, 1))
+	return path, invrecord.SaveFile(path, rec)
 }
 
 // InvisibleReferee plays invisible chess between Configs with invisible's
@@ -183,4 +204,20 @@ func (w *watchedInvisible) HandleAnswer(ctx context.Context, m chess.Move, a inv
 func (w *watchedInvisible) HandleGameEnd(ctx context.Context, r invisible.Result) error {
 	defer w.Take(w.p)
 	return w.p.HandleGameEnd(ctx, r)
+}
+
+// Analyze follows the record with an invisible/players bot
+// (analysis.WriteInvisibleFollow): at each of the side's turns the size and
+// entropy of its exact belief, the probability it gave the truth, what was
+// tried and what the bot would have tried.
+func (Invisible) Analyze(ctx context.Context, w io.Writer, rec *record.Record, a Analysis) error {
+	r, err := invrecord.Read(bytes.NewReader(rec.Data))
+	if err != nil {
+		return fmt.Errorf("%s: %w", rec.Name(), err)
+	}
+	p, err := players.New(a.Bot, a.Seed, a.Logger)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrBadBot, err)
+	}
+	return analysis.WriteInvisibleFollow(ctx, w, p, r, a.Table)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -236,4 +237,10 @@ func (Kriegspiel) PlayPerson(ctx context.Context, d *web.Desk, g web.Game, p Per
 	}
 	path := filepath.Join(p.Dir, match.RecordName(rec.White, rec.Black, p.Seed, 0, 1))
 	return path, ksrecord.SaveFile(path, rec)
+}
+
+// Analyze is not offered for Kriegspiel records yet: `blindfish belief
+// kriegspiel` follows them, and `blindfish view` draws the exact belief.
+func (Kriegspiel) Analyze(context.Context, io.Writer, *record.Record, Analysis) error {
+	return errors.New("game: analyze does not follow Kriegspiel records yet: see belief kriegspiel and view")
 }

@@ -3,9 +3,11 @@ package game
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
+	"github.com/blindfish-rbc/blindfish/analysis"
 	"github.com/blindfish-rbc/blindfish/botspec"
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/engine"
@@ -111,4 +113,19 @@ func (RBC) PlayPerson(ctx context.Context, d *web.Desk, g web.Game, p Person) (s
 		return "", err
 	}
 	return match.SaveRecord(p.Dir, h, p.Seed)
+}
+
+// Analyze follows the history with an RBC bot (analysis.WriteFollow): where
+// it would sense and what it would move, beside what was played.
+func (RBC) Analyze(ctx context.Context, w io.Writer, rec *record.Record, a Analysis) error {
+	h, err := rec.History()
+	if err != nil {
+		return err
+	}
+	p, err := engine.NewLoggingPlayer(a.Bot, a.Seed, a.Logger)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrBadBot, err)
+	}
+	defer match.ClosePlayer(p, a.Logger)
+	return analysis.WriteFollow(ctx, w, p, h, a.Table)
 }

@@ -74,6 +74,9 @@ type Tracker struct {
 	// by id.
 	OwnKinds, TheirKinds [MaxPieces]chess.PieceType
 	Belief               Belief
+	// Model is the opponent model of the belief's updates on an invisible
+	// piece's move (Uniform, the paper's, unless set).
+	Model Model
 }
 
 // NewTracker returns side c's tracker at the start of a game.
@@ -174,9 +177,9 @@ func (t *Tracker) OnAnswer(m chess.Move, a Answer) error {
 
 // OnSeen takes what the side is told of its opponent's turn. A visible move
 // keeps the placements on which it is legal; a move of invisible piece k
-// spreads each placement over the squares k can reach there, each equally
-// likely (the paper's opponent model), keeping those the announcement (a
-// capture's square, the checkers) agrees with.
+// spreads each placement over the squares k can reach there, weighted by
+// the tracker's Model (the paper's: each equally likely), keeping those the
+// announcement (a capture's square, the checkers) agrees with.
 func (t *Tracker) OnSeen(s Seen) error {
 	them := t.Color.Other()
 	merged := map[Placement]float64{}
@@ -190,6 +193,7 @@ func (t *Tracker) OnSeen(s Seen) error {
 	var view chess.Board
 	found := false
 	var buf [256]chess.Move
+	var wbuf [256]float64
 	for i, pl := range t.Belief.Places {
 		p := t.Belief.Probs[i]
 		b := t.Board(pl)
@@ -219,7 +223,12 @@ func (t *Tracker) OnSeen(s Seen) error {
 					moves = append(moves, m)
 				}
 			}
-			for _, m := range moves {
+			w := t.Model.weights(&b, moves, wbuf[:0])
+			sum := 0.0
+			for _, x := range w {
+				sum += x
+			}
+			for j, m := range moves {
 				mine := t.View.Pieces(t.Color).Has(m.To)
 				if (s.Capture == chess.NoSquare && mine) || (s.Capture != chess.NoSquare && m.To != s.Capture) {
 					continue
@@ -229,7 +238,7 @@ func (t *Tracker) OnSeen(s Seen) error {
 					continue
 				}
 				view, found = strip(b2, pl2), true
-				add(pl2, p/float64(len(moves)))
+				add(pl2, p*w[j]/sum)
 			}
 		}
 	}

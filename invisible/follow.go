@@ -8,11 +8,18 @@ import "fmt"
 // position and the trackers. It is how a page draws the beliefs and how the
 // belief test checks them against the truth on recorded games.
 func (r *Record) Follow(fn func(turn int, pos *Position, tr [2]*Tracker) error) error {
+	return r.FollowWith(Uniform, fn)
+}
+
+// FollowWith is Follow with both trackers' beliefs under opponent model m:
+// how the models are compared on recorded games.
+func (r *Record) FollowWith(m Model, fn func(turn int, pos *Position, tr [2]*Tracker) error) error {
 	if _, err := r.Replay(); err != nil {
 		return err
 	}
 	pos := Start(r.Configs)
 	tr := [2]*Tracker{NewTracker(0, r.Configs), NewTracker(1, r.Configs)}
+	tr[0].Model, tr[1].Model = m, m
 	if err := fn(0, &pos, tr); err != nil {
 		return err
 	}

@@ -80,3 +80,28 @@ func TestAnalyzeSwings(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeInvisible: an invisible-chess record, told by its content,
+// gets the invisible table through the table of games: a row per turn
+// shown with the belief's size and entropy, and a bot of another game is a
+// usage error.
+func TestAnalyzeInvisible(t *testing.T) {
+	const game = "../../testdata/invisible/games.tar.gz:1B-1N/advisor-random-6-000.json"
+	ctx := context.Background()
+	code, out, errs := runBlindfish(t, ctx, "analyze", "--bot", "advisor", "--color", "white", "--from", "2", "--to", "4", game)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	rows := 0
+	for line := range strings.Lines(out) {
+		if f := strings.Fields(line); len(f) >= 6 && (f[0] == "2" || f[0] == "3" || f[0] == "4") {
+			rows++
+		}
+	}
+	if rows != 3 || !strings.Contains(out, "placements  entropy") || !strings.Contains(out, "first try agrees:") {
+		t.Errorf("want 3 rows, the belief's columns and the agreement line:\n%s", out)
+	}
+	if code, _, _ := runBlindfish(t, ctx, "analyze", "--bot", "attacker", "--color", "white", game); code != 2 {
+		t.Errorf("an RBC bot on an invisible record: exit %d, want 2", code)
+	}
+}

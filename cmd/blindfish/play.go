@@ -21,7 +21,7 @@ import (
 // the loopback interface (protocol/web), the game refereed here under the
 // clocks, its record saved and its replay page opened at the end.
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("play", "[--game rbc|kriegspiel] [--color white|black|random] [--bot SPEC] [--clock 900+5] [--seed S] [--out DIR] [--listen 127.0.0.1:0] [--open=false] [--linger 10m]", stderr)
+	fs := newFlagSet("play", "[--game rbc|kriegspiel|invisible] [--color white|black|random] [--bot SPEC] [--clock 900+5] [--seed S] [--out DIR] [--listen 127.0.0.1:0] [--open=false] [--linger 10m]", stderr)
 	gameName := fs.String("game", game.Names()[0], game.Usage())
 	option := game.OptionFlags(fs)
 	color := fs.String("color", "white", "your colour: white, black or random")

@@ -23,12 +23,12 @@ import (
 // headless Chromium, as a person would: a click on a square senses, a
 // click on a man and one on its target moves (or tries) it, the page
 // follows the game to its end and opens the replay, and the saved record
-// re-referees. BLINDFISH_PLAY_SCREENSHOT=FILE also saves the page in the
+// re-referees (RBC, Kriegspiel and invisible chess under 2B:1R). BLINDFISH_PLAY_SCREENSHOT=FILE also saves the page in the
 // middle of the RBC game (docs/play.png is one). It runs when
 // BLINDFISH_BROWSER_TESTS=1 or CI=true (see internal/browsertest).
 func TestBrowserPlay(t *testing.T) {
 	exe := browsertest.Chromium(t)
-	for _, c := range []struct{ game, color string }{{"rbc", "white"}, {"kriegspiel", "black"}} {
+	for _, c := range []struct{ game, color string }{{"rbc", "white"}, {"kriegspiel", "black"}, {"invisible", "white"}} {
 		t.Run(c.game, func(t *testing.T) {
 			dir := t.TempDir()
 			var out, errs syncbuf.Buffer

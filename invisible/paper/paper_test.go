@@ -65,3 +65,39 @@ func TestTable2AndFigure3Small(t *testing.T) {
 		t.Errorf("figure 3's SVG (%d points): %v", len(pts), err)
 	}
 }
+
+// TestScoreModels: on the committed records, both models score the same
+// positions, against every kind of opponent and all together, with
+// probabilities in (0, 1] and the log-loss that goes with them; the greedy
+// model predicts the truth better than the uniform one (in mean probability
+// and in log-loss), as docs/invisible.md reports.
+func TestScoreModels(t *testing.T) {
+	scores, err := ScoreModels(context.Background(), []string{"../../testdata/invisible/games.tar.gz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]map[string]ModelScore{}
+	for _, s := range scores {
+		if by[s.Opponent] == nil {
+			by[s.Opponent] = map[string]ModelScore{}
+		}
+		by[s.Opponent][s.Model.String()] = s
+		if s.Positions == 0 || s.MeanP <= 0 || s.MeanP > 1 || s.LogLoss < -math.Log2(s.MeanP)-1e-9 {
+			t.Errorf("%+v", s)
+		}
+	}
+	for _, opp := range []string{"all", "advisor", "random"} {
+		u, g := by[opp]["uniform"], by[opp]["greedy"]
+		if u.Positions == 0 || u.Positions != g.Positions {
+			t.Errorf("%s: %d and %d positions", opp, u.Positions, g.Positions)
+		}
+	}
+	if u, g := by["all"]["uniform"], by["all"]["greedy"]; g.MeanP <= u.MeanP || g.LogLoss >= u.LogLoss {
+		t.Errorf("greedy %+v against uniform %+v", g, u)
+	}
+	var buf bytes.Buffer
+	WriteModels(&buf, scores)
+	if !strings.Contains(buf.String(), "| all | greedy | ") {
+		t.Errorf("the table:\n%s", buf.String())
+	}
+}

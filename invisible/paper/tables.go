@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/invisible"
+	"github.com/blindfish-rbc/blindfish/match"
 )
 
 // Table1Paper is the paper's Table 1: the row configuration's win
@@ -49,10 +50,20 @@ type Options struct {
 	Progress io.Writer
 	// CSV, when not nil, gets a line a game.
 	CSV io.Writer
+	// Shard, when not the whole, plays only that part of Table 1's or
+	// Table 2's schedule, as match --shard does (shard.go).
+	Shard match.Shard
 }
 
 // csvHeader is the columns of a run's per-game lines.
 var csvHeader = []string{"table", "cell", "seed", "white_config", "black_config", "white_bot", "black_bot", "winner", "reason", "turns", "white_entropy", "black_entropy"}
+
+// newCSVWriter returns a writer of a run's lines, its header written.
+func newCSVWriter(w io.Writer) *csv.Writer {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(csvHeader)
+	return cw
+}
 
 func writeCSV(w *csv.Writer, table, cell string, outs []Outcome) {
 	for _, o := range outs {
@@ -69,54 +80,78 @@ func writeCSV(w *csv.Writer, table, cell string, outs []Outcome) {
 // Table1 plays the round robin: every pair of the eight configurations,
 // the strategic advisor on both sides, configurations swapped between the
 // colours game by game, until a pair has opts.Decisive decisive games (or
-// opts.MaxGames games).
+// opts.MaxGames games). A game's seed is fixed by its place in its
+// pairing's schedule (table1Games), and a pairing counts its games in that
+// order up to its wanted decisive ones, so the table is the same whatever
+// --jobs. With opts.Shard, it plays that shard of every pairing's whole
+// schedule (MaxGames games) and returns their counts: MergeTable1 makes
+// the table of all the shards.
 func Table1(ctx context.Context, opts Options) ([]Pairing, error) {
-	cfgs := invisible.Configs()
-	var out []Pairing
+	if err := checkTable1(opts); err != nil {
+		return nil, err
+	}
 	var cw *csv.Writer
 	if opts.CSV != nil {
 		cw = csv.NewWriter(opts.CSV)
 		_ = cw.Write(csvHeader)
 	}
-	seed := opts.Seed * 1_000_003
-	for i := range cfgs {
-		for j := i + 1; j < len(cfgs); j++ {
-			p := Pairing{A: cfgs[i], B: cfgs[j]}
-			played := 0
-			for p.Decisive() < opts.Decisive && played < opts.MaxGames {
-				n := min(max(opts.Decisive-p.Decisive(), 2*opts.Jobs), opts.MaxGames-played)
-				n += n % 2
-				games := make([]Game, n)
-				for k := range games {
-					seed++
-					games[k] = Game{Configs: [2]invisible.Config{p.A, p.B}, Bots: [2]string{opts.Bot, opts.Bot}, Seed: seed}
-					if (played+k)%2 == 1 {
-						games[k].Configs = [2]invisible.Config{p.B, p.A}
-					}
-				}
-				outs, err := playAll(ctx, games, opts.Jobs, false, opts.Progress)
-				if err != nil {
-					return nil, err
-				}
-				for _, o := range outs {
-					switch {
-					case !o.Decisive:
-						p.Draws++
-					case o.Configs[o.Winner] == p.A:
-						p.WinsA++
-					default:
-						p.WinsB++
-					}
-				}
-				if cw != nil {
-					writeCSV(cw, "table1", invisible.PairString([2]invisible.Config{p.A, p.B}), outs)
-				}
-				played += n
+	if !opts.Shard.Whole() {
+		return table1Shard(ctx, opts, cw)
+	}
+	var out []Pairing
+	for i, pc := range table1Pairs() {
+		sched := table1Games(opts, i, pc)
+		var outs []Outcome
+		for len(outs) < len(sched) {
+			p, _ := countTable1(pc, outs, opts.Decisive)
+			if p.Decisive() >= opts.Decisive {
+				break
 			}
-			out = append(out, p)
+			n := max(opts.Decisive-p.Decisive(), 2*opts.Jobs)
+			n = min(n+n%2, len(sched)-len(outs))
+			batch, err := playAll(ctx, sched[len(outs):len(outs)+n], opts.Jobs, false, opts.Progress)
+			if err != nil {
+				return nil, err
+			}
+			outs = append(outs, batch...)
 		}
+		p, used := countTable1(pc, outs, opts.Decisive)
+		if cw != nil {
+			writeCSV(cw, "table1", invisible.PairString(pc), outs[:used])
+		}
+		out = append(out, p)
 	}
 	return out, nil
+}
+
+// table1Shard plays opts.Shard's games of every pairing's whole schedule
+// and returns each pairing's counts over them.
+func table1Shard(ctx context.Context, opts Options, cw *csv.Writer) ([]Pairing, error) {
+	pairs := table1Pairs()
+	var all []Game
+	for i, pc := range pairs {
+		all = append(all, table1Games(opts, i, pc)...)
+	}
+	mine := shardGames(opts.Shard, all)
+	outs, err := playAll(ctx, mine, opts.Jobs, false, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
+	var ps []Pairing
+	for _, pc := range pairs {
+		var of []Outcome
+		for _, o := range outs {
+			if o.Configs == pc || o.Configs == [2]invisible.Config{pc[1], pc[0]} {
+				of = append(of, o)
+			}
+		}
+		if cw != nil {
+			writeCSV(cw, "table1", invisible.PairString(pc), of)
+		}
+		p, _ := countTable1(pc, of, len(of)+1)
+		ps = append(ps, p)
+	}
+	return ps, nil
 }
 
 // cell returns the row's wins and the decisive games of row against col.
@@ -208,50 +243,84 @@ type Cell2 struct {
 
 // Table2 plays each cell: the strategic advisor alone (opts.Bot) against
 // it with one information advisor at a weight, in 1Q:1Q and 1B:1B,
-// colours alternating, opts.Games games a cell.
+// colours alternating, opts.Games games a cell; with opts.Shard, only that
+// shard's games of the schedule (MergeTable2 makes the table of all the
+// shards).
 func Table2(ctx context.Context, opts Options) ([]Cell2, error) {
-	var out []Cell2
-	var cw *csv.Writer
-	if opts.CSV != nil {
-		cw = csv.NewWriter(opts.CSV)
-		_ = cw.Write(csvHeader)
+	var mine []scheduled2
+	var games []Game
+	for i, s := range table2Schedule(opts) {
+		if opts.Shard.Has(i) {
+			mine, games = append(mine, s), append(games, s.Game)
+		}
 	}
+	outs, err := playAll(ctx, games, opts.Jobs, false, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
+	if opts.CSV != nil {
+		cw := csv.NewWriter(opts.CSV)
+		_ = cw.Write(csvHeader)
+		for i, s := range mine {
+			writeCSV(cw, "table2", s.cell, outs[i:i+1])
+		}
+	}
+	return countTable2(mine, outs), nil
+}
+
+// scheduled2 is one game of Table 2's schedule: its cell, and the spec of
+// the side with the information advisor.
+type scheduled2 struct {
+	Game
+	cell string
+	with string
+	c    Cell2
+}
+
+// table2Schedule is Table 2's games, cell by cell, with their seeds.
+func table2Schedule(opts Options) []scheduled2 {
+	var out []scheduled2
 	seed := opts.Seed*1_000_003 + 500_000
 	for _, wgt := range Table2Weights {
 		for _, adv := range []string{"hide", "seek"} {
 			for _, cfg := range []invisible.Config{invisible.Q1, invisible.B1} {
 				with := withSetting(opts.Bot, adv, wgt)
-				games := make([]Game, opts.Games)
-				for k := range games {
+				for k := range opts.Games {
 					seed++
-					games[k] = Game{Configs: [2]invisible.Config{cfg, cfg}, Bots: [2]string{with, opts.Bot}, Seed: seed}
+					g := Game{Configs: [2]invisible.Config{cfg, cfg}, Bots: [2]string{with, opts.Bot}, Seed: seed}
 					if k%2 == 1 {
-						games[k].Bots = [2]string{opts.Bot, with}
+						g.Bots = [2]string{opts.Bot, with}
 					}
+					out = append(out, scheduled2{Game: g, cell: fmt.Sprintf("%s=%g %s", adv, wgt, cfg), with: with, c: Cell2{Advisor: adv, Config: cfg, Weight: wgt}})
 				}
-				outs, err := playAll(ctx, games, opts.Jobs, false, opts.Progress)
-				if err != nil {
-					return nil, err
-				}
-				c := Cell2{Advisor: adv, Config: cfg, Weight: wgt}
-				for _, o := range outs {
-					switch {
-					case !o.Decisive:
-						c.D++
-					case o.Bots[o.Winner] == with:
-						c.Wins++
-					default:
-						c.Losses++
-					}
-				}
-				if cw != nil {
-					writeCSV(cw, "table2", fmt.Sprintf("%s=%g %s", adv, wgt, cfg), outs)
-				}
-				out = append(out, c)
 			}
 		}
 	}
-	return out, nil
+	return out
+}
+
+// countTable2 counts the outcomes of the scheduled games into their cells,
+// in the schedule's order.
+func countTable2(sched []scheduled2, outs []Outcome) []Cell2 {
+	var cells []Cell2
+	at := map[string]int{}
+	for i, s := range sched {
+		j, ok := at[s.cell]
+		if !ok {
+			j = len(cells)
+			at[s.cell] = j
+			cells = append(cells, s.c)
+		}
+		switch o := outs[i]; {
+		case !o.Decisive:
+			cells[j].D++
+		case o.Bots[o.Winner] == s.with:
+			cells[j].Wins++
+		default:
+			cells[j].Losses++
+		}
+	}
+	return cells
 }
 
 // withSetting adds key=value to a spec.

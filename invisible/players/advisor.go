@@ -36,6 +36,9 @@ type AdvisorConfig struct {
 	// sum, so that two deterministic programs do not play one game over
 	// and over; far below any real difference of the strategic advisor.
 	Noise float64
+	// Model is the opponent model of the player's belief (invisible.Model):
+	// the paper's uniform one unless set.
+	Model invisible.Model
 }
 
 // DefaultAdvisor is the paper's strategic advisor alone at depth 1.
@@ -79,6 +82,7 @@ func (p *Advisor) Tracker() *invisible.Tracker { return p.tr }
 // HandleGameStart starts the tracker and the hide model.
 func (p *Advisor) HandleGameStart(_ context.Context, s invisible.GameStart) error {
 	p.tr = invisible.NewTracker(s.Color, s.Configs)
+	p.tr.Model = p.cfg.Model
 	p.hide = newHideModel(p.tr.Own)
 	clear(p.tried)
 	clear(p.seen)

@@ -21,10 +21,10 @@ import (
 func Names() []string { return []string{"random", "advisor", "blindfish"} }
 
 // Usage says in a line what the bots take.
-const Usage = "advisor takes hide=, seek=, depth=, boards=, repeat=, noise=; blindfish takes depth=, boards=, hide="
+const Usage = "advisor takes hide=, seek=, depth=, boards=, repeat=, noise=, model=uniform|greedy; blindfish takes depth=, boards=, hide="
 
 // New builds the player a spec names: "random", "advisor" with optional
-// settings "advisor:hide=5,seek=0,depth=2,boards=48,noise=0.05", or
+// settings "advisor:hide=5,seek=0,depth=2,boards=48,noise=0.05,model=greedy", or
 // "blindfish" with optional "blindfish:depth=2,boards=24,hide=1".
 func New(botSpec string, seed int64, log *slog.Logger) (invisible.Player, error) {
 	name, params, err := spec.Parse(botSpec)
@@ -39,6 +39,12 @@ func New(botSpec string, seed int64, log *slog.Logger) (invisible.Player, error)
 		return &Random{rng: rand.New(rand.NewPCG(uint64(seed), 0x52616e64)), tried: map[chess.Move]bool{}}, nil
 	case "advisor":
 		cfg := DefaultAdvisor
+		if v, ok := params["model"]; ok {
+			if cfg.Model, err = invisible.ParseModel(v); err != nil {
+				return nil, fmt.Errorf("players: bot %q: %w", botSpec, err)
+			}
+			delete(params, "model")
+		}
 		if err := setAll(params, map[string]*float64{"hide": &cfg.Hide, "seek": &cfg.Seek, "noise": &cfg.Noise, "repeat": &cfg.Repeat}, map[string]*int{"depth": &cfg.Depth, "boards": &cfg.Boards}); err != nil {
 			return nil, fmt.Errorf("players: bot %q: %w", botSpec, err)
 		}

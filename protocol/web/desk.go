@@ -13,19 +13,28 @@ import (
 
 // State is everything the page draws, as the person's side may know it.
 type State struct {
-	Game     string `json:"game"`    // the game's name: rbc, kriegspiel
+	Game     string `json:"game"`    // the game's name: rbc, kriegspiel, invisible
 	Version  int    `json:"version"` // grows with every change
 	Color    string `json:"color"`   // the person's
 	Opponent string `json:"opponent"`
 	// Board holds the person's own men, a FEN letter a square ("" empty),
-	// indexed a1 = 0 … h8 = 63. The opponent's men are never on it.
+	// indexed a1 = 0 … h8 = 63. The opponent's men are never on it, but
+	// for its visible men in invisible chess, which the person sees.
 	Board []string `json:"board"`
+	// Hidden is the squares of the person's own invisible pieces, and
+	// Heat, per square, the probability the person's exact belief gives an
+	// opponent's invisible piece there, with the belief's Entropy in bits
+	// and its number of Placements (invisible chess).
+	Hidden     []string  `json:"hidden,omitempty"`
+	Heat       []float64 `json:"heat,omitempty"`
+	Entropy    float64   `json:"entropy,omitempty"`
+	Placements int       `json:"placements,omitempty"`
 	// Window is the last sense window's squares and what stood there
 	// (RBC); Lost is where the person's man was just taken ("" if not).
 	Window []SquareView `json:"window,omitempty"`
 	Lost   string       `json:"lost,omitempty"`
 	// Phase is what the person is asked now: "sense" or "move" (RBC),
-	// "try" (Kriegspiel), "wait" while the bot plays, "over" at the end.
+	// "try" (Kriegspiel, invisible chess), "wait" while the bot plays, "over" at the end.
 	Phase string `json:"phase"`
 	// Question numbers the open question; an action that names another
 	// (a click on a page drawn before it) is refused, not played into it.
@@ -114,6 +123,8 @@ func (d *Desk) copyState() State {
 	s := d.state
 	s.Board = slices.Clone(s.Board)
 	s.Window = slices.Clone(s.Window)
+	s.Hidden = slices.Clone(s.Hidden)
+	s.Heat = slices.Clone(s.Heat)
 	s.Senses = slices.Clone(s.Senses)
 	s.Moves = slices.Clone(s.Moves)
 	s.Log = slices.Clone(s.Log)

@@ -1,7 +1,8 @@
 // Package web lets a person play a bot in a browser (blindfish play): a
 // page served on the loopback interface, every asset embedded, where the
 // person senses and moves (RBC) or tries moves and reads the referee's
-// answers (Kriegspiel) under the chess clocks, while the game runs on the
+// answers (Kriegspiel; invisible chess, with the belief of the opponent's
+// invisible pieces as a heat map) under the chess clocks, while the game runs on the
 // server exactly as a match would referee it.
 //
 // The server holds the game; the page only draws its State and posts the

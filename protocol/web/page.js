@@ -80,12 +80,14 @@ function prompt() {
 
 function draw() {
   document.body.dataset.phase = state.phase;
-  el("title").textContent = (state.game === "kriegspiel" ? "Kriegspiel" : "Reconnaissance Blind Chess") +
+  const titles = { kriegspiel: "Kriegspiel", invisible: "Invisible chess", rbc: "Reconnaissance Blind Chess" };
+  el("title").textContent = (titles[state.game] || state.game) +
     ": you play " + state.color + " against " + state.opponent;
   const board = el("board");
   board.innerHTML = "";
   const flip = state.color === "black";
   const windowSquares = new Map((state.window || []).map(w => [w.square, w.piece]));
+  const hidden = new Set(state.hidden || []);
   const targets = new Set(selected ? (state.moves || []).filter(m => m.startsWith(selected)).map(m => m.slice(2, 4)) : []);
   for (let row = 0; row < 8; row++) {
     for (let col = 0; col < 8; col++) {
@@ -102,6 +104,18 @@ function draw() {
       }
       if (piece) { d.textContent = glyphs[piece]; d.dataset.piece = piece; }
       if (name === state.lost) { d.classList.add("lost"); }
+      if (hidden.has(name)) { d.classList.add("hidden"); }
+      const heat = state.heat ? state.heat[i] : 0;
+      if (heat > 0.0005) {
+        // The belief of the opponent's invisible pieces: red, as strong
+        // as the probability that one of them stands here.
+        const h = document.createElement("span");
+        h.className = "heat";
+        h.style.background = "rgba(211,51,51," + (0.15 + 0.7 * heat).toFixed(3) + ")";
+        h.textContent = Math.round(100 * heat) + "%";
+        d.dataset.heat = heat.toFixed(3);
+        d.appendChild(h);
+      }
       if (name === selected) { d.classList.add("selected"); }
       if (targets.has(name)) { d.classList.add("target"); }
       if (state.phase === "sense" && (state.senses || []).includes(name)) { d.classList.add("choice"); }
@@ -111,6 +125,11 @@ function draw() {
     }
   }
   el("prompt").textContent = prompt();
+  el("belief").hidden = !state.heat;
+  if (state.heat) {
+    el("belief").textContent = "Your belief of the opponent's invisible pieces (red, the chance one stands there): " +
+      (state.placements || 0) + " placements, " + (state.entropy || 0).toFixed(2) + " bits. Your invisible pieces are dashed.";
+  }
   el("pass").hidden = !(state.phase === "sense" || state.phase === "move");
   el("any").hidden = !(state.phase === "try" && state.any);
   el("resign").hidden = state.phase === "over";

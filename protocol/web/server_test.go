@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +18,8 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/engine/baseline"
+	"github.com/blindfish-rbc/blindfish/invisible"
+	"github.com/blindfish-rbc/blindfish/invisible/players"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
 	"github.com/blindfish-rbc/blindfish/rbc"
 )
@@ -174,6 +177,84 @@ func TestPageFullKriegspielGame(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(last.Log, "\n"), "You tried") {
 		t.Errorf("the log shows no try: %v", last.Log)
+	}
+}
+
+// TestPageFullInvisibleGame: a person playing through the API plays a whole
+// invisible-chess game (2B:1R) against the random bot; the record
+// re-referees, and the page's last state is what the rules let the person
+// know: the opponent's invisible rook is not on the board, its square is
+// in the belief's heat map, which sums to the opponent's invisible pieces
+// left, and the person's own invisible bishops are marked.
+func TestPageFullInvisibleGame(t *testing.T) {
+	d := NewDesk("invisible", chess.White, "random")
+	_, p := newTestServer(t, d)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	bot, err := players.New("random", 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	configs := [2]invisible.Config{invisible.B2, invisible.R1}
+	g := Game{Color: chess.White, Bot: "random", Initial: 60 * time.Second, Increment: time.Second, TurnLimit: 40}
+	done := make(chan *invisible.Record, 1)
+	go func() {
+		rec, err := g.PlayInvisible(ctx, d, configs, bot)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- rec
+	}()
+	last := p.play(ctx)
+	rec := <-done
+	if rec == nil || last.Result == "" {
+		t.Fatalf("result %q, record %v", last.Result, rec)
+	}
+	if rec.White != "you" || rec.Black != "random" || len(rec.Turns) == 0 {
+		t.Errorf("record %q %q, %d turns", rec.White, rec.Black, len(rec.Turns))
+	}
+	pos, err := rec.Replay()
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	t.Logf("%d turns, %v, %d placements", len(rec.Turns), rec.Result, last.Placements)
+	if !strings.Contains(strings.Join(last.Log, "\n"), "You tried") {
+		t.Errorf("the log shows no try: %v", last.Log)
+	}
+	if len(last.Heat) != 64 || last.Placements < 1 {
+		t.Fatalf("heat %d squares, %d placements", len(last.Heat), last.Placements)
+	}
+	sum, alive := 0.0, 0
+	for _, q := range last.Heat {
+		sum += q
+	}
+	for _, s := range pos.Inv[chess.Black] {
+		if s == chess.NoSquare {
+			continue
+		}
+		alive++
+		if last.Heat[s] <= 0 || last.Board[s] != "" {
+			t.Errorf("the invisible rook on %s: heat %v, board %q", s, last.Heat[s], last.Board[s])
+		}
+	}
+	if math.Abs(sum-float64(alive)) > 1e-6 {
+		t.Errorf("the heat sums to %v, with %d invisible pieces left", sum, alive)
+	}
+	var hidden []string
+	for _, s := range pos.Inv[chess.White] {
+		if s != chess.NoSquare {
+			hidden = append(hidden, s.String())
+		}
+	}
+	if strings.Join(last.Hidden, ",") != strings.Join(hidden, ",") {
+		t.Errorf("own invisible pieces shown %v, on the board %v", last.Hidden, hidden)
+	}
+	for s := chess.Square(0); s < 64; s++ {
+		if pc := pos.Board.PieceAt(s); pc != chess.NoPiece && pc.Color() == chess.Black && last.Board[s] != pc.String() {
+			if _, inv := pos.Inv[chess.Black].Has(s); !inv {
+				t.Errorf("%s: the visible %v is not shown (%q)", s, pc, last.Board[s])
+			}
+		}
 	}
 }
 

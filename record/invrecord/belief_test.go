@@ -11,9 +11,10 @@ import (
 )
 
 // TestBeliefKeepsTheTruthOnRecordedGames: over every committed
-// invisible-chess record, each side's exact belief holds the true placement
-// of its opponent's invisible pieces after every turn, and its board for
-// that placement is the true board; every record re-referees.
+// invisible-chess record, each side's exact belief, under every opponent
+// model, holds the true placement of its opponent's invisible pieces after
+// every turn, and its board for that placement is the true board; every
+// record re-referees.
 func TestBeliefKeepsTheTruthOnRecordedGames(t *testing.T) {
 	archives, err := filepath.Glob(filepath.Join("..", "..", "testdata", "invisible", "*.tar.gz"))
 	if err != nil || len(archives) == 0 {
@@ -31,22 +32,26 @@ func TestBeliefKeepsTheTruthOnRecordedGames(t *testing.T) {
 		}
 		games++
 		configs[r.Configs[0]], configs[r.Configs[1]] = true, true
-		err = r.Follow(func(turn int, pos *invisible.Position, tr [2]*invisible.Tracker) error {
-			frames++
-			for c := chess.White; c <= chess.Black; c++ {
-				truth := pos.Inv[c.Other()]
-				if tr[c].Belief.Prob(truth) <= 0 {
-					t.Errorf("%s turn %d: %v's belief (%d placements) lost the true placement %v", rec.Name(), turn, c, len(tr[c].Belief.Places), truth)
+		for _, model := range invisible.Models() {
+			err = r.FollowWith(model, func(turn int, pos *invisible.Position, tr [2]*invisible.Tracker) error {
+				if model == invisible.Uniform {
+					frames++
 				}
-				if b := tr[c].Board(truth); b.FEN() != pos.Board.FEN() {
-					t.Errorf("%s turn %d: %v's board %s, the truth %s", rec.Name(), turn, c, b.FEN(), pos.Board.FEN())
+				for c := chess.White; c <= chess.Black; c++ {
+					truth := pos.Inv[c.Other()]
+					if tr[c].Belief.Prob(truth) <= 0 {
+						t.Errorf("%s turn %d, %v model: %v's belief (%d placements) lost the true placement %v", rec.Name(), turn, model, c, len(tr[c].Belief.Places), truth)
+					}
+					if b := tr[c].Board(truth); b.FEN() != pos.Board.FEN() {
+						t.Errorf("%s turn %d: %v's board %s, the truth %s", rec.Name(), turn, c, b.FEN(), pos.Board.FEN())
+					}
+					maxPlaces = max(maxPlaces, len(tr[c].Belief.Places))
 				}
-				maxPlaces = max(maxPlaces, len(tr[c].Belief.Places))
+				return nil
+			})
+			if err != nil {
+				t.Errorf("%s, %v model: %v", rec.Name(), model, err)
 			}
-			return nil
-		})
-		if err != nil {
-			t.Errorf("%s: %v", rec.Name(), err)
 		}
 		if t.Failed() {
 			return
