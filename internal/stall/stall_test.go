@@ -47,10 +47,10 @@ func busy(n int, d time.Duration) {
 	}
 }
 
-// TestProbeSeesAWaitForACPU pins this process to one CPU and runs two
-// spinning threads on it, so that each waits for the other about half the
-// time: the probe must count those waits.
-func TestProbeSeesAWaitForACPU(t *testing.T) {
+// pinToOneCPU pins every thread of this process to CPU 0, skipping the
+// test where the counts or taskset are missing, and returns what undoes it.
+func pinToOneCPU(t *testing.T) (unpin func()) {
+	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("the counts come from Linux's /proc")
 	}
@@ -65,12 +65,19 @@ func TestProbeSeesAWaitForACPU(t *testing.T) {
 	if out, err := exec.Command(taskset, "-a", "-p", "-c", "0", strconv.Itoa(pid)).CombinedOutput(); err != nil {
 		t.Skipf("taskset: %v\n%s", err, out)
 	}
-	defer func() {
+	return func() {
 		all := "0-" + strconv.Itoa(runtime.NumCPU()-1)
 		if out, err := exec.Command(taskset, "-a", "-p", "-c", all, strconv.Itoa(pid)).CombinedOutput(); err != nil {
 			t.Errorf("taskset back to %s: %v\n%s", all, err, out)
 		}
-	}()
+	}
+}
+
+// TestProbeSeesAWaitForACPU pins this process to one CPU and runs two
+// spinning threads on it, so that each waits for the other about half the
+// time: the probe must count those waits.
+func TestProbeSeesAWaitForACPU(t *testing.T) {
+	defer pinToOneCPU(t)()
 	prev := runtime.GOMAXPROCS(2)
 	defer runtime.GOMAXPROCS(prev)
 	p := Start()
@@ -122,26 +129,7 @@ func TestWithTimeout(t *testing.T) {
 // cap (StartTimeout). Pushed back by the longest wait it ends after about
 // four times d, or later only by what the rest of the machine withholds.
 func TestWithTimeoutEndsWhileItsProcessIsBusy(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the counts come from Linux's /proc")
-	}
-	if len(Start().start) == 0 {
-		t.Skip("no schedstat here")
-	}
-	taskset, err := exec.LookPath("taskset")
-	if err != nil {
-		t.Skip("no taskset")
-	}
-	pid := os.Getpid()
-	if out, err := exec.Command(taskset, "-a", "-p", "-c", "0", strconv.Itoa(pid)).CombinedOutput(); err != nil {
-		t.Skipf("taskset: %v\n%s", err, out)
-	}
-	defer func() {
-		all := "0-" + strconv.Itoa(runtime.NumCPU()-1)
-		if out, err := exec.Command(taskset, "-a", "-p", "-c", all, strconv.Itoa(pid)).CombinedOutput(); err != nil {
-			t.Errorf("taskset back to %s: %v\n%s", all, err, out)
-		}
-	}()
+	defer pinToOneCPU(t)()
 	prev := runtime.GOMAXPROCS(4)
 	defer runtime.GOMAXPROCS(prev)
 	ctx, cancel := WithTimeout(context.Background(), 20*time.Millisecond)
