@@ -110,7 +110,7 @@ func TestCancel(t *testing.T) {
 	// The deadline and the margin grow by the time the process waited for
 	// a CPU (package stall), which a starved machine adds to any search
 	// (a plain 50 ms deadline can pass before the search starts).
-	ctx, cancel = stall.WithTimeout(context.Background(), 50*time.Millisecond)
+	ctx, cancel = stall.WithWorkTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	probe := stall.Start()
 	start := time.Now()

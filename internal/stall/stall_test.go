@@ -122,17 +122,17 @@ func TestWithTimeout(t *testing.T) {
 	}
 }
 
-// TestWithTimeoutEndsWhileItsProcessIsBusy pins this process to one CPU and
+// TestWorkTimeoutEndsWhileItsProcessIsBusy pins this process to one CPU and
 // keeps four threads spinning on it until the timeout ends: each waits
 // three quarters of the time, so their waits added up grow three times as
 // fast as the clock, and a timeout pushed back by that sum would run to its
 // cap (StartTimeout). Pushed back by the longest wait it ends after about
 // four times d, or later only by what the rest of the machine withholds.
-func TestWithTimeoutEndsWhileItsProcessIsBusy(t *testing.T) {
+func TestWorkTimeoutEndsWhileItsProcessIsBusy(t *testing.T) {
 	defer pinToOneCPU(t)()
 	prev := runtime.GOMAXPROCS(4)
 	defer runtime.GOMAXPROCS(prev)
-	ctx, cancel := WithTimeout(context.Background(), 20*time.Millisecond)
+	ctx, cancel := WithWorkTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	done := make(chan struct{})
