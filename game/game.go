@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/blindfish-rbc/blindfish/analysis"
@@ -86,6 +88,16 @@ type Person struct {
 	Seed             int64
 	// Resolver makes RBC bot specs.
 	Resolver *botspec.Resolver
+}
+
+// recordPath makes the records folder and returns where the record of a
+// person's game between white and black goes: under the name a match gives
+// its first game of the seed, as RBC's (match.SaveRecord) does.
+func (p Person) recordPath(white, black string) (string, error) {
+	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
+		return "", fmt.Errorf("game: the records folder: %w", err)
+	}
+	return filepath.Join(p.Dir, match.RecordName(white, black, p.Seed, 0, 1)), nil
 }
 
 // Players is who plays a match of a game, as the command line gives them.

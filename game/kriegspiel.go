@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -232,10 +230,10 @@ func (Kriegspiel) PlayPerson(ctx context.Context, d *web.Desk, g web.Game, p Per
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
-		return "", fmt.Errorf("game: the records folder: %w", err)
+	path, err := p.recordPath(rec.White, rec.Black)
+	if err != nil {
+		return "", err
 	}
-	path := filepath.Join(p.Dir, match.RecordName(rec.White, rec.Black, p.Seed, 0, 1))
 	return path, ksrecord.SaveFile(path, rec)
 }
 
