@@ -1,11 +1,13 @@
 package players
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
@@ -36,6 +38,16 @@ type AdvisorConfig struct {
 	// sum, so that two deterministic programs do not play one game over
 	// and over; far below any real difference of the strategic advisor.
 	Noise float64
+	// Risk is the weight, in [0, 1], of a try's worst board in its
+	// strategic utility, against the belief's expectation: the
+	// expectation takes a try that loses the queen on one board in five
+	// for a pawn on the other four, and the opponent's pieces are not
+	// where a uniform spread puts them but where they hurt (0: the
+	// paper's expectation alone).
+	Risk float64
+	// Tail is the probability mass of the worst boards that Risk
+	// weighs (0: the worst board alone).
+	Tail float64
 }
 
 // DefaultAdvisor is the paper's strategic advisor alone at depth 1.
@@ -200,8 +212,10 @@ func (p *Advisor) score(ctx context.Context, depth, boards int) (scored, error) 
 	bel := p.tr.Belief.Top(boards)
 	scores := make([]scored, len(cands))
 	answers := make([][]invisible.Answer, len(cands))
+	utils := make([][]float64, len(cands))
 	for i := range answers {
 		answers[i] = make([]invisible.Answer, len(bel.Places))
+		utils[i] = make([]float64, len(bel.Places))
 		scores[i].m = cands[i]
 	}
 	for j, pl := range bel.Places {
@@ -233,6 +247,12 @@ func (p *Advisor) score(ctx context.Context, depth, boards int) (scored, error) 
 				u = here - 5 // tried again: the position stays, a try spent
 			}
 			scores[i].strategic += bel.Probs[j] * u / 100
+			utils[i][j] = u / 100
+		}
+	}
+	if r := p.cfg.Risk; r > 0 {
+		for i := range scores {
+			scores[i].strategic = (1-r)*scores[i].strategic + r*tailMean(utils[i], bel.Probs, p.cfg.Tail)
 		}
 	}
 	h0 := p.hide.entropy()
@@ -306,4 +326,30 @@ func expectedEntropy(answers []invisible.Answer, probs []float64) float64 {
 		}
 	}
 	return h
+}
+
+// tailMean is the expectation of u over the worst tail of the probability
+// mass of probs (the worst board alone when tail is 0).
+func tailMean(u, probs []float64, tail float64) float64 {
+	idx := make([]int, len(u))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(u[a], u[b]) })
+	if tail <= 0 {
+		return u[idx[0]]
+	}
+	sum, mass := 0.0, 0.0
+	for _, i := range idx {
+		w := min(probs[i], tail-mass)
+		sum += w * u[i]
+		mass += w
+		if mass >= tail {
+			break
+		}
+	}
+	if mass <= 0 {
+		return u[idx[0]]
+	}
+	return sum / mass
 }

@@ -45,7 +45,7 @@ func New(botSpec string, seed int64, log *slog.Logger) (invisible.Player, error)
 		return NewAdvisor(cfg, seed, log), nil
 	case "blindfish":
 		cfg := DefaultBlindfish
-		if err := setAll(params, map[string]*float64{"hide": &cfg.Hide}, map[string]*int{"depth": &cfg.Depth, "boards": &cfg.Boards}); err != nil {
+		if err := setAll(params, map[string]*float64{"hide": &cfg.Hide, "risk": &cfg.Risk, "tail": &cfg.Tail}, map[string]*int{"depth": &cfg.Depth, "boards": &cfg.Boards}); err != nil {
 			return nil, fmt.Errorf("players: bot %q: %w", botSpec, err)
 		}
 		return NewBlindfish(cfg, seed, log), nil
