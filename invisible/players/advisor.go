@@ -45,6 +45,9 @@ type AdvisorConfig struct {
 	// where a uniform spread puts them but where they hurt (0: the
 	// paper's expectation alone).
 	Risk float64
+	// Draws scores a try that repeats a view for the third time as a
+	// draw, not by the search (see strategic).
+	Draws bool
 	// Tail is the probability mass of the worst boards that Risk
 	// weighs (0: the worst board alone).
 	Tail float64
@@ -197,6 +200,67 @@ func (p *Advisor) ChooseTry(ctx context.Context, left time.Duration) (chess.Move
 	return best.m, nil
 }
 
+// strategic is the strategic advisor's utility, in pawns, of each try on
+// each board, and the referee's answer to it there. With Draws, a try
+// that leads to a view seen twice already scores as the draw it likely is
+// (the view repeats when the true position does, unless the opponent's
+// invisible pieces moved).
+func (p *Advisor) strategic(ctx context.Context, bel invisible.Belief, cands []chess.Move, depth int) ([][]float64, [][]invisible.Answer, error) {
+	answers := make([][]invisible.Answer, len(cands))
+	utils := make([][]float64, len(cands))
+	drawn := make([]bool, len(cands))
+	pass := p.tr.View
+	pass.Apply(chess.Move{})
+	passDrawn := p.cfg.Draws && p.seen[pass.Key()] >= 2
+	for i, m := range cands {
+		answers[i] = make([]invisible.Answer, len(bel.Places))
+		utils[i] = make([]float64, len(bel.Places))
+		if p.cfg.Draws {
+			v := p.tr.View
+			v.Apply(m)
+			drawn[i] = p.seen[v.Key()] >= 2
+		}
+	}
+	for j, pl := range bel.Places {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, fmt.Errorf("players: %w", err)
+		}
+		b := p.tr.Board(pl)
+		here := float64(embedded.Evaluate(&b))
+		var forfeit float64
+		forfeitDone := false
+		for i, m := range cands {
+			a := invisible.Classify(&b, pl, m)
+			answers[i][j] = a
+			var u float64
+			switch a.Outcome {
+			case invisible.Possible:
+				if drawn[i] {
+					break
+				}
+				c := b
+				c.Apply(m)
+				u = -float64(p.s.search(&c, depth-1, -mate-1, mate+1, 1))
+			case invisible.Impossible:
+				if passDrawn {
+					break
+				}
+				if !forfeitDone {
+					c := b
+					c.Apply(chess.Move{})
+					forfeit = -float64(p.s.search(&c, depth-1, -mate-1, mate+1, 1))
+					forfeitDone = true
+				}
+				u = forfeit
+			default:
+				u = here - 5 // tried again: the position stays, a try spent
+			}
+			utils[i][j] = u / 100
+		}
+	}
+	return utils, answers, nil
+}
+
 // score runs the advisors over the try candidates.
 func (p *Advisor) score(ctx context.Context, depth, boards int) (scored, error) {
 	p.buf = invisible.AppendTries(&p.tr.View, p.buf[:0])
@@ -211,43 +275,16 @@ func (p *Advisor) score(ctx context.Context, depth, boards int) (scored, error) 
 	}
 	bel := p.tr.Belief.Top(boards)
 	scores := make([]scored, len(cands))
-	answers := make([][]invisible.Answer, len(cands))
-	utils := make([][]float64, len(cands))
-	for i := range answers {
-		answers[i] = make([]invisible.Answer, len(bel.Places))
-		utils[i] = make([]float64, len(bel.Places))
+	for i := range scores {
 		scores[i].m = cands[i]
 	}
-	for j, pl := range bel.Places {
-		if err := ctx.Err(); err != nil {
-			return scored{}, fmt.Errorf("players: %w", err)
-		}
-		b := p.tr.Board(pl)
-		here := float64(embedded.Evaluate(&b))
-		var forfeit float64
-		forfeitDone := false
-		for i, m := range cands {
-			a := invisible.Classify(&b, pl, m)
-			answers[i][j] = a
-			var u float64
-			switch a.Outcome {
-			case invisible.Possible:
-				c := b
-				c.Apply(m)
-				u = -float64(p.s.search(&c, depth-1, -mate-1, mate+1, 1))
-			case invisible.Impossible:
-				if !forfeitDone {
-					c := b
-					c.Apply(chess.Move{})
-					forfeit = -float64(p.s.search(&c, depth-1, -mate-1, mate+1, 1))
-					forfeitDone = true
-				}
-				u = forfeit
-			default:
-				u = here - 5 // tried again: the position stays, a try spent
-			}
-			scores[i].strategic += bel.Probs[j] * u / 100
-			utils[i][j] = u / 100
+	utils, answers, err := p.strategic(ctx, bel, cands, depth)
+	if err != nil {
+		return scored{}, err
+	}
+	for i := range scores {
+		for j, u := range utils[i] {
+			scores[i].strategic += bel.Probs[j] * u
 		}
 	}
 	if r := p.cfg.Risk; r > 0 {

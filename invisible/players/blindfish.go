@@ -8,6 +8,7 @@ import (
 type BlindfishConfig struct {
 	Depth, Boards    int
 	Hide, Risk, Tail float64
+	Draws            bool
 }
 
 // DefaultBlindfish is the setting measured against the advisor
@@ -23,5 +24,5 @@ var DefaultBlindfish = BlindfishConfig{Depth: 2, Boards: 24, Hide: 1}
 // NewBlindfish returns Blindfish's own player: the maximiser of the advisor
 // with a deeper search over fewer boards.
 func NewBlindfish(cfg BlindfishConfig, seed int64, log *slog.Logger) *Advisor {
-	return NewAdvisor(AdvisorConfig{Depth: cfg.Depth, Boards: cfg.Boards, Hide: cfg.Hide, Risk: cfg.Risk, Tail: cfg.Tail, Repeat: 0.5, Noise: 0.05}, seed, log)
+	return NewAdvisor(AdvisorConfig{Depth: cfg.Depth, Boards: cfg.Boards, Hide: cfg.Hide, Risk: cfg.Risk, Tail: cfg.Tail, Draws: cfg.Draws, Repeat: 0.5, Noise: 0.05}, seed, log)
 }

@@ -2,6 +2,7 @@ package players
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/blindfish-rbc/blindfish/chess"
@@ -70,5 +71,24 @@ func TestAdvisorSelfPlayTiming(t *testing.T) {
 		}
 		aw, ab := w.(*Advisor), b.(*Advisor)
 		t.Logf("%v: %v in %d turns; %d+%d decisions in %v+%v", cfg, p.Record.Result, len(p.Record.Turns), aw.Decisions, ab.Decisions, aw.Spent, ab.Spent)
+	}
+}
+
+// TestTailMean: the risk term is the expectation over the worst boards'
+// probability mass, the worst board alone at tail 0, the whole
+// expectation at tail 1.
+func TestTailMean(t *testing.T) {
+	u := []float64{1, -9, 2, 0}
+	probs := []float64{0.4, 0.1, 0.3, 0.2}
+	for _, c := range []struct{ tail, want float64 }{
+		{0, -9},
+		{0.1, -9},
+		{0.3, (0.1*-9 + 0.2*0) / 0.3},
+		{0.5, (0.1*-9 + 0.2*0 + 0.2*1) / 0.5},
+		{1, 0.4*1 + 0.1*-9 + 0.3*2 + 0.2*0},
+	} {
+		if got := tailMean(u, probs, c.tail); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("tailMean(tail=%v) = %v, want %v", c.tail, got, c.want)
+		}
 	}
 }

@@ -45,9 +45,14 @@ func New(botSpec string, seed int64, log *slog.Logger) (invisible.Player, error)
 		return NewAdvisor(cfg, seed, log), nil
 	case "blindfish":
 		cfg := DefaultBlindfish
-		if err := setAll(params, map[string]*float64{"hide": &cfg.Hide, "risk": &cfg.Risk, "tail": &cfg.Tail}, map[string]*int{"depth": &cfg.Depth, "boards": &cfg.Boards}); err != nil {
+		draws := 0.0
+		if cfg.Draws {
+			draws = 1
+		}
+		if err := setAll(params, map[string]*float64{"hide": &cfg.Hide, "risk": &cfg.Risk, "tail": &cfg.Tail, "draws": &draws}, map[string]*int{"depth": &cfg.Depth, "boards": &cfg.Boards}); err != nil {
 			return nil, fmt.Errorf("players: bot %q: %w", botSpec, err)
 		}
+		cfg.Draws = draws > 0
 		return NewBlindfish(cfg, seed, log), nil
 	}
 	return nil, fmt.Errorf("players: unknown invisible-chess bot %q (want %s)", botSpec, strings.Join(Names(), ", "))
