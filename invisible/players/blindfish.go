@@ -19,7 +19,7 @@ type BlindfishConfig struct {
 // invisible pieces moving where the opponent's belief spreads.
 // Measured on 1Q against advisor:hide=5 (20 games each, seed 5): 24
 // boards 20-0-0, 12 boards 17-0-3, hide=0 16-1-3, hide=3 13-3-4.
-var DefaultBlindfish = BlindfishConfig{Depth: 2, Boards: 24, Hide: 1}
+var DefaultBlindfish = BlindfishConfig{Depth: 2, Boards: 64, Hide: 1, Risk: 0.5, Draws: true}
 
 // NewBlindfish returns Blindfish's own player: the maximiser of the advisor
 // with a deeper search over fewer boards.
