@@ -1,7 +1,6 @@
 package players
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -45,12 +44,6 @@ type AdvisorConfig struct {
 	// where a uniform spread puts them but where they hurt (0: the
 	// paper's expectation alone).
 	Risk float64
-	// Draws scores a try that repeats a view for the third time as a
-	// draw, not by the search (see strategic).
-	Draws bool
-	// Tail is the probability mass of the worst boards that Risk
-	// weighs (0: the worst board alone).
-	Tail float64
 }
 
 // DefaultAdvisor is the paper's strategic advisor alone at depth 1.
@@ -201,25 +194,13 @@ func (p *Advisor) ChooseTry(ctx context.Context, left time.Duration) (chess.Move
 }
 
 // strategic is the strategic advisor's utility, in pawns, of each try on
-// each board, and the referee's answer to it there. With Draws, a try
-// that leads to a view seen twice already scores as the draw it likely is
-// (the view repeats when the true position does, unless the opponent's
-// invisible pieces moved).
+// each board, and the referee's answer to it there.
 func (p *Advisor) strategic(ctx context.Context, bel invisible.Belief, cands []chess.Move, depth int) ([][]float64, [][]invisible.Answer, error) {
 	answers := make([][]invisible.Answer, len(cands))
 	utils := make([][]float64, len(cands))
-	drawn := make([]bool, len(cands))
-	pass := p.tr.View
-	pass.Apply(chess.Move{})
-	passDrawn := p.cfg.Draws && p.seen[pass.Key()] >= 2
-	for i, m := range cands {
+	for i := range cands {
 		answers[i] = make([]invisible.Answer, len(bel.Places))
 		utils[i] = make([]float64, len(bel.Places))
-		if p.cfg.Draws {
-			v := p.tr.View
-			v.Apply(m)
-			drawn[i] = p.seen[v.Key()] >= 2
-		}
 	}
 	for j, pl := range bel.Places {
 		if err := ctx.Err(); err != nil {
@@ -235,16 +216,10 @@ func (p *Advisor) strategic(ctx context.Context, bel invisible.Belief, cands []c
 			var u float64
 			switch a.Outcome {
 			case invisible.Possible:
-				if drawn[i] {
-					break
-				}
 				c := b
 				c.Apply(m)
 				u = -float64(p.s.search(&c, depth-1, -mate-1, mate+1, 1))
 			case invisible.Impossible:
-				if passDrawn {
-					break
-				}
 				if !forfeitDone {
 					c := b
 					c.Apply(chess.Move{})
@@ -289,7 +264,7 @@ func (p *Advisor) score(ctx context.Context, depth, boards int) (scored, error) 
 	}
 	if r := p.cfg.Risk; r > 0 {
 		for i := range scores {
-			scores[i].strategic = (1-r)*scores[i].strategic + r*tailMean(utils[i], bel.Probs, p.cfg.Tail)
+			scores[i].strategic = (1-r)*scores[i].strategic + r*slices.Min(utils[i])
 		}
 	}
 	h0 := p.hide.entropy()
@@ -363,30 +338,4 @@ func expectedEntropy(answers []invisible.Answer, probs []float64) float64 {
 		}
 	}
 	return h
-}
-
-// tailMean is the expectation of u over the worst tail of the probability
-// mass of probs (the worst board alone when tail is 0).
-func tailMean(u, probs []float64, tail float64) float64 {
-	idx := make([]int, len(u))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(u[a], u[b]) })
-	if tail <= 0 {
-		return u[idx[0]]
-	}
-	sum, mass := 0.0, 0.0
-	for _, i := range idx {
-		w := min(probs[i], tail-mass)
-		sum += w * u[i]
-		mass += w
-		if mass >= tail {
-			break
-		}
-	}
-	if mass <= 0 {
-		return u[idx[0]]
-	}
-	return sum / mass
 }

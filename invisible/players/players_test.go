@@ -2,7 +2,6 @@ package players
 
 import (
 	"context"
-	"math"
 	"testing"
 	"time"
 
@@ -75,25 +74,6 @@ func TestAdvisorSelfPlayTiming(t *testing.T) {
 	}
 }
 
-// TestTailMean: the risk term is the expectation over the worst boards'
-// probability mass, the worst board alone at tail 0, the whole
-// expectation at tail 1.
-func TestTailMean(t *testing.T) {
-	u := []float64{1, -9, 2, 0}
-	probs := []float64{0.4, 0.1, 0.3, 0.2}
-	for _, c := range []struct{ tail, want float64 }{
-		{0, -9},
-		{0.1, -9},
-		{0.3, (0.1*-9 + 0.2*0) / 0.3},
-		{0.5, (0.1*-9 + 0.2*0 + 0.2*1) / 0.5},
-		{1, 0.4*1 + 0.1*-9 + 0.3*2 + 0.2*0},
-	} {
-		if got := tailMean(u, probs, c.tail); math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("tailMean(tail=%v) = %v, want %v", c.tail, got, c.want)
-		}
-	}
-}
-
 // riskPosition is White to move with its invisible queen on d1 and a free
 // pawn on d5, and Black's invisible queen on one of four squares: on d8
 // (one chance in twenty) it guards the pawn and takes the queen that takes
@@ -134,31 +114,6 @@ func TestBlindfishDoesNotHangTheQueen(t *testing.T) {
 		}
 		if (m == take) != c.want {
 			t.Errorf("risk %v: tried %v; want Qxd5 %v", c.risk, m, c.want)
-		}
-	}
-}
-
-// TestBlindfishScoresAThirdRepetitionAsADraw: a pawn up, the try that
-// brings a view back for the third time is worth the draw, not the pawn,
-// and Blindfish plays another; the paper's advisor does not look.
-func TestBlindfishScoresAThirdRepetitionAsADraw(t *testing.T) {
-	take := chess.Move{From: chess.D1, To: chess.D5}
-	for _, draws := range []bool{false, true} {
-		cfg := DefaultBlindfish
-		cfg.Hide, cfg.Risk, cfg.Draws = 0, 0, draws
-		p := NewBlindfish(cfg, 1, nil)
-		p.tr = riskPosition(t)
-		p.tr.Belief = invisible.Belief{Places: p.tr.Belief.Places[:1], Probs: []float64{1}}
-		p.hide = newHideModel(p.tr.Own)
-		v := p.tr.View
-		v.Apply(take)
-		p.seen[v.Key()] = 2
-		utils, _, err := p.strategic(context.Background(), p.tr.Belief, []chess.Move{take}, cfg.Depth)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := utils[0][0]; (got == 0) != draws {
-			t.Errorf("draws %v: Qxd5 scores %v pawns", draws, got)
 		}
 	}
 }

@@ -25,7 +25,7 @@ const Usage = "advisor takes hide=, seek=, depth=, boards=, repeat=, noise=; bli
 
 // New builds the player a spec names: "random", "advisor" with optional
 // settings "advisor:hide=5,seek=0,depth=2,boards=48,noise=0.05", or
-// "blindfish" with optional "blindfish:depth=2,boards=24,hide=1".
+// "blindfish" with optional "blindfish:depth=2,boards=64,hide=1".
 func New(botSpec string, seed int64, log *slog.Logger) (invisible.Player, error) {
 	name, params, err := spec.Parse(botSpec)
 	if err != nil {
@@ -45,14 +45,9 @@ func New(botSpec string, seed int64, log *slog.Logger) (invisible.Player, error)
 		return NewAdvisor(cfg, seed, log), nil
 	case "blindfish":
 		cfg := DefaultBlindfish
-		draws := 0.0
-		if cfg.Draws {
-			draws = 1
-		}
-		if err := setAll(params, map[string]*float64{"hide": &cfg.Hide, "risk": &cfg.Risk, "tail": &cfg.Tail, "draws": &draws}, map[string]*int{"depth": &cfg.Depth, "boards": &cfg.Boards}); err != nil {
+		if err := setAll(params, map[string]*float64{"hide": &cfg.Hide}, map[string]*int{"depth": &cfg.Depth, "boards": &cfg.Boards}); err != nil {
 			return nil, fmt.Errorf("players: bot %q: %w", botSpec, err)
 		}
-		cfg.Draws = draws > 0
 		return NewBlindfish(cfg, seed, log), nil
 	}
 	return nil, fmt.Errorf("players: unknown invisible-chess bot %q (want %s)", botSpec, strings.Join(Names(), ", "))
