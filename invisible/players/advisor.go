@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
@@ -39,6 +40,13 @@ type AdvisorConfig struct {
 	// Model is the opponent model of the player's belief (invisible.Model):
 	// the paper's uniform one unless set.
 	Model invisible.Model
+	// Risk is the weight, in [0, 1], of a try's worst board in its
+	// strategic utility, against the belief's expectation: the
+	// expectation takes a try that loses the queen on one board in five
+	// for a pawn on the other four, and the opponent's pieces are not
+	// where a uniform spread puts them but where they hurt (0: the
+	// paper's expectation alone).
+	Risk float64
 }
 
 // DefaultAdvisor is the paper's strategic advisor alone at depth 1.
@@ -189,28 +197,18 @@ func (p *Advisor) ChooseTry(ctx context.Context, left time.Duration) (chess.Move
 	return best.m, nil
 }
 
-// score runs the advisors over the try candidates.
-func (p *Advisor) score(ctx context.Context, depth, boards int) (scored, error) {
-	p.buf = invisible.AppendTries(&p.tr.View, p.buf[:0])
-	cands := p.buf[:0:0]
-	for _, m := range p.buf {
-		if !p.tried[m] {
-			cands = append(cands, m)
-		}
-	}
-	if len(cands) == 0 {
-		return scored{}, fmt.Errorf("players: no untried try left")
-	}
-	bel := p.tr.Belief.Top(boards)
-	scores := make([]scored, len(cands))
+// strategic is the strategic advisor's utility, in pawns, of each try on
+// each board, and the referee's answer to it there.
+func (p *Advisor) strategic(ctx context.Context, bel invisible.Belief, cands []chess.Move, depth int) ([][]float64, [][]invisible.Answer, error) {
 	answers := make([][]invisible.Answer, len(cands))
-	for i := range answers {
+	utils := make([][]float64, len(cands))
+	for i := range cands {
 		answers[i] = make([]invisible.Answer, len(bel.Places))
-		scores[i].m = cands[i]
+		utils[i] = make([]float64, len(bel.Places))
 	}
 	for j, pl := range bel.Places {
 		if err := ctx.Err(); err != nil {
-			return scored{}, fmt.Errorf("players: %w", err)
+			return nil, nil, fmt.Errorf("players: %w", err)
 		}
 		b := p.tr.Board(pl)
 		here := float64(embedded.Evaluate(&b))
@@ -236,7 +234,41 @@ func (p *Advisor) score(ctx context.Context, depth, boards int) (scored, error) 
 			default:
 				u = here - 5 // tried again: the position stays, a try spent
 			}
-			scores[i].strategic += bel.Probs[j] * u / 100
+			utils[i][j] = u / 100
+		}
+	}
+	return utils, answers, nil
+}
+
+// score runs the advisors over the try candidates.
+func (p *Advisor) score(ctx context.Context, depth, boards int) (scored, error) {
+	p.buf = invisible.AppendTries(&p.tr.View, p.buf[:0])
+	cands := p.buf[:0:0]
+	for _, m := range p.buf {
+		if !p.tried[m] {
+			cands = append(cands, m)
+		}
+	}
+	if len(cands) == 0 {
+		return scored{}, fmt.Errorf("players: no untried try left")
+	}
+	bel := p.tr.Belief.Top(boards)
+	scores := make([]scored, len(cands))
+	for i := range scores {
+		scores[i].m = cands[i]
+	}
+	utils, answers, err := p.strategic(ctx, bel, cands, depth)
+	if err != nil {
+		return scored{}, err
+	}
+	for i := range scores {
+		for j, u := range utils[i] {
+			scores[i].strategic += bel.Probs[j] * u
+		}
+	}
+	if r := p.cfg.Risk; r > 0 {
+		for i := range scores {
+			scores[i].strategic = (1-r)*scores[i].strategic + r*slices.Min(utils[i])
 		}
 	}
 	h0 := p.hide.entropy()

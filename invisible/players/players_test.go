@@ -3,6 +3,7 @@ package players
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/invisible"
@@ -70,5 +71,49 @@ func TestAdvisorSelfPlayTiming(t *testing.T) {
 		}
 		aw, ab := w.(*Advisor), b.(*Advisor)
 		t.Logf("%v: %v in %d turns; %d+%d decisions in %v+%v", cfg, p.Record.Result, len(p.Record.Turns), aw.Decisions, ab.Decisions, aw.Spent, ab.Spent)
+	}
+}
+
+// riskPosition is White to move with its invisible queen on d1 and a free
+// pawn on d5, and Black's invisible queen on one of four squares: on d8
+// (one chance in twenty) it guards the pawn and takes the queen that takes
+// it; elsewhere it does not.
+func riskPosition(t *testing.T) *invisible.Tracker {
+	t.Helper()
+	tr := invisible.NewTracker(chess.White, [2]invisible.Config{invisible.Q1, invisible.Q1})
+	v, err := chess.ParseFEN("r3k3/pp3ppp/8/3p4/8/8/PP3PPP/3QK3 w - - 0 20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.View = v
+	tr.Own = invisible.Placement{chess.D1, chess.NoSquare}
+	tr.Belief = invisible.Belief{Probs: []float64{0.35, 0.3, 0.3, 0.05}}
+	for _, s := range []chess.Square{chess.H8, chess.G8, chess.B8, chess.D8} {
+		tr.Belief.Places = append(tr.Belief.Places, invisible.Placement{s, chess.NoSquare})
+	}
+	return tr
+}
+
+// TestBlindfishDoesNotHangTheQueen: the expectation alone takes the pawn
+// (it wins a pawn on boards worth nineteen chances in twenty); Blindfish,
+// whose worst boards weigh in, does not risk its queen for it.
+func TestBlindfishDoesNotHangTheQueen(t *testing.T) {
+	take := chess.Move{From: chess.D1, To: chess.D5}
+	for _, c := range []struct {
+		risk float64
+		want bool
+	}{{0, true}, {DefaultBlindfish.Risk, false}} {
+		cfg := DefaultBlindfish
+		cfg.Hide, cfg.Risk = 0, c.risk
+		p := NewBlindfish(cfg, 1, nil)
+		p.tr = riskPosition(t)
+		p.hide = newHideModel(p.tr.Own)
+		m, err := p.ChooseTry(context.Background(), time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (m == take) != c.want {
+			t.Errorf("risk %v: tried %v; want Qxd5 %v", c.risk, m, c.want)
+		}
 	}
 }

@@ -25,7 +25,7 @@ const Usage = "advisor takes hide=, seek=, depth=, boards=, repeat=, noise=, mod
 
 // New builds the player a spec names: "random", "advisor" with optional
 // settings "advisor:hide=5,seek=0,depth=2,boards=48,noise=0.05,model=greedy", or
-// "blindfish" with optional "blindfish:depth=2,boards=24,hide=1".
+// "blindfish" with optional "blindfish:depth=2,boards=64,hide=1".
 func New(botSpec string, seed int64, log *slog.Logger) (invisible.Player, error) {
 	name, params, err := spec.Parse(botSpec)
 	if err != nil {
