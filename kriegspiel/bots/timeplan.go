@@ -20,6 +20,10 @@ import (
 // and it leaves the increment out, which errs on the side of time.
 type timePlan struct {
 	turnsLeft int
+	// cap is the most a turn takes, belief and choice together, whatever
+	// the clock (0: the clock's share alone); it also limits the turns
+	// played before the clock is known.
+	cap time.Duration
 	// clock is our clock as ChooseQuestion last told it, less what our
 	// callbacks took since.
 	clock timeplan.Reading
@@ -47,6 +51,9 @@ func (t *timePlan) startTurn(now time.Time) {
 	t.turn = 0
 	if left, known := t.clock.Left(); known {
 		t.turn = timeplan.Share(left, t.turnsLeft)
+	}
+	if t.cap > 0 && (t.turn == 0 || t.turn > t.cap) {
+		t.turn = t.cap
 	}
 }
 
