@@ -31,6 +31,9 @@ type timePlan struct {
 	// progress (turn is 0 while the clock is unknown: no limit).
 	turnStart time.Time
 	turn      time.Duration
+	// share is the turn's share of the clock before the cap (0 while the
+	// clock is unknown): what a rebuild of a lost belief may take.
+	share time.Duration
 	// perExpand is the measured time per board of an opponent's turn
 	// (Belief.Opponent, per board before it) and perAsk per board of an
 	// answer to our own question (Belief.Own); 0 until measured.
@@ -52,6 +55,7 @@ func (t *timePlan) startTurn(now time.Time) {
 	if left, known := t.clock.Left(); known {
 		t.turn = timeplan.Share(left, t.turnsLeft)
 	}
+	t.share = t.turn
 	if t.cap > 0 && (t.turn == 0 || t.turn > t.cap) {
 		t.turn = t.cap
 	}

@@ -90,8 +90,8 @@ func TestTimePlanCapsTheTurn(t *testing.T) {
 	}
 	p.told(time.Minute)
 	p.startTurn(t0)
-	if p.turn != 100*time.Millisecond {
-		t.Errorf("turn with 1.5 s the share: %v, want the cap", p.turn)
+	if p.turn != 100*time.Millisecond || p.share != 1500*time.Millisecond {
+		t.Errorf("turn with 1.5 s the share: %v (share %v), want the cap", p.turn, p.share)
 	}
 	p.told(2 * time.Second)
 	p.startTurn(t0)
