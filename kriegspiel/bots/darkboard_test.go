@@ -72,7 +72,9 @@ func TestDarkboardBeatsRandom(t *testing.T) {
 	for _, rules := range []kriegspiel.Ruleset{kriegspiel.Wild16(), kriegspiel.Berkeley(), kriegspiel.BerkeleyAny()} {
 		wins := 0
 		for g := range games {
-			p := NewDarkboard(DefaultDarkboardConfig(), uint64(g), nil)
+			cfg := DefaultDarkboardConfig()
+			cfg.MoveTime = time.Hour // the nodes bound the search, not a loaded machine's time
+			p := NewDarkboard(cfg, uint64(g), nil)
 			opts := kriegspiel.DefaultOptions()
 			opts.Rules = rules
 			opts.InitialTime, opts.Increment = time.Hour, 0
