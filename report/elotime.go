@@ -48,7 +48,19 @@ func clip(x, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, x)) }
 // with 95% error bars, and a dashed line at 0 (the opponent): the shape of
 // the MCTS paper's Figure 10. It returns a standalone SVG document.
 func EloByTimeSVG(title, opponent string, series []EloSeries) ([]byte, error) {
-	lo, hi := -400.0, 300.0
+	// The y range holds every finite interval end, within ±800 (a run won
+	// or lost outright has an infinite end, clipped to the range).
+	lo, hi := -100.0, 100.0
+	for _, s := range series {
+		for _, p := range s.Points {
+			for _, v := range []float64{p.Elo, p.Lo, p.Hi} {
+				if finite(v) {
+					lo, hi = math.Min(lo, v), math.Max(hi, v)
+				}
+			}
+		}
+	}
+	lo, hi = math.Max(-800, lo-50), math.Min(800, hi+50)
 	pl := newPlot(title, "seconds a move (log scale)", "Elo against "+opponent)
 	pl.X.Scale = plot.LogScale{}
 	xmin, xmax := math.Inf(1), math.Inf(-1)
