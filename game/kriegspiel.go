@@ -32,7 +32,7 @@ func (Kriegspiel) DefaultBot() string { return "sampling" }
 
 // Bots lists the built-in Kriegspiel bots and their settings.
 func (Kriegspiel) Bots() string {
-	return strings.Join(bots.Names(), ", ") + "; sampling takes samples=, depth=, eval=, belief=, size=, limit=, recover=; mcts takes approach=, k=, boards=, c=, depth= and the belief settings; darkboard takes depth=, alpha=, nodes=, movetime="
+	return strings.Join(bots.Names(), ", ") + "; sampling takes samples=, depth=, eval=, belief=, size=, limit=, recover=, movetime=; mcts takes approach=, k=, boards=, c=, depth= and the belief settings; darkboard takes depth=, alpha=, nodes=, movetime="
 }
 
 // Option is --ruleset.

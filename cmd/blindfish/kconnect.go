@@ -31,7 +31,7 @@ func runKriegspielConnect(ctx context.Context, args []string, stdout, stderr io.
 	keyEnv := fs.String("key-env", "KRIEGSPIEL_BOT_REGISTRATION_KEY", "with --register: the environment variable holding the registration key, if the server wants one (kriegspiel.org does not: unset, none is sent)")
 	email := fs.String("owner-email", "", "with --register: the owner's e-mail address")
 	display := fs.String("display-name", "Blindfish", "with --register: the bot's display name")
-	bot := fs.String("bot", "sampling", "the Kriegspiel bot that plays: "+strings.Join(bots.Names(), ", ")+" (sampling takes samples=, depth=, eval=, belief=, size=, limit=, recover=; mcts takes boards=, c=, depth= and the same belief settings)")
+	bot := fs.String("bot", "sampling", "the Kriegspiel bot that plays: "+strings.Join(bots.Names(), ", ")+" (sampling takes samples=, depth=, eval=, belief=, size=, limit=, recover=, movetime=; mcts takes boards=, c=, depth= and the same belief settings)")
 	rules := fs.String("rules", "wild16", "the rulesets we play, comma-separated ("+strings.Join(kriegspiel.RulesetNames(), ", ")+"); our lobby games use the first")
 	create := fs.Bool("create", false, "keep one lobby game of ours open")
 	playAs := fs.String("play-as", "random", "our colour in the games we create: white, black or random")

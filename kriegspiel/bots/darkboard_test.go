@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/kriegspiel/metapos"
 )
 
 // startPlayer starts p on the position fen (both players know it) with
@@ -70,7 +72,9 @@ func TestDarkboardBeatsRandom(t *testing.T) {
 	for _, rules := range []kriegspiel.Ruleset{kriegspiel.Wild16(), kriegspiel.Berkeley(), kriegspiel.BerkeleyAny()} {
 		wins := 0
 		for g := range games {
-			p := NewDarkboard(DefaultDarkboardConfig(), uint64(g), nil)
+			cfg := DefaultDarkboardConfig()
+			cfg.MoveTime = time.Hour // the nodes bound the search, not a loaded machine's time
+			p := NewDarkboard(cfg, uint64(g), nil)
 			opts := kriegspiel.DefaultOptions()
 			opts.Rules = rules
 			opts.InitialTime, opts.Increment = time.Hour, 0
@@ -119,5 +123,25 @@ func TestCapturerTakes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDarkboardSearchStopsAtItsDeadline: a search whose deadline has
+// passed stops within a few hundred nodes, however deep it may go (the
+// clock was once looked at only when the node count was a multiple of 256
+// at an inner node, which let a search at movetime=10ms take 150 ms).
+func TestDarkboardSearchStopsAtItsDeadline(t *testing.T) {
+	m := metapos.New(chess.White, chess.StartBoard())
+	var buf [256]chess.Move
+	moves := m.Mine.AppendMoveActions(buf[:0])
+	s := search{cfg: DefaultDarkboardConfig(), deadline: time.Now().Add(-time.Second), ctx: context.Background()}
+	for _, mv := range moves {
+		s.value(&m, mv, 4)
+		if s.stopped() {
+			break
+		}
+	}
+	if !s.stop || s.nodes > 1_000 {
+		t.Errorf("searched %d nodes past the deadline (stopped %v), want at most 1,000", s.nodes, s.stop)
 	}
 }

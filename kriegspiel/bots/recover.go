@@ -49,11 +49,13 @@ func (p *Sampling) recover(ctx context.Context, now time.Time) bool {
 		return false
 	}
 	p.Recoveries++
-	// The rebuild may take the turn's whole share: a player without a
-	// belief has nothing to score moves on anyway.
+	// The rebuild may take the turn's whole share of the clock, past a
+	// movetime cap (a replay of the game does not fit in tens of
+	// milliseconds, and a player without a belief has nothing to score
+	// moves on anyway); it happens a few times a game at most.
 	deadline := time.Time{}
-	if p.plan.turn > 0 {
-		deadline = later(p.plan.turnStart.Add(p.plan.turn), now.Add(p.plan.turn/2))
+	if share := p.plan.share; share > 0 {
+		deadline = later(p.plan.turnStart.Add(share), now.Add(share/2))
 	}
 	var v kriegspiel.View
 	err := withDeadline(ctx, deadline, func(ctx context.Context) error {

@@ -69,13 +69,15 @@ func Names() []string {
 
 // New builds the Kriegspiel player a spec names: "random", or "sampling"
 // with optional settings
-// "sampling:samples=48,depth=6,eval=auto,belief=exact,size=2000,limit=200000,recover=hybrid"
+// "sampling:samples=48,depth=6,eval=auto,belief=exact,size=2000,limit=200000,recover=hybrid,movetime=50ms"
 // (eval is auto, stockfish or embedded, as for the RBC player; belief is
 // exact, aosp, los or hybrid, size the sampling beliefs' boards and the
 // exact one's size once thinned, limit the exact one's size before it is
-// thinned, and recover what follows a lost belief: hybrid or none), or
+// thinned, recover what follows a lost belief: hybrid or none, and movetime
+// the most a turn takes, belief and choice together, whatever the clock;
+// no cap by default), or
 // "mcts" (approach C, mcts.go) with optional settings
-// "mcts:approach=c,k=1,boards=256,c=0.25,depth=4,restrict=false,iterations=200000,belief=exact,size=2000,limit=200000,recover=hybrid"
+// "mcts:approach=c,k=1,boards=256,c=0.25,depth=4,restrict=false,iterations=200000,belief=exact,size=2000,limit=200000,recover=hybrid,movetime=50ms"
 // (approach is the paper's A, B or C, k approach B's simulation length in
 // our moves; boards is the most belief boards the root's answers are counted on, c
 // UCB1's exploration, depth the most of our turns a line of the tree
@@ -211,14 +213,7 @@ func darkboardSettings() []setting[DarkboardConfig] {
 			return err
 		}},
 		{"nodes", func(c *DarkboardConfig, v string) (err error) { c.Nodes, err = positive(v); return err }},
-		{"movetime", func(c *DarkboardConfig, v string) error {
-			d, err := time.ParseDuration(v)
-			if err == nil && d <= 0 {
-				err = fmt.Errorf("%q is not a positive duration", v)
-			}
-			c.MoveTime = d
-			return err
-		}},
+		{"movetime", func(c *DarkboardConfig, v string) (err error) { c.MoveTime, err = positiveDuration(v); return err }},
 	}
 }
 
@@ -234,6 +229,7 @@ func beliefSettings[C any](belief func(*C) *SamplingConfig) []setting[C] {
 			return nil
 		}},
 		{"size", func(c *C, v string) (err error) { belief(c).ThinTo, err = positive(v); return err }},
+		{"movetime", func(c *C, v string) (err error) { belief(c).MoveTime, err = positiveDuration(v); return err }},
 		{"limit", func(c *C, v string) (err error) { belief(c).BeliefLimit, err = positive(v); return err }},
 		{"recover", func(c *C, v string) error {
 			if v != "hybrid" && v != "none" {
@@ -243,6 +239,14 @@ func beliefSettings[C any](belief func(*C) *SamplingConfig) []setting[C] {
 			return nil
 		}},
 	}
+}
+
+func positiveDuration(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err == nil && d <= 0 {
+		err = fmt.Errorf("%q is not a positive duration", s)
+	}
+	return d, err
 }
 
 func positive(s string) (int, error) {

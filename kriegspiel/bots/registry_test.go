@@ -21,11 +21,12 @@ func TestNewRefusesBadSpecs(t *testing.T) {
 		{"mcts:depth=2,depth=3", `bots: bad bot spec "mcts:depth=2,depth=3": setting "depth" given twice`, true},
 		{"trout", `unknown kriegspiel bot "trout" (want random, capturer, sampling, mcts, darkboard)`, false},
 		{"random:seed=1", `kriegspiel bot "random:seed=1": random takes no settings`, false},
-		{"sampling:speed=3", `kriegspiel bot "sampling:speed=3": speed: unknown setting (sampling has samples, depth, eval, belief, size, limit, recover)`, false},
-		{"mcts:eval=embedded", `kriegspiel bot "mcts:eval=embedded": eval: unknown setting (mcts has boards, c, depth, restrict, iterations, approach, k, belief, size, limit, recover)`, false},
+		{"sampling:speed=3", `kriegspiel bot "sampling:speed=3": speed: unknown setting (sampling has samples, depth, eval, belief, size, movetime, limit, recover)`, false},
+		{"mcts:eval=embedded", `kriegspiel bot "mcts:eval=embedded": eval: unknown setting (mcts has boards, c, depth, restrict, iterations, approach, k, belief, size, movetime, limit, recover)`, false},
 		{"mcts:c=-1", `kriegspiel bot "mcts:c=-1": c: "-1" is not a finite number at least 0`, false},
 		{"sampling:samples=0", `kriegspiel bot "sampling:samples=0": samples: "0" is not a positive integer`, false},
 		{"sampling:recover=maybe", `kriegspiel bot "sampling:recover=maybe": recover: "maybe" is neither hybrid nor none`, false},
+		{"mcts:movetime=0s", `kriegspiel bot "mcts:movetime=0s": movetime: "0s" is not a positive duration`, false},
 		// The first bad key in sorted order is the one named, on every run.
 		{"mcts:size=0,boards=0", `kriegspiel bot "mcts:size=0,boards=0": boards: "0" is not a positive integer`, false},
 	} {

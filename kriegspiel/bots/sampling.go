@@ -30,6 +30,10 @@ type SamplingConfig struct {
 	Depth int
 	// TurnsLeft is how many more turns the clock is planned for.
 	TurnsLeft int
+	// MoveTime caps each turn, the belief's update and the choice
+	// together (0: no cap but the clock's share): a fixed time a move,
+	// as Darkboard's MoveTime, for matches at equal time.
+	MoveTime time.Duration
 	// Belief is "exact" (thinned to ThinTo boards when it outgrows
 	// BeliefLimit), or a sampling belief of ThinTo boards: "aosp", "los"
 	// or "hybrid" (kriegspiel.NewView).
@@ -101,7 +105,7 @@ func (p *Sampling) HandleGameStart(_ context.Context, color chess.Color, rules k
 	p.game = game{rules: rules, start: start, pawnTries: pawnTries}
 	p.ending = endgame.NewTracker(color, rules, start, 1) // its own seed: the player's stream stays as it was
 	p.Thinnings, p.Losses, p.Recoveries = 0, 0, 0
-	p.plan = timePlan{turnsLeft: p.cfg.TurnsLeft}
+	p.plan = timePlan{turnsLeft: p.cfg.TurnsLeft, cap: p.cfg.MoveTime}
 	name, size := p.cfg.Belief, p.cfg.ThinTo
 	if name == "" || name == "exact" {
 		name, size = "exact", p.cfg.BeliefLimit

@@ -20,6 +20,10 @@ import (
 // and it leaves the increment out, which errs on the side of time.
 type timePlan struct {
 	turnsLeft int
+	// cap is the most a turn takes, belief and choice together, whatever
+	// the clock (0: the clock's share alone); it also limits the turns
+	// played before the clock is known.
+	cap time.Duration
 	// clock is our clock as ChooseQuestion last told it, less what our
 	// callbacks took since.
 	clock timeplan.Reading
@@ -27,6 +31,9 @@ type timePlan struct {
 	// progress (turn is 0 while the clock is unknown: no limit).
 	turnStart time.Time
 	turn      time.Duration
+	// share is the turn's share of the clock before the cap (0 while the
+	// clock is unknown): what a rebuild of a lost belief may take.
+	share time.Duration
 	// perExpand is the measured time per board of an opponent's turn
 	// (Belief.Opponent, per board before it) and perAsk per board of an
 	// answer to our own question (Belief.Own); 0 until measured.
@@ -47,6 +54,10 @@ func (t *timePlan) startTurn(now time.Time) {
 	t.turn = 0
 	if left, known := t.clock.Left(); known {
 		t.turn = timeplan.Share(left, t.turnsLeft)
+	}
+	t.share = t.turn
+	if t.cap > 0 && (t.turn == 0 || t.turn > t.cap) {
+		t.turn = t.cap
 	}
 }
 

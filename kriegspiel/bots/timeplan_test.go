@@ -72,6 +72,38 @@ func TestTimePlanSharesTheClock(t *testing.T) {
 // player: while the belief is fast it is not cut; once the plan says a
 // board costs more than the turn's belief share, the belief is cut before
 // the opponent's turn is expanded, and it is still a belief (not lost).
+// TestTimePlanCapsTheTurn: with a cap (movetime=), a turn gets the cap
+// when the clock's share is larger or not known yet, and the share when it
+// is smaller.
+func TestTimePlanCapsTheTurn(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	p := timePlan{turnsLeft: 40, cap: 100 * time.Millisecond}
+	p.startTurn(t0)
+	if p.turn != 100*time.Millisecond {
+		t.Errorf("turn before the clock is known: %v, want the cap", p.turn)
+	}
+	if d := p.beliefDeadline(t0); !d.Equal(t0.Add(50 * time.Millisecond)) {
+		t.Errorf("belief deadline %v, want half the cap", d.Sub(t0))
+	}
+	if d := p.questionDeadline(t0, time.Minute); !d.Equal(t0.Add(100 * time.Millisecond)) {
+		t.Errorf("question deadline %v, want the cap", d.Sub(t0))
+	}
+	p.told(time.Minute)
+	p.startTurn(t0)
+	if p.turn != 100*time.Millisecond || p.share != 1500*time.Millisecond {
+		t.Errorf("turn with 1.5 s the share: %v (share %v), want the cap", p.turn, p.share)
+	}
+	p.told(2 * time.Second)
+	p.startTurn(t0)
+	if p.turn != 50*time.Millisecond {
+		t.Errorf("turn with 50 ms the share: %v, want the share", p.turn)
+	}
+	cfg := DefaultMCTSConfig()
+	if err := apply(&cfg, "mcts", map[string]string{"movetime": "20ms"}, mctsSettings()); err != nil || cfg.Belief.MoveTime != 20*time.Millisecond {
+		t.Errorf("mcts:movetime=20ms: %v, %v", cfg.Belief.MoveTime, err)
+	}
+}
+
 func TestSamplingCutsItsBeliefToItsTime(t *testing.T) {
 	rec := randomGame(t, 6)
 	p := NewSampling(DefaultSamplingConfig(), evaluator.NewEmbedded(), 1, nil)
