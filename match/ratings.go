@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/blindfish-rbc/blindfish/chess"
 )
@@ -114,6 +115,30 @@ func RatingName(spec, variant string) string {
 	return spec + " [" + variant + "]"
 }
 
+// resolveAnchor returns the rated name the anchor spec stands for: itself
+// when a game names it so, or else the one name that is the spec in a
+// variant (RatingName), so that the default "random" anchors a list of
+// Kriegspiel or invisible-chess games, whose names carry their variant. Two
+// variants of it leave the anchor unresolved: which one is the user's to say.
+func resolveAnchor(names []string, anchor string) string {
+	if slices.Contains(names, anchor) {
+		return anchor
+	}
+	found := ""
+	for _, n := range names {
+		if strings.HasPrefix(n, anchor+" [") && strings.HasSuffix(n, "]") {
+			if found != "" {
+				return anchor
+			}
+			found = n
+		}
+	}
+	if found == "" {
+		return anchor
+	}
+	return found
+}
+
 // pairTally sums the games between bots i and j (i < j): how many, and the
 // points of i.
 type pairTally struct {
@@ -183,11 +208,12 @@ func Ratings(results []*Result, opts RatingOptions) (*RatingList, error) {
 		p.pts += pts
 	}
 	groups := components(len(names), pairs)
-	_, list.AnchorFound = index[opts.Anchor]
+	anchorName := resolveAnchor(names, opts.Anchor)
+	_, list.AnchorFound = index[anchorName]
 	main := -1
 	if list.AnchorFound {
 		for g, members := range groups {
-			if slices.Contains(members, index[opts.Anchor]) {
+			if slices.Contains(members, index[anchorName]) {
 				main = g
 			}
 		}
@@ -196,7 +222,7 @@ func Ratings(results []*Result, opts RatingOptions) (*RatingList, error) {
 	for g, members := range groups {
 		anchor := -1
 		if g == main {
-			anchor = index[opts.Anchor]
+			anchor = index[anchorName]
 		}
 		rg, err := fitGroup(members, anchor, pairs, names, tallies, opts.Prior)
 		if err != nil {

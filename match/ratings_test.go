@@ -296,3 +296,31 @@ func TestRatingsExcluded(t *testing.T) {
 		t.Errorf("apart: %+v", list.Apart)
 	}
 }
+
+// TestRatingsAnchorInAVariant: the default anchor "random" anchors a list
+// whose names carry their variant (Kriegspiel's, invisible chess's), and is
+// left to the user when two variants have one.
+func TestRatingsAnchorInAVariant(t *testing.T) {
+	inVariant := func(rs []*Result, v string) []*Result {
+		for _, r := range rs {
+			r.Variant = v
+		}
+		return rs
+	}
+	games := inVariant(concat(played("darkboard", "random", 8, 1, 1), played("mcts", "darkboard", 3, 1, 6)), "kriegspiel/wild16")
+	list, err := Ratings(games, RatingOptions{Anchor: DefaultAnchor, Prior: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "random [kriegspiel/wild16]"; !list.AnchorFound || list.Main.Anchor != want {
+		t.Errorf("found %v, main anchor %q; want %q", list.AnchorFound, list.Main.Anchor, want)
+	}
+	two := concat(games, inVariant(played("advisor", "random", 5, 0, 5), "invisible/1B:1B"))
+	list, err = Ratings(two, RatingOptions{Anchor: DefaultAnchor, Prior: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list.AnchorFound {
+		t.Errorf("two variants' random: anchored at %q", list.Main.Anchor)
+	}
+}
