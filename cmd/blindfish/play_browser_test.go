@@ -23,15 +23,13 @@ import (
 // headless Chromium, as a person would: a click on a square senses, a
 // click on a man and one on its target moves (or tries) it, the page
 // follows the game to its end and opens the replay, and the saved record
-// re-referees (RBC and Kriegspiel; invisible chess is played through the
-// page's API in protocol/web's TestPageFullInvisibleGame, as its game
-// through Chromium did not end in 2 of 20 runs, a cause not yet found).
-// BLINDFISH_PLAY_SCREENSHOT=FILE also saves the page in the
+// re-referees (RBC, Kriegspiel, and invisible chess under its default
+// pieces). BLINDFISH_PLAY_SCREENSHOT=FILE also saves the page in the
 // middle of the RBC game (docs/play.png is one). It runs when
 // BLINDFISH_BROWSER_TESTS=1 or CI=true (see internal/browsertest).
 func TestBrowserPlay(t *testing.T) {
 	exe := browsertest.Chromium(t)
-	for _, c := range []struct{ game, color string }{{"rbc", "white"}, {"kriegspiel", "black"}} {
+	for _, c := range []struct{ game, color string }{{"rbc", "white"}, {"kriegspiel", "black"}, {"invisible", "white"}} {
 		t.Run(c.game, func(t *testing.T) {
 			dir := t.TempDir()
 			var out, errs syncbuf.Buffer
@@ -79,7 +77,9 @@ func TestBrowserPlay(t *testing.T) {
 func waitForURL(t *testing.T, out *syncbuf.Buffer, done <-chan error) string {
 	t.Helper()
 	re := regexp.MustCompile(`Play at (http://\S+)`)
-	for range 200 {
+	// A hang guard, not a bound on speed: a starved machine is slow to
+	// start the server.
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
 		if m := re.FindStringSubmatch(out.String()); m != nil {
 			return m[1]
 		}
@@ -145,4 +145,80 @@ func playThroughPage(t *testing.T, b *browsertest.Browser, shoot bool) int {
 	}
 	t.Fatal("the game did not end through the page")
 	return clicks
+}
+
+// TestPageKeepsAPickMadeWhileAnAnswerIsOnItsWay: a man picked while the
+// page's last action is still on its way to the server stays picked when
+// the answer comes. A refused try is asked again at once, so the next
+// question can be drawn, and clicked, before the page hears that its
+// action was taken; a page that dropped its pick at the answer left the
+// second click of the next try with nothing to move (a game through the
+// page that waited for ever). The action's request is held in the page
+// and answered there, so the server's game does not move on meanwhile.
+func TestPageKeepsAPickMadeWhileAnAnswerIsOnItsWay(t *testing.T) {
+	exe := browsertest.Chromium(t)
+	dir := t.TempDir()
+	var out, errs syncbuf.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	defer func() { cancel(); <-done }()
+	go func() {
+		done <- runPlay(ctx, []string{"--game", "kriegspiel", "--color", "white", "--bot", "random", "--clock", "300+5",
+			"--seed", "7", "--open=false", "--linger", "1s", "--out", dir}, &out, &errs)
+	}()
+	url := waitForURL(t, &out, done)
+	b := browsertest.Open(t, exe, 1100, 800)
+	if err := chromedp.Do(b.Ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS("#board .sq"))); err != nil {
+		t.Fatalf("open the page: %v", err)
+	}
+	var s web.State
+	for s.Phase != "try" {
+		raw := b.Eval(t, `JSON.stringify(window.bfState || null)`)
+		if raw == "null" || json.Unmarshal([]byte(raw), &s) != nil {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	// Two tries from different men: the first is sent, the second's man
+	// picked while the first is unanswered.
+	first, other := s.Moves[0], ""
+	for _, m := range s.Moves {
+		if m[:2] != first[:2] {
+			other = m[:2]
+			break
+		}
+	}
+	if other == "" {
+		t.Fatalf("tries %v: want two men with a try", s.Moves)
+	}
+	b.Eval(t, `(() => {
+		const real = window.fetch;
+		window.fetch = (path, opts) => String(path).startsWith("/api/act")
+			? new Promise(r => { window.answerAct = () => r(new Response("{}", {status: 200, headers: {"Content-Type": "application/json"}})); })
+			: real(path, opts);
+		return "held";
+	})()`)
+	click := func(sq string) {
+		t.Helper()
+		if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS(`#board .sq[data-square="`+sq+`"]`))); err != nil {
+			t.Fatalf("click %s: %v", sq, err)
+		}
+	}
+	click(first[:2])
+	click(first[2:4])
+	click(other)
+	if got := b.Eval(t, `String(selected)`); got != other {
+		t.Fatalf("picked %s before the answer, want %s", got, other)
+	}
+	b.Eval(t, `(window.answerAct(), "answered")`)
+	// The answer is taken in the page's next turn of its event loop.
+	got, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](`new Promise(r => setTimeout(() => r(String(selected)), 100))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != other {
+		t.Errorf("picked %s after the answer came, want %s still", got, other)
+	}
+	if p := b.Problems(); len(p) > 0 {
+		t.Errorf("the page reported: %v", p)
+	}
 }

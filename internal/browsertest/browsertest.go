@@ -44,6 +44,9 @@ func Chromium(t testing.TB) string {
 	return ""
 }
 
+// hangGuard is the most a tab lives (see Open).
+const hangGuard = 10 * time.Minute
+
 // Browser is one headless Chromium tab with the problems its pages reported.
 type Browser struct {
 	// Ctx runs chromedp actions in the tab.
@@ -53,8 +56,11 @@ type Browser struct {
 	problems []string
 }
 
-// Open starts Chromium exe headless with a tab of the given size and a
-// minute to do its work; the test's cleanup closes it.
+// Open starts Chromium exe headless with a tab of the given size; the
+// test's cleanup closes it. The tab lives at most hangGuard: a bound that
+// catches a page that never answers, not one on speed, since a starved
+// machine takes minutes over what a quiet one does in seconds (a game
+// played through the page outlived a one-minute tab under load).
 func Open(t testing.TB, exe string, width, height int) *Browser {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe),
@@ -62,7 +68,7 @@ func Open(t testing.TB, exe string, width, height int) *Browser {
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	b := &Browser{}
 	ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(b.listen))
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancelTimeout := context.WithTimeout(ctx, hangGuard)
 	b.Ctx = ctx
 	t.Cleanup(func() {
 		cancelTimeout()

@@ -30,8 +30,11 @@ async function api(path, body) {
 async function act(a) {
   el("message").textContent = "";
   a.question = state ? state.question : 0;
-  try { await api("/api/act", a); } catch (e) { el("message").textContent = e.message; }
+  // The pick is spent now, not when the answer comes: the next question
+  // may be drawn while this one's answer is on its way (a refused try is
+  // asked again at once), and a man picked on it must stay picked.
   selected = null;
+  try { await api("/api/act", a); } catch (e) { el("message").textContent = e.message; if (state) { draw(); } }
 }
 
 function moveFor(from, to) {
