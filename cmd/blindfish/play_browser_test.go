@@ -107,6 +107,9 @@ func playThroughPage(t *testing.T, b *browsertest.Browser, shoot bool) int {
 		// evaluation it cuts short is asked again.
 		raw, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](`location.pathname === "/game" ? "replay" : JSON.stringify(window.bfState || null)`))
 		if err != nil {
+			if b.Ctx.Err() != nil {
+				t.Fatalf("the browser tab ended before the game: %v", err)
+			}
 			time.Sleep(50 * time.Millisecond)
 			continue
 		}
