@@ -176,8 +176,7 @@ func TestPageKeepsAPickMadeWhileAnAnswerIsOnItsWay(t *testing.T) {
 	}
 	var s web.State
 	for s.Phase != "try" {
-		raw := b.Eval(t, `JSON.stringify(window.bfState || null)`)
-		if raw == "null" || json.Unmarshal([]byte(raw), &s) != nil {
+		if raw := b.Eval(t, `JSON.stringify(window.bfState || null)`); raw == "null" || json.Unmarshal([]byte(raw), &s) != nil || s.Phase != "try" {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
