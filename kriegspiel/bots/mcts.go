@@ -37,6 +37,10 @@ type MCTSConfig struct {
 	Approach string
 	// K is approach B's simulation length, in our moves.
 	K int
+	// Legacy plays approach C as before the opponent's reply kept material
+	// (reply) and a lost belief fell back on the metaposition
+	// (newMetaTree): only for the SPRT that measures those changes.
+	Legacy bool
 }
 
 // DefaultMCTSConfig returns the settings the player is measured with.
@@ -64,8 +68,14 @@ func DefaultMCTSConfig() MCTSConfig {
 type MCTS struct {
 	*Sampling
 	cfg MCTSConfig
-	// Iterations counts the game's tree iterations, for the game's end line.
-	Iterations int
+	// meta is Darkboard's metaposition of the game, kept beside the
+	// belief: when the belief has lost the true board, the tree searches
+	// from its summary (the paper's C had nothing else) instead of asking
+	// at random.
+	meta metapos.Metaposition
+	// Iterations counts the game's tree iterations, for the game's end line;
+	// MetaDecisions the decisions searched from the metaposition alone.
+	Iterations, MetaDecisions int
 }
 
 // NewMCTS returns an MCTS player whose random choices follow from seed.
@@ -87,14 +97,21 @@ func (p *MCTS) ChooseQuestion(ctx context.Context, questions []kriegspiel.Questi
 	p.plan.told(timeLeft)
 	defer func() { p.plan.used(time.Since(now)) }()
 	boards := p.sample()
-	if p.lost || len(boards) == 0 {
+	lost := p.lost || len(boards) == 0
+	if lost && (p.cfg.Approach != "c" || p.cfg.Legacy) {
 		return kriegspiel.TryMove(moves[p.rng.IntN(len(moves))]), nil
 	}
 	deadline := p.plan.questionDeadline(now, timeLeft)
 	if p.cfg.Approach == "a" {
 		return kriegspiel.TryMove(p.chooseA(ctx, boards, moves, deadline)), nil
 	}
-	t := newTree(p.game.rules, boards, p.color, moves, p.cfg)
+	var t *tree
+	if lost {
+		t = newMetaTree(&p.meta, moves, p.cfg)
+		p.MetaDecisions++
+	} else {
+		t = newTree(p.game.rules, boards, p.color, moves, p.cfg)
+	}
 	n := t.search(ctx, deadline, p.rng.Float64)
 	p.Iterations += n
 	best := t.best()
@@ -104,15 +121,32 @@ func (p *MCTS) ChooseQuestion(ctx context.Context, questions []kriegspiel.Questi
 	return kriegspiel.TryMove(e.move), nil
 }
 
-// HandleGameStart starts the belief and the game's count of iterations.
+// HandleGameStart starts the belief, the metaposition and the game's
+// counts.
 func (p *MCTS) HandleGameStart(ctx context.Context, color chess.Color, rules kriegspiel.Ruleset, start chess.Board, pawnTries int, opponent string) error {
-	p.Iterations = 0
+	p.Iterations, p.MetaDecisions = 0, 0
+	p.meta = metapos.New(color, start)
 	return p.Sampling.HandleGameStart(ctx, color, rules, start, pawnTries, opponent)
+}
+
+// HandleOpponentTurn takes the opponent's turn into the metaposition and
+// the belief.
+func (p *MCTS) HandleOpponentTurn(ctx context.Context, heard []kriegspiel.Heard) error {
+	if err := p.meta.Opponent(heard); err != nil {
+		p.log.Warn("kriegspiel mcts metaposition", "color", p.color, "err", err)
+	}
+	return p.Sampling.HandleOpponentTurn(ctx, heard)
+}
+
+// HandleAnswer takes our answer into the metaposition and the belief.
+func (p *MCTS) HandleAnswer(ctx context.Context, q kriegspiel.Question, a kriegspiel.Answer) error {
+	p.meta.Own(q, a)
+	return p.Sampling.HandleAnswer(ctx, q, a)
 }
 
 // HandleGameEnd logs the search's size, then the belief's story.
 func (p *MCTS) HandleGameEnd(ctx context.Context, res kriegspiel.Result, rec *kriegspiel.Record) error {
-	p.log.Info("kriegspiel mcts game end", "color", p.color, "iterations", p.Iterations)
+	p.log.Info("kriegspiel mcts game end", "color", p.color, "iterations", p.Iterations, "metaposition decisions", p.MetaDecisions)
 	return p.Sampling.HandleGameEnd(ctx, res, rec)
 }
 
@@ -197,6 +231,18 @@ func newTree(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, mov
 		centre += bonus / weight
 	}
 	return &tree{cfg: cfg, root: root, centre: centre}
+}
+
+// newMetaTree builds the root from the metaposition m alone, when the
+// belief has no boards: every move may be asked, and its answers are
+// guessed from m's summary, as deeper in the tree.
+func newMetaTree(m *metapos.Metaposition, moves []chess.Move, cfg MCTSConfig) *tree {
+	pos := metapos.SummarizeMetaposition(m)
+	root := &searchNode{pos: pos, static: 0.5}
+	for _, mv := range moves {
+		root.edges = append(root.edges, &edge{move: mv})
+	}
+	return &tree{cfg: cfg, root: root, centre: pos.Evaluate()}
 }
 
 // rootGuesses counts the referee's answers to each move over the boards,
@@ -357,8 +403,7 @@ func (t *tree) iterate(node *searchNode, depth int, rand func() float64) float64
 	} else if depth < t.cfg.MaxDepth {
 		if i := follow(e.guesses, rand()); i >= 0 {
 			if e.next[i] == nil {
-				pos := e.guesses[i].After.OpponentMoves()
-				e.next[i] = &searchNode{pos: pos, static: e.est[i]}
+				e.next[i] = &searchNode{pos: t.reply(e.guesses[i].After), static: e.est[i]}
 			}
 			v := t.iterate(e.next[i], depth+1, rand)
 			e.n[i]++
@@ -384,6 +429,22 @@ func (t *tree) iterate(node *searchNode, depth int, rand func() float64) float64
 	node.visits++
 	node.sum += v
 	return v
+}
+
+// reply returns the node after the opponent's unseen move from after (the
+// opponent to move). The summary's move never captures (a capture would be
+// heard), so what the opponent could take at once, which after's own score
+// counts, is charged to the new node's material: otherwise every line
+// below would score as if a man left hanging were safe, and a deeper
+// search would wash out the one-move quiescence that keeps it.
+func (t *tree) reply(after *metapos.Summary) *metapos.Summary {
+	next := after.OpponentMoves()
+	if t.cfg.Legacy {
+		next.Gain = 0
+		return next
+	}
+	next.Gain -= after.ExpectedLoss()
+	return next
 }
 
 // pick returns the node's move to follow: an unvisited one first, in

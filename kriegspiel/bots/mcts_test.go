@@ -2,10 +2,13 @@ package bots
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
+	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/kriegspiel/metapos"
 )
 
 // startMCTS starts an MCTS player on the position fen, known exactly, and
@@ -104,9 +107,70 @@ func TestNewMCTSSettings(t *testing.T) {
 		m.cfg.Belief.Belief != "hybrid" || m.cfg.Belief.ThinTo != 100 || m.cfg.Belief.Recover != "none" {
 		t.Errorf("settings not applied: %+v", m.cfg)
 	}
-	for _, bad := range []string{"mcts:eval=embedded", "mcts:c=-1", "mcts:c=NaN", "mcts:depth=0", "mcts:belief=magic", "mcts:restrict=maybe", "mcts:iterations=0"} {
+	for _, bad := range []string{"mcts:eval=embedded", "mcts:c=-1", "mcts:c=NaN", "mcts:depth=0", "mcts:belief=magic", "mcts:restrict=maybe", "mcts:iterations=0", "mcts:legacy=2"} {
 		if _, err := New(bad, 1, nil); err == nil {
 			t.Errorf("New(%q) accepted", bad)
+		}
+	}
+}
+
+// TestMCTSReplyChargesWhatHangs: the opponent's reply in approach C's tree
+// never captures, so the knight a pawn attacks (and nothing defends) is
+// charged to the material below it, whole; legacy (the tree before the
+// change, kept for its SPRT) charges nothing.
+func TestMCTSReplyChargesWhatHangs(t *testing.T) {
+	after := metapos.Summarize([]chess.Board{chess.MustParseFEN("4k3/8/8/3p4/4N3/8/8/4K3 b - - 0 1")}, chess.White)
+	for _, c := range []struct {
+		legacy bool
+		want   float64
+	}{{false, -metapos.PieceValue[chess.Knight]}, {true, 0}} {
+		cfg := DefaultMCTSConfig()
+		cfg.Legacy = c.legacy
+		tr := &tree{cfg: cfg}
+		next := tr.reply(after)
+		if next.Gain != c.want {
+			t.Errorf("legacy=%v: the reply's material %v, want %v", c.legacy, next.Gain, c.want)
+		}
+		if next.Mine.Turn() != chess.White {
+			t.Errorf("legacy=%v: %v to move after the reply, want white", c.legacy, next.Mine.Turn())
+		}
+	}
+}
+
+// TestMCTSSearchesTheMetapositionWhenLost: with its belief lost, approach C
+// searches from Darkboard's metaposition, which still knows where the
+// undefended queen stands, and takes it; legacy asks at random.
+func TestMCTSSearchesTheMetapositionWhenLost(t *testing.T) {
+	p, g := startMCTS(t, "4k3/8/8/3q4/8/4N3/8/4K3 w - - 0 1")
+	p.lost = true
+	q, err := p.ChooseQuestion(context.Background(), g.Questions(nil), 4*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Move.String() != "e3d5" || p.MetaDecisions != 1 {
+		t.Errorf("asked %v after %d decisions on the metaposition, want the capture of the queen e3d5 after 1", q, p.MetaDecisions)
+	}
+}
+
+// TestSummarizeMetapositionKeepsTheMen: the summary of a metaposition has
+// the opponent's king once and its other men Left times, however spread.
+func TestSummarizeMetapositionKeepsTheMen(t *testing.T) {
+	p, _ := startMCTS(t, "r3k3/pp6/8/3q4/8/4N3/8/4K3 w - - 0 1")
+	for turn := range 3 {
+		s := metapos.SummarizeMetaposition(&p.meta)
+		var king, men float64
+		for sq := range chess.Square(64) {
+			king += float64(s.Theirs[sq][chess.King])
+			for ty := chess.Pawn; ty < chess.King; ty++ {
+				men += float64(s.Theirs[sq][ty])
+			}
+		}
+		if math.Abs(king-1) > 1e-4 || math.Abs(men-float64(p.meta.Left)) > 1e-3 {
+			t.Errorf("after %d unseen moves: king %.4f (want 1), men %.4f (want %d)", turn, king, men, p.meta.Left)
+		}
+		p.meta.Mine.Apply(chess.Move{}) // the opponent's turn, unseen
+		if err := p.meta.Opponent([]kriegspiel.Heard{{Answer: kriegspiel.Answer{Verdict: kriegspiel.Moved}}}); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

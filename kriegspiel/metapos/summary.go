@@ -1,6 +1,8 @@
 package metapos
 
 import (
+	"math/bits"
+
 	"github.com/blindfish-rbc/blindfish/chess"
 )
 
@@ -43,6 +45,78 @@ func Summarize(boards []chess.Board, us chess.Color) *Summary {
 		}
 	}
 	return m
+}
+
+// SummarizeMetaposition returns a Summary of the metaposition m (us to
+// move), for a player whose belief of boards has lost the true board: the
+// metaposition never does. The king is spread evenly over the squares it
+// may stand on. The other men, m.Left of them, fill first the squares that
+// certainly hold a man (less the king's share there), then spread what is
+// left evenly over the squares that may hold one. On each square a man is
+// a pawn with the share of pawns among the men left (PawnsAtMost of Left,
+// at most), and the rest is shared evenly by the kinds of piece the
+// square allows.
+func SummarizeMetaposition(m *Metaposition) *Summary {
+	out := &Summary{Us: m.Us, Mine: m.Mine}
+	kings := m.Possible(chess.King)
+	king := [64]float32{}
+	if n := kings.Count(); n > 0 {
+		for bb := kings; bb != 0; {
+			king[bb.PopFirst()] = 1 / float32(n)
+		}
+	}
+	const pieces = 1<<chess.Knight | 1<<chess.Bishop | 1<<chess.Rook | 1<<chess.Queen
+	var certain, uncertain chess.Bitboard
+	filled := 0.0
+	for s := range chess.Square(64) {
+		if m.Sq[s]&(pieces|KindOf(chess.Pawn)) == 0 {
+			continue
+		}
+		if m.Sq[s].MayBeEmpty() {
+			uncertain |= s.Bit()
+		} else {
+			certain |= s.Bit()
+			filled += 1 - float64(king[s])
+		}
+	}
+	spread := 0.0
+	if n := uncertain.Count(); n > 0 {
+		spread = max(float64(m.Left)-filled, 0) / float64(n)
+	}
+	pawnShare := 0.0
+	if m.Left > 0 {
+		pawnShare = min(float64(m.PawnsAtMost)/float64(m.Left), 1)
+	}
+	for s := range chess.Square(64) {
+		k := m.Sq[s]
+		out.Theirs[s][chess.King] = king[s]
+		occ := 0.0
+		switch {
+		case certain.Has(s):
+			occ = 1 - float64(king[s])
+		case uncertain.Has(s):
+			occ = min(spread, 1-float64(king[s]))
+		default:
+			continue
+		}
+		pawn := 0.0
+		if k.Has(chess.Pawn) {
+			pawn = pawnShare
+			if k&pieces == 0 {
+				pawn = 1
+			}
+		}
+		out.Theirs[s][chess.Pawn] = float32(occ * pawn)
+		if n := bits.OnesCount8(uint8(k & pieces)); n > 0 {
+			each := float32(occ * (1 - pawn) / float64(n))
+			for t := chess.Knight; t <= chess.Queen; t++ {
+				if k.Has(t) {
+					out.Theirs[s][t] = each
+				}
+			}
+		}
+	}
+	return out
 }
 
 // ownMen returns b without the men of us's opponent.
@@ -112,11 +186,9 @@ func (m *Summary) attackedBy(s chess.Square, ownOcc chess.Bitboard) (by [chess.K
 	return by
 }
 
-// evaluate scores the Summary for us, in centipawns, with the
+// Evaluate scores the Summary for us, in centipawns, with the
 // opponent to move: the material, less what the opponent can expect to
-// take at once (the quiescence of approach C, one capture deep: the most
-// valuable expected loss counts in full, the others a little), plus the
-// pawns' advance, and in an ending where the opponent has no more than a
+// take at once (ExpectedLoss), plus the pawns' advance, and in an ending where the opponent has no more than a
 // pawn, the mating pattern (its king to the edge, ours close).
 func (m *Summary) Evaluate() float64 {
 	us, them := m.Us, m.Us.Other()
@@ -136,13 +208,30 @@ func (m *Summary) Evaluate() float64 {
 		}
 	}
 	score -= theirMaterial
+	for bb := m.Mine.PiecesOf(us, chess.Pawn); bb != 0; {
+		score += Advance(us, bb.PopFirst())
+	}
+	score -= m.ExpectedLoss()
+	if theirMaterial <= 150 {
+		score += m.mating()
+	} else {
+		score += m.shape(theirMaterial)
+	}
+	return score
+}
+
+// ExpectedLoss is what the opponent, to move, can expect to take at once,
+// in centipawns: approach C's quiescence, one capture deep. Each of our men
+// loses its value times the chance it is attacked when undefended, or the
+// difference to its cheapest attacker when defended; the most valuable
+// expected loss counts in full and the others a little, since one move
+// takes one man.
+func (m *Summary) ExpectedLoss() float64 {
+	us := m.Us
 	worst, rest := 0.0, 0.0
 	for bb := m.Mine.Pieces(us) &^ m.Mine.PiecesOf(us, chess.King); bb != 0; {
 		s := bb.PopFirst()
 		t := m.Mine.PieceAt(s).Type()
-		if t == chess.Pawn {
-			score += Advance(us, s)
-		}
 		by := m.attackedBy(s, m.Mine.Occupied())
 		loss := 0.0
 		if m.Mine.Attacked(s, us) {
@@ -168,13 +257,7 @@ func (m *Summary) Evaluate() float64 {
 			rest += loss
 		}
 	}
-	score -= worst + rest/8
-	if theirMaterial <= 150 {
-		score += m.mating()
-	} else {
-		score += m.shape(theirMaterial)
-	}
-	return score
+	return worst + rest/8
 }
 
 // centre is d4, e4, d5 and e5.
@@ -397,7 +480,9 @@ func castlePath(mv chess.Move) chess.Bitboard {
 // men alone (captures of ours would have been heard, so none is assumed).
 // This is the pseudo-move of the Summary papers.
 func (m *Summary) OpponentMoves() *Summary {
-	next := &Summary{Us: m.Us, Mine: m.Mine}
+	// Gain goes on: the material a capture won, or that a square found
+	// empty left the opponent elsewhere, stays the same after its move.
+	next := &Summary{Us: m.Us, Mine: m.Mine, Gain: m.Gain}
 	next.Mine.Apply(chess.Move{}) // our turn again
 	them := m.Us.Other()
 	ownOcc := m.Mine.Occupied()

@@ -67,6 +67,48 @@ func TestSummaryGuesses(t *testing.T) {
 	}
 }
 
+// TestSummaryOpponentMoveKeepsGain: the opponent's unseen move changes
+// where its men may stand, not the material each answer won or lost: the
+// capture keeps its whole pawn, and the silent answer (the pawn stood on
+// h4) leaves the opponent the half pawn the summary had on a4. Dropping
+// Gain there made a silent move onto a square that might hold a man look,
+// one move later, as if it had taken that share of the man.
+func TestSummaryOpponentMoveKeepsGain(t *testing.T) {
+	m := Summarize([]chess.Board{
+		chess.MustParseFEN("4k3/8/8/8/p7/8/8/R3K3 w - - 0 1"),
+		chess.MustParseFEN("4k3/8/8/8/7p/8/8/R3K3 w - - 0 1"),
+	}, chess.White)
+	balance := func(s *Summary) float64 { return s.Gain - s.Material() }
+	for _, g := range m.Guesses(chess.Move{From: sq("a1"), To: sq("a4")}) {
+		if g.After == nil {
+			continue
+		}
+		before, after := balance(g.After), balance(g.After.OpponentMoves())
+		if math.Abs(before-after) > 1e-3 {
+			t.Errorf("answer %d: material balance %.1f before the opponent's move, %.1f after", g.Kind, before, after)
+		}
+	}
+}
+
+// TestSummaryExpectedLoss: a knight a pawn certainly attacks, undefended,
+// is expected lost whole; defended by a pawn, it loses the difference to
+// the pawn; and the loss is part of the evaluation.
+func TestSummaryExpectedLoss(t *testing.T) {
+	for _, c := range []struct {
+		fen  string
+		want float64
+	}{
+		{"4k3/8/8/3p4/4N3/8/8/4K3 b - - 0 1", PieceValue[chess.Knight]},
+		{"4k3/8/8/3p4/4N3/5P2/8/4K3 b - - 0 1", PieceValue[chess.Knight] - PieceValue[chess.Pawn]},
+		{"4k3/8/8/8/4N3/8/8/4K3 b - - 0 1", 0},
+	} {
+		m := Summarize([]chess.Board{chess.MustParseFEN(c.fen)}, chess.White)
+		if got := m.ExpectedLoss(); math.Abs(got-c.want) > 1e-6 {
+			t.Errorf("%s: expected loss %v, want %v", c.fen, got, c.want)
+		}
+	}
+}
+
 // TestMetapositionKingRules: a king's move is refused where a line through
 // its own square reaches the square it goes to, and a defended man next
 // to the opponent's lone king is not counted as lost to that king (the
