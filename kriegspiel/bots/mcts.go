@@ -37,10 +37,6 @@ type MCTSConfig struct {
 	Approach string
 	// K is approach B's simulation length, in our moves.
 	K int
-	// Legacy plays approach C as before the opponent's reply kept material
-	// (reply) and a lost belief fell back on the metaposition
-	// (newMetaTree): only for the SPRT that measures those changes.
-	Legacy bool
 }
 
 // DefaultMCTSConfig returns the settings the player is measured with.
@@ -98,7 +94,7 @@ func (p *MCTS) ChooseQuestion(ctx context.Context, questions []kriegspiel.Questi
 	defer func() { p.plan.used(time.Since(now)) }()
 	boards := p.sample()
 	lost := p.lost || len(boards) == 0
-	if lost && (p.cfg.Approach != "c" || p.cfg.Legacy) {
+	if lost && p.cfg.Approach != "c" {
 		return kriegspiel.TryMove(moves[p.rng.IntN(len(moves))]), nil
 	}
 	deadline := p.plan.questionDeadline(now, timeLeft)
@@ -439,10 +435,6 @@ func (t *tree) iterate(node *searchNode, depth int, rand func() float64) float64
 // search would wash out the one-move quiescence that keeps it.
 func (t *tree) reply(after *metapos.Summary) *metapos.Summary {
 	next := after.OpponentMoves()
-	if t.cfg.Legacy {
-		next.Gain = 0
-		return next
-	}
 	next.Gain -= after.ExpectedLoss()
 	return next
 }

@@ -107,7 +107,7 @@ func TestNewMCTSSettings(t *testing.T) {
 		m.cfg.Belief.Belief != "hybrid" || m.cfg.Belief.ThinTo != 100 || m.cfg.Belief.Recover != "none" {
 		t.Errorf("settings not applied: %+v", m.cfg)
 	}
-	for _, bad := range []string{"mcts:eval=embedded", "mcts:c=-1", "mcts:c=NaN", "mcts:depth=0", "mcts:belief=magic", "mcts:restrict=maybe", "mcts:iterations=0", "mcts:legacy=2"} {
+	for _, bad := range []string{"mcts:eval=embedded", "mcts:c=-1", "mcts:c=NaN", "mcts:depth=0", "mcts:belief=magic", "mcts:restrict=maybe", "mcts:iterations=0"} {
 		if _, err := New(bad, 1, nil); err == nil {
 			t.Errorf("New(%q) accepted", bad)
 		}
@@ -116,30 +116,22 @@ func TestNewMCTSSettings(t *testing.T) {
 
 // TestMCTSReplyChargesWhatHangs: the opponent's reply in approach C's tree
 // never captures, so the knight a pawn attacks (and nothing defends) is
-// charged to the material below it, whole; legacy (the tree before the
-// change, kept for its SPRT) charges nothing.
+// charged to the material below it, whole.
 func TestMCTSReplyChargesWhatHangs(t *testing.T) {
 	after := metapos.Summarize([]chess.Board{chess.MustParseFEN("4k3/8/8/3p4/4N3/8/8/4K3 b - - 0 1")}, chess.White)
-	for _, c := range []struct {
-		legacy bool
-		want   float64
-	}{{false, -metapos.PieceValue[chess.Knight]}, {true, 0}} {
-		cfg := DefaultMCTSConfig()
-		cfg.Legacy = c.legacy
-		tr := &tree{cfg: cfg}
-		next := tr.reply(after)
-		if next.Gain != c.want {
-			t.Errorf("legacy=%v: the reply's material %v, want %v", c.legacy, next.Gain, c.want)
-		}
-		if next.Mine.Turn() != chess.White {
-			t.Errorf("legacy=%v: %v to move after the reply, want white", c.legacy, next.Mine.Turn())
-		}
+	tr := &tree{cfg: DefaultMCTSConfig()}
+	next := tr.reply(after)
+	if want := -metapos.PieceValue[chess.Knight]; next.Gain != want {
+		t.Errorf("the reply's material %v, want %v", next.Gain, want)
+	}
+	if next.Mine.Turn() != chess.White {
+		t.Errorf("%v to move after the reply, want white", next.Mine.Turn())
 	}
 }
 
 // TestMCTSSearchesTheMetapositionWhenLost: with its belief lost, approach C
 // searches from Darkboard's metaposition, which still knows where the
-// undefended queen stands, and takes it; legacy asks at random.
+// undefended queen stands, and takes it.
 func TestMCTSSearchesTheMetapositionWhenLost(t *testing.T) {
 	p, g := startMCTS(t, "4k3/8/8/3q4/8/4N3/8/4K3 w - - 0 1")
 	p.lost = true

@@ -77,14 +77,12 @@ func Names() []string {
 // the most a turn takes, belief and choice together, whatever the clock;
 // no cap by default), or
 // "mcts" (approach C, mcts.go) with optional settings
-// "mcts:approach=c,k=1,boards=256,c=0.25,depth=4,restrict=false,iterations=200000,legacy=false,belief=exact,size=2000,limit=200000,recover=hybrid,movetime=50ms"
+// "mcts:approach=c,k=1,boards=256,c=0.25,depth=4,restrict=false,iterations=200000,belief=exact,size=2000,limit=200000,recover=hybrid,movetime=50ms"
 // (approach is the paper's A, B or C, k approach B's simulation length in
 // our moves; boards is the most belief boards the root's answers are counted on, c
 // UCB1's exploration, depth the most of our turns a line of the tree
 // holds, restrict whether the root counts the opponent's moves on its
-// boards, iterations the most a decision runs, legacy whether approach C
-// plays as before its reply kept material and its lost belief fell back on
-// the metaposition (for that SPRT); the belief's settings are
+// boards, iterations the most a decision runs; the belief's settings are
 // the sampling player's), "capturer" (the random mover that tries every
 // capture it may have first, capturer.go) or "darkboard" (weighed maximax
 // over metapositions, darkboard.go) with optional settings
@@ -199,7 +197,6 @@ func mctsSettings() []setting[MCTSConfig] {
 			return nil
 		}},
 		{"k", func(c *MCTSConfig, v string) (err error) { c.K, err = positive(v); return err }},
-		{"legacy", func(c *MCTSConfig, v string) (err error) { c.Legacy, err = strconv.ParseBool(v); return err }},
 	}
 	return append(s, beliefSettings(func(c *MCTSConfig) *SamplingConfig { return &c.Belief })...)
 }
