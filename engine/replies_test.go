@@ -130,8 +130,12 @@ func TestSnapshotParents(t *testing.T) {
 
 // TestPlayerBuildsTheReplyModel: as White, the belief before our first
 // move is the start position, so the opponent's first move has one parent,
-// and the next sense weighs the belief by the model of its replies.
+// and the next sense weighs the belief by the model of its replies. The
+// clock is RBC's 15 minutes: the model gets a quarter of the sense's
+// budget, which at 60 s (0.3 s) the race detector on a starved machine
+// does not meet, and the player then rightly senses without it.
 func TestPlayerBuildsTheReplyModel(t *testing.T) {
+	const clock = 900 * time.Second
 	cfg := DefaultConfig()
 	cfg.Eval, cfg.Reply = evaluator.KindEmbedded, 100
 	cfg.Samples, cfg.VOISamples, cfg.SenseSamples = 24, 12, 300
@@ -146,11 +150,11 @@ func TestPlayerBuildsTheReplyModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = p.HandleOpponentMoveResult(ctx, false, chess.NoSquare)
-	if _, err := p.ChooseSense(ctx, allSquares(), b.MoveActions(), 60*time.Second); err != nil {
+	if _, err := p.ChooseSense(ctx, allSquares(), b.MoveActions(), clock); err != nil {
 		t.Fatal(err)
 	}
 	_ = p.HandleSenseResult(ctx, nil)
-	m, err := p.ChooseMove(ctx, b.MoveActions(), 60*time.Second)
+	m, err := p.ChooseMove(ctx, b.MoveActions(), clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +166,7 @@ func TestPlayerBuildsTheReplyModel(t *testing.T) {
 	reply := chess.Move{From: chess.E7, To: chess.E5}
 	rbc.Play(&b, reply)
 	_ = p.HandleOpponentMoveResult(ctx, false, chess.NoSquare)
-	if _, err := p.ChooseSense(ctx, allSquares(), b.MoveActions(), 60*time.Second); err != nil {
+	if _, err := p.ChooseSense(ctx, allSquares(), b.MoveActions(), clock); err != nil {
 		t.Fatal(err)
 	}
 	if p.reply.model == nil || p.Stats().Replies != 1 {
