@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -58,8 +60,9 @@ func slurmCluster(t *testing.T) []string {
 	}
 	cluster := filepath.Join(t.TempDir(), "cluster")
 	script := filepath.Join(slurmScripts(t), "local-cluster.sh")
+	port := "SLURM_PORT=" + strconv.Itoa(freePortPair(t))
 	run := func(what string) ([]byte, error) {
-		argv := append(asRoot, "env", "BLINDFISH_SLURM_DIR="+cluster, "SLURM_PORT=17817", "bash", script, what)
+		argv := append(asRoot, "env", "BLINDFISH_SLURM_DIR="+cluster, port, "bash", script, what)
 		return exec.Command(argv[0], argv[1:]...).CombinedOutput()
 	}
 	if out, err := run("start"); err != nil {
@@ -72,6 +75,29 @@ func slurmCluster(t *testing.T) []string {
 		}
 	})
 	return append(os.Environ(), "SLURM_CONF="+filepath.Join(cluster, "slurm.conf"))
+}
+
+// freePortPair returns a port p of localhost such that p and p+1 are free
+// (slurmctld's and slurmd's): a fixed pair would make two test runs on one
+// machine start their clusters on the same ports, and the second wait for a
+// node that never comes.
+func freePortPair(t *testing.T) int {
+	t.Helper()
+	for range 50 {
+		a, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := a.Addr().(*net.TCPAddr).Port
+		b, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p+1))
+		a.Close()
+		if err == nil {
+			b.Close()
+			return p
+		}
+	}
+	t.Fatal("no two free ports in a row on localhost after 50 tries")
+	return 0
 }
 
 // TestMatchSlurmArray submits an 8-game match of random against attacker as

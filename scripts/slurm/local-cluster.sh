@@ -118,10 +118,13 @@ start() {
   slurmctld -c -f "$conf" || die "slurmctld did not start: $(tail -n 5 "$dir/slurmctld.log" 2>/dev/null)"
   slurmd -f "$conf" || die "slurmd did not start: $(tail -n 5 "$dir/slurmd.log" 2>/dev/null)"
 
-  # Ready when the node takes jobs.
-  local state=""
-  for _ in $(seq 300); do
-    state=$(sinfo -h -N -o %T 2>/dev/null | head -n 1 || true)
+  # Ready when the node takes jobs. The wait is bounded in time, each sinfo
+  # too: a sinfo that cannot reach its slurmctld (another cluster holds the
+  # port) waits out Slurm's message timeout, and 300 such tries were most
+  # of an hour.
+  local state="" deadline=$((SECONDS + 60))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    state=$(timeout 5 sinfo -h -N -o %T 2>/dev/null | head -n 1 || true)
     case $state in idle | mixed | allocated) break ;; esac
     sleep 0.2
   done
