@@ -186,10 +186,11 @@ func (m *Summary) attackedBy(s chess.Square, ownOcc chess.Bitboard) (by [chess.K
 	return by
 }
 
-// Evaluate scores the Summary for us, in centipawns, with the
-// opponent to move: the material, less what the opponent can expect to
-// take at once (ExpectedLoss), plus the pawns' advance, and in an ending where the opponent has no more than a
-// pawn, the mating pattern (its king to the edge, ours close).
+// Evaluate scores the Summary for us, in centipawns, with the opponent to
+// move: the material, less what the opponent can expect to take at once
+// (ExpectedLoss), plus the pawns' advance, and in an ending where the
+// opponent has no more than a pawn, the mating pattern (its king to the
+// edge, ours close).
 func (m *Summary) Evaluate() float64 {
 	us, them := m.Us, m.Us.Other()
 	score := m.Gain
