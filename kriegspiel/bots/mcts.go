@@ -125,18 +125,24 @@ func (p *MCTS) HandleGameStart(ctx context.Context, color chess.Color, rules kri
 	return p.Sampling.HandleGameStart(ctx, color, rules, start, pawnTries, opponent)
 }
 
-// HandleOpponentTurn takes the opponent's turn into the metaposition and
-// the belief.
+// HandleOpponentTurn takes the opponent's turn into the metaposition (only
+// approach C searches it) and the belief.
 func (p *MCTS) HandleOpponentTurn(ctx context.Context, heard []kriegspiel.Heard) error {
+	if p.cfg.Approach != "c" {
+		return p.Sampling.HandleOpponentTurn(ctx, heard)
+	}
 	if err := p.meta.Opponent(heard); err != nil {
 		p.log.Warn("kriegspiel mcts metaposition", "color", p.color, "err", err)
 	}
 	return p.Sampling.HandleOpponentTurn(ctx, heard)
 }
 
-// HandleAnswer takes our answer into the metaposition and the belief.
+// HandleAnswer takes our answer into the metaposition (approach C's) and
+// the belief.
 func (p *MCTS) HandleAnswer(ctx context.Context, q kriegspiel.Question, a kriegspiel.Answer) error {
-	p.meta.Own(q, a)
+	if p.cfg.Approach == "c" {
+		p.meta.Own(q, a)
+	}
 	return p.Sampling.HandleAnswer(ctx, q, a)
 }
 
