@@ -92,7 +92,7 @@ func TestSummaryOpponentMoveKeepsGain(t *testing.T) {
 
 // TestSummaryExpectedLoss: a knight a pawn certainly attacks, undefended,
 // is expected lost whole; defended by a pawn, it loses the difference to
-// the pawn; and the loss is part of the evaluation.
+// the pawn; and a knight nothing attacks loses nothing.
 func TestSummaryExpectedLoss(t *testing.T) {
 	for _, c := range []struct {
 		fen  string
