@@ -10,6 +10,7 @@ import (
 
 	"github.com/blindfish-rbc/blindfish/chess"
 	"github.com/blindfish-rbc/blindfish/kriegspiel"
+	"github.com/blindfish-rbc/blindfish/kriegspiel/metapos"
 	"github.com/blindfish-rbc/blindfish/record"
 	"github.com/blindfish-rbc/blindfish/record/ksrecord"
 )
@@ -140,5 +141,52 @@ func TestMCTSApproaches(t *testing.T) {
 		if _, err := New(bad, 1, nil); err == nil {
 			t.Errorf("New(%q) accepted", bad)
 		}
+	}
+}
+
+// TestBRolloutScoresExpectedMaterial: approach B's rollout scores the
+// material the summary expects, whichever message the model draws. The
+// opponent has a rook on d5 on one board of ten; the knight's move there
+// is worth a tenth of a rook over a move to an empty square, made
+// silently or as a capture (the model draws captures at its own rate, so
+// scoring a drawn capture as the whole rook would make every square that
+// might hold a man look like a quarter of one won).
+func TestBRolloutScoresExpectedMaterial(t *testing.T) {
+	boards := []chess.Board{chess.MustParseFEN("4k3/8/8/3r4/8/4N3/8/4K3 w - - 0 1")}
+	for range 9 {
+		boards = append(boards, chess.MustParseFEN("r3k3/8/8/8/8/4N3/8/4K3 w - - 0 1"))
+	}
+	pos := metapos.Summarize(boards, chess.White)
+	tr := &tree{cfg: MCTSConfig{K: 1}}
+	// script returns the rand of one rollout: the try is not refused
+	// (0.99), then the capture is drawn or not, then no retake (0.99).
+	script := func(capture bool) func() float64 {
+		draws := []float64{0.99, 0.99, 0.99}
+		if capture {
+			draws[1] = 0
+		}
+		return func() float64 {
+			v := draws[0]
+			if len(draws) > 1 {
+				draws = draws[1:]
+			}
+			return v
+		}
+	}
+	cp := func(v float64) float64 { return -200 * math.Log(1/v-1) } // value back to centipawns
+	move := func(to string) chess.Move {
+		from, _ := chess.ParseSquare("e3")
+		s, err := chess.ParseSquare(to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return chess.Move{From: from, To: s}
+	}
+	quiet := cp(tr.rollout(pos, move("c2"), script(false)))
+	silent := cp(tr.rollout(pos, move("d5"), script(false)))
+	captured := cp(tr.rollout(pos, move("d5"), script(true)))
+	want := metapos.PieceValue[chess.Rook] / 10
+	if math.Abs(silent-quiet-want) > 1 || math.Abs(captured-quiet-want) > 1 {
+		t.Errorf("e3d5 over e3c2: %.1f cp silent, %.1f as a capture; want %.1f both", silent-quiet, captured-quiet, want)
 	}
 }
