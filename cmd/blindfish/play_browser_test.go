@@ -97,7 +97,12 @@ func waitForURL(t *testing.T, out *syncbuf.Buffer, done <-chan error) string {
 // opens the replay; it returns the clicks made.
 func playThroughPage(t *testing.T, b *browsertest.Browser, shoot bool) int {
 	t.Helper()
-	clicks, version, moves := 0, -1, 0
+	clicks, version, moves, last := 0, -1, 0, ""
+	defer func() {
+		if t.Failed() {
+			t.Logf("the page's last state: %s", last)
+		}
+	}()
 	// The states handled are bounded (a game that never ends), and the time
 	// only by a hang guard: the waits for the bot's turns are as long as
 	// the machine makes them, and counting them let a slow game run out.
@@ -116,6 +121,7 @@ func playThroughPage(t *testing.T, b *browsertest.Browser, shoot bool) int {
 		if raw == "replay" {
 			return clicks
 		}
+		last = raw
 		var s web.State
 		if raw == "null" || json.Unmarshal([]byte(raw), &s) != nil || s.Version == version {
 			time.Sleep(20 * time.Millisecond)
@@ -140,8 +146,19 @@ func playThroughPage(t *testing.T, b *browsertest.Browser, shoot bool) int {
 			}
 		}
 		for _, sq := range squares {
-			if err := chromedp.Do(b.Ctx, chromedp.Click(chromedp.CSS(`#board .sq[data-square="`+sq+`"]`))); err != nil {
-				break // the board was drawn again under the click: the next state says what is asked
+			// A click fails when the page draws the board again under it
+			// (a pick redraws it, and so does each state), and it waits for
+			// its square for ever if the page has left the board. Either
+			// way the state is read and answered again: the page's state
+			// does not change for a click it missed, and waiting for a new
+			// one (as this loop once did) waited until the hang guard.
+			cctx, ccancel := context.WithTimeout(b.Ctx, 15*time.Second)
+			err := chromedp.Do(cctx, chromedp.Click(chromedp.CSS(`#board .sq[data-square="`+sq+`"]`)))
+			ccancel()
+			if err != nil {
+				t.Logf("click on %s in state %d: %v; answering it again", sq, s.Version, err)
+				version = -1
+				break
 			}
 			clicks++
 		}
