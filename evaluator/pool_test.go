@@ -228,8 +228,19 @@ func TestPoolRecovers(t *testing.T) {
 		n := int64(3 * (round + 1))
 		waitStats(t, p, func(s PoolStats) bool { return s.Kills == n && s.Restarts == n && s.Timeouts == int64(round+1) })
 		waitEngines(t, p, 2)
+		// Each engine the pool replaced was reaped. Which engines meet the
+		// three failures depends on timing: on a starved machine an engine
+		// restarted within the round may take a later failure, and one of
+		// the round's first engines may meet none and run on.
+		replaced := 0
 		for _, pid := range oldPids {
-			proctest.RequireReaped(t, pid) // every engine met a failure
+			if !slices.Contains(p.Pids(), pid) {
+				proctest.RequireReaped(t, pid)
+				replaced++
+			}
+		}
+		if replaced == 0 {
+			t.Errorf("round %d: no engine of the round's start was replaced (pids %v, now %v)", round, oldPids, p.Pids())
 		}
 	}
 	// The pool is healthy again.
