@@ -128,11 +128,10 @@ func (p *MCTS) HandleGameStart(ctx context.Context, color chess.Color, rules kri
 // HandleOpponentTurn takes the opponent's turn into the metaposition (only
 // approach C searches it) and the belief.
 func (p *MCTS) HandleOpponentTurn(ctx context.Context, heard []kriegspiel.Heard) error {
-	if p.cfg.Approach != "c" {
-		return p.Sampling.HandleOpponentTurn(ctx, heard)
-	}
-	if err := p.meta.Opponent(heard); err != nil {
-		p.log.Warn("kriegspiel mcts metaposition", "color", p.color, "err", err)
+	if p.cfg.Approach == "c" {
+		if err := p.meta.Opponent(heard); err != nil {
+			p.log.Warn("kriegspiel mcts metaposition", "color", p.color, "err", err)
+		}
 	}
 	return p.Sampling.HandleOpponentTurn(ctx, heard)
 }
