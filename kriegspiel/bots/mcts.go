@@ -21,9 +21,6 @@ type MCTSConfig struct {
 	Exploration float64
 	// MaxDepth is the most of our turns a line of the tree holds.
 	MaxDepth int
-	// Restrict adds to each root answer the opponent's legal moves on its
-	// boards (restriction). Off by default: it is not measured yet.
-	Restrict bool
 	// Iterations is the most iterations a decision runs; 0 means
 	// maxIterations. A decision stops at its share of the clock or there,
 	// whichever comes first: with a clock too long to matter, a fixed
@@ -199,25 +196,14 @@ func (e *edge) mean() float64 {
 // newTree builds the root from the belief's boards: its metaposition, and
 // for each move the answers as the boards give them.
 func newTree(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, moves []chess.Move, cfg MCTSConfig) *tree {
-	guesses := rootGuesses(rules, boards, us, moves, cfg.Restrict)
+	guesses := rootGuesses(rules, boards, us, moves)
 	pos := metapos.Summarize(boards, us)
 	root := &searchNode{pos: pos, static: 0.5}
-	// The centre is the root's score with the mean of the answers'
-	// restriction (which only made answers have), so that an illegal
-	// answer, worth the root's 0.5 at first, is not favoured or
-	// penalized by it.
-	bonus, weight := 0.0, 0.0
 	for i, gs := range guesses {
 		if len(gs) == 1 && gs[0].Kind == metapos.AnswerIllegal {
 			continue // refused on every board: asking it teaches nothing
 		}
 		root.edges = append(root.edges, &edge{move: moves[i], guesses: gs})
-		for _, g := range gs {
-			if g.After != nil {
-				bonus += g.P * g.Bonus
-				weight += g.P
-			}
-		}
 	}
 	if len(root.edges) == 0 { // every move refused on every board (the boards are wrong): all may be asked
 		for i, gs := range guesses {
@@ -226,10 +212,7 @@ func newTree(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, mov
 	}
 	centre := pos.Evaluate()
 	if cfg.Approach == "b" {
-		centre, weight = summaryMaterial(pos), 0 // B scores its ends by material alone
-	}
-	if weight > 0 {
-		centre += bonus / weight
+		centre = summaryMaterial(pos) // B scores its ends by material alone
 	}
 	return &tree{cfg: cfg, root: root, centre: centre}
 }
@@ -251,9 +234,8 @@ func newMetaTree(m *metapos.Metaposition, moves []chess.Move, cfg MCTSConfig) *t
 // capture, checks and pawn tries; the game's end). The boards of each
 // answer that goes on, after the move, are summarized into its
 // metaposition, so that a check or a capture narrows what follows as it
-// will in the game. With restrict, each gets the restriction bonus of its
-// boards.
-func rootGuesses(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, moves []chess.Move, restrict bool) [][]metapos.Guess {
+// will in the game.
+func rootGuesses(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color, moves []chess.Move) [][]metapos.Guess {
 	type group struct {
 		Kind   metapos.AnswerKind
 		n      int
@@ -304,34 +286,11 @@ func rootGuesses(rules kriegspiel.Ruleset, boards []chess.Board, us chess.Color,
 			gs := metapos.Guess{Kind: g.Kind, P: float64(g.n) / total}
 			if len(g.boards) > 0 {
 				gs.After = metapos.Summarize(g.boards, us)
-				if restrict {
-					gs.Bonus = restriction(g.boards, gs.After)
-				}
 			}
 			out[i] = append(out[i], gs)
 		}
 	}
 	return out
-}
-
-// restriction scores the opponent's legal moves on the boards of a root
-// answer (the opponent to move), the one thing the boards know at the root
-// that the summary does not: how hemmed in its men, above all its king,
-// are. Fewer moves are better for us, a little in the middlegame (2 cp a
-// move), much against a lone king (30 cp a move), where a mate is the
-// king's moves brought to none with a check: the summary's mating pattern
-// alone drove a king to the edge but mated too rarely.
-func restriction(boards []chess.Board, after *metapos.Summary) float64 {
-	perMove := 2.0
-	if after.Material() <= 150 {
-		perMove = 30
-	}
-	var buf [256]chess.Move
-	moves := 0
-	for i := range boards {
-		moves += len(chess.AppendLegalMoves(&boards[i], buf[:0]))
-	}
-	return -perMove * float64(moves) / float64(len(boards))
 }
 
 // search runs iterations until the deadline (or ctx) and returns how many
@@ -398,7 +357,7 @@ func (t *tree) iterate(node *searchNode, depth int, rand func() float64) float64
 				e.est[i] = t.value(0)
 			case metapos.AnswerIllegal:
 			default:
-				e.est[i] = t.value(g.After.Evaluate() + g.Bonus)
+				e.est[i] = t.value(g.After.Evaluate())
 			}
 		}
 	} else if depth < t.cfg.MaxDepth {

@@ -95,7 +95,7 @@ func TestMCTSBeatsRandom(t *testing.T) {
 // TestNewMCTSSettings: the spec's settings reach the player, and bad ones
 // are refused with the setting's name.
 func TestNewMCTSSettings(t *testing.T) {
-	p, err := New("mcts:boards=64,c=0.5,depth=3,restrict=true,iterations=900,belief=hybrid,size=100,recover=none", 1, nil)
+	p, err := New("mcts:boards=64,c=0.5,depth=3,iterations=900,belief=hybrid,size=100,recover=none", 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,11 +103,11 @@ func TestNewMCTSSettings(t *testing.T) {
 	if !ok {
 		t.Fatalf("mcts spec built a %T", p)
 	}
-	if m.cfg.Belief.Samples != 64 || m.cfg.Exploration != 0.5 || m.cfg.MaxDepth != 3 || !m.cfg.Restrict || m.cfg.Iterations != 900 ||
+	if m.cfg.Belief.Samples != 64 || m.cfg.Exploration != 0.5 || m.cfg.MaxDepth != 3 || m.cfg.Iterations != 900 ||
 		m.cfg.Belief.Belief != "hybrid" || m.cfg.Belief.ThinTo != 100 || m.cfg.Belief.Recover != "none" {
 		t.Errorf("settings not applied: %+v", m.cfg)
 	}
-	for _, bad := range []string{"mcts:eval=embedded", "mcts:c=-1", "mcts:c=NaN", "mcts:depth=0", "mcts:belief=magic", "mcts:restrict=maybe", "mcts:iterations=0"} {
+	for _, bad := range []string{"mcts:eval=embedded", "mcts:c=-1", "mcts:c=NaN", "mcts:depth=0", "mcts:belief=magic", "mcts:restrict=true", "mcts:iterations=0"} {
 		if _, err := New(bad, 1, nil); err == nil {
 			t.Errorf("New(%q) accepted", bad)
 		}

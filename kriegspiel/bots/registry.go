@@ -77,12 +77,11 @@ func Names() []string {
 // the most a turn takes, belief and choice together, whatever the clock;
 // no cap by default), or
 // "mcts" (approach C, mcts.go) with optional settings
-// "mcts:approach=c,k=1,boards=256,c=0.25,depth=4,restrict=false,iterations=200000,belief=exact,size=2000,limit=200000,recover=hybrid,movetime=50ms"
+// "mcts:approach=c,k=1,boards=256,c=0.25,depth=4,iterations=200000,belief=exact,size=2000,limit=200000,recover=hybrid,movetime=50ms"
 // (approach is the paper's A, B or C, k approach B's simulation length in
 // our moves; boards is the most belief boards the root's answers are counted on, c
 // UCB1's exploration, depth the most of our turns a line of the tree
-// holds, restrict whether the root counts the opponent's moves on its
-// boards, iterations the most a decision runs; the belief's settings are
+// holds, iterations the most a decision runs; the belief's settings are
 // the sampling player's), "capturer" (the random mover that tries every
 // capture it may have first, capturer.go) or "darkboard" (weighed maximax
 // over metapositions, darkboard.go) with optional settings
@@ -187,7 +186,6 @@ func mctsSettings() []setting[MCTSConfig] {
 			return err
 		}},
 		{"depth", func(c *MCTSConfig, v string) (err error) { c.MaxDepth, err = positive(v); return err }},
-		{"restrict", func(c *MCTSConfig, v string) (err error) { c.Restrict, err = strconv.ParseBool(v); return err }},
 		{"iterations", func(c *MCTSConfig, v string) (err error) { c.Iterations, err = positive(v); return err }},
 		{"approach", func(c *MCTSConfig, v string) error {
 			if v != "a" && v != "b" && v != "c" {

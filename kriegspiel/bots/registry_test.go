@@ -22,7 +22,7 @@ func TestNewRefusesBadSpecs(t *testing.T) {
 		{"trout", `unknown kriegspiel bot "trout" (want random, capturer, sampling, mcts, darkboard)`, false},
 		{"random:seed=1", `kriegspiel bot "random:seed=1": random takes no settings`, false},
 		{"sampling:speed=3", `kriegspiel bot "sampling:speed=3": speed: unknown setting (sampling has samples, depth, eval, belief, size, movetime, limit, recover)`, false},
-		{"mcts:eval=embedded", `kriegspiel bot "mcts:eval=embedded": eval: unknown setting (mcts has boards, c, depth, restrict, iterations, approach, k, belief, size, movetime, limit, recover)`, false},
+		{"mcts:eval=embedded", `kriegspiel bot "mcts:eval=embedded": eval: unknown setting (mcts has boards, c, depth, iterations, approach, k, belief, size, movetime, limit, recover)`, false},
 		{"mcts:c=-1", `kriegspiel bot "mcts:c=-1": c: "-1" is not a finite number at least 0`, false},
 		{"sampling:samples=0", `kriegspiel bot "sampling:samples=0": samples: "0" is not a positive integer`, false},
 		{"sampling:recover=maybe", `kriegspiel bot "sampling:recover=maybe": recover: "maybe" is neither hybrid nor none`, false},

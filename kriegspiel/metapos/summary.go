@@ -365,9 +365,6 @@ type Guess struct {
 	Kind  AnswerKind
 	P     float64
 	After *Summary
-	// bonus is what the boards behind a root answer add to after's
-	// evaluation (rootGuesses); 0 deeper in the tree.
-	Bonus float64
 }
 
 // guesses returns the answers to our try mv on the Summary alone,
