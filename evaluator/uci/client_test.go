@@ -3,6 +3,7 @@ package uci
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -259,6 +260,39 @@ func TestClientRecovers(t *testing.T) {
 	}
 }
 
+// slowDelay is how long the slow fake engine takes over each answer.
+const slowDelay = 150 * time.Millisecond
+
+// untilNotStarved runs call, a call whose deadline falls before the slow
+// engine's answer, and returns its error. A call can only see its deadline
+// if it runs between the deadline and the answer: when call succeeded and
+// this process waited for a CPU at least margin meanwhile (the answer was
+// already there when it ran again, and a line that has come is read first),
+// the try says nothing of the deadline and call is run again, up to 20
+// times. If every try was starved so, it says so in the log and returns
+// nil; a success without such a wait is returned for the caller to fail.
+// When retry is false, call runs once.
+func untilNotStarved(t *testing.T, retry bool, margin time.Duration, call func() error) error {
+	t.Helper()
+	const tries = 20
+	for try := 1; ; try++ {
+		probe := stall.Start()
+		err := call()
+		stalled := probe.Stop()
+		if !retry || err != nil || stalled < margin {
+			if err == nil && retry {
+				return fmt.Errorf("the call succeeded after its deadline, the process having waited only %v for a CPU", stalled)
+			}
+			return err
+		}
+		if try == tries {
+			t.Logf("each of %d tries came after its deadline with the process starved (%v the last): the deadline is not checked", tries, stalled)
+			return nil
+		}
+		t.Logf("try %d came after its deadline, the process having waited %v for a CPU: again", try, stalled)
+	}
+}
+
 // TestClientModes checks engines that misbehave from the start.
 func TestClientModes(t *testing.T) {
 	before := runtime.NumGoroutine()
@@ -275,7 +309,7 @@ func TestClientModes(t *testing.T) {
 		{mode: fakeengine.ModeDie, call: "search", timeout: 5 * time.Second, want: ErrEngineDied},
 		{mode: fakeengine.ModeGarbage, call: "search", timeout: 5 * time.Second, want: ErrProtocol},
 		// Slow: every answer takes 150 ms; the search is stopped in time.
-		{mode: fakeengine.ModeSlow, env: []string{fakeengine.EnvDelay + "=150ms"}, call: "search", timeout: 50 * time.Millisecond, want: ErrTimeout},
+		{mode: fakeengine.ModeSlow, env: []string{fakeengine.EnvDelay + "=" + slowDelay.String()}, call: "search", timeout: 50 * time.Millisecond, want: ErrTimeout},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
@@ -305,13 +339,19 @@ func TestClientModes(t *testing.T) {
 					if err := c.Start(context.Background()); err != nil {
 						t.Fatal(err)
 					}
-					ctx, cancel := context.WithTimeout(context.Background(), tt.timeout)
 					var res Result
-					res, err = c.Search(ctx, Position{FEN: uciStart}, Limits{Depth: 3})
-					cancel()
-					if tt.mode == fakeengine.ModeSlow && (!res.Stopped || c.Pid() == 0) {
+					err = untilNotStarved(t, tt.mode == fakeengine.ModeSlow, slowDelay-tt.timeout, func() error {
+						ctx, cancel := context.WithTimeout(context.Background(), tt.timeout)
+						defer cancel()
+						res, err = c.Search(ctx, Position{FEN: uciStart}, Limits{Depth: 3})
+						return err
+					})
+					if tt.mode == fakeengine.ModeSlow && errors.Is(err, ErrTimeout) && (!res.Stopped || c.Pid() == 0) {
 						t.Errorf("slow engine: result %+v, pid %d; want a stopped result and a kept engine", res, c.Pid())
 					}
+				}
+				if err == nil && tt.mode == fakeengine.ModeSlow {
+					continue // every try starved: untilNotStarved said so
 				}
 				if !errors.Is(err, tt.want) {
 					t.Fatalf("round %d: err = %v, want %v", round, err, tt.want)
@@ -329,9 +369,14 @@ func TestClientModes(t *testing.T) {
 					t.Fatal(err)
 				}
 				pid := c2.Pid()
-				ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-				err = c2.IsReady(ctx)
-				cancel()
+				err = untilNotStarved(t, true, slowDelay-50*time.Millisecond, func() error {
+					ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+					defer cancel()
+					return c2.IsReady(ctx)
+				})
+				if err == nil {
+					return // every try starved: untilNotStarved said so
+				}
 				if !errors.Is(err, ErrTimeout) || c2.Running() {
 					t.Fatalf("slow isready: %v, running %v", err, c2.Running())
 				}
