@@ -329,10 +329,13 @@ func TestPoolBatchDeadline(t *testing.T) {
 			t.Errorf("job %d: %+v", i, r)
 		}
 	}
-	if stopped != 2 {
-		t.Errorf("%d stopped jobs, want 2 (one per engine)", stopped)
+	// One per engine, each engine handed its search before the deadline
+	// (on a starved machine one may not be, and its job is unfinished).
+	handed := p.Stats().Searches
+	if handed < 1 || int64(stopped) != handed {
+		t.Errorf("%d stopped jobs, %d searches handed to the 2 engines; want one stopped per search, at least one", stopped, handed)
 	}
-	if st := p.Stats(); st.Kills != 0 || st.Stopped != 2 || st.Unfinished != 4 {
+	if st := p.Stats(); st.Kills != 0 || st.Stopped != handed || st.Unfinished != int64(len(jobs))-handed {
 		t.Errorf("graceful stops must keep the engines: %+v", st)
 	}
 
@@ -340,22 +343,40 @@ func TestPoolBatchDeadline(t *testing.T) {
 	// the deadline.
 	p.cfg.BatchGrace = DefaultBatchGrace
 
-	// Hung engines: the batch still returns on time; the engines are
-	// killed (after StopGrace, in the background) and replaced.
+	// Hung engines: the batch still returns on time; the engines that
+	// took a search are killed (after StopGrace, in the background) and
+	// replaced. On a starved machine an engine may be handed no search
+	// before the 200 ms deadline, and is then kept: the batch is run again
+	// (up to 10 times) until at least one was.
 	pids := p.Pids()
 	for i := range jobs {
 		jobs[i].Limits.Depth = fakeengine.DepthHang
 	}
-	res = runBatch("hung engines", jobs, 200*time.Millisecond, DefaultBatchGrace)
-	for i, r := range res {
-		if r.Status != JobUnfinished {
-			t.Errorf("hung job %d: %+v", i, r)
+	was := p.Stats()
+	var hung int64
+	for try := 1; hung == 0; try++ {
+		if try > 10 {
+			t.Fatalf("no engine was handed a search in 10 batches of 200 ms: %+v", p.Stats())
+		}
+		res = runBatch("hung engines", jobs, 200*time.Millisecond, DefaultBatchGrace)
+		for i, r := range res {
+			if r.Status != JobUnfinished {
+				t.Errorf("hung job %d: %+v", i, r)
+			}
+		}
+		hung = p.Stats().Searches - was.Searches
+	}
+	waitStats(t, p, func(s PoolStats) bool { return s.Kills == was.Kills+hung && s.Restarts == was.Restarts+hung })
+	waitEngines(t, p, 2)
+	replaced := 0
+	for _, pid := range pids {
+		if !slices.Contains(p.Pids(), pid) {
+			proctest.RequireReaped(t, pid)
+			replaced++
 		}
 	}
-	waitStats(t, p, func(s PoolStats) bool { return s.Kills == 2 && s.Restarts == 2 })
-	waitEngines(t, p, 2)
-	for _, pid := range pids {
-		proctest.RequireReaped(t, pid)
+	if int64(replaced) != hung {
+		t.Errorf("%d engines replaced, want the %d that took a hung search", replaced, hung)
 	}
 
 	// Stoppable searches again, default grace.
