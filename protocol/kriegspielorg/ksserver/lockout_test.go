@@ -114,8 +114,10 @@ func hostile(ctx context.Context, addr, auth string, n int, period time.Duration
 // meanwhile: at the cap a flood of newcomers closes the oldest connection
 // whose request has not been read yet, and the bot's is read at once unless
 // the machine withholds the CPU. Without such a wait a dropped call fails
-// the test, and so does the fifth in a row.
-func freshCall(t *testing.T, base, method, path, token, body string, out any) int {
+// the test, and so does the fifth in a row. retried says a call was tried
+// again: the dropped try may have counted (a move made), and the caller
+// reads the state before it goes on.
+func freshCall(t *testing.T, base, method, path, token, body string, out any) (code int, retried bool) {
 	t.Helper()
 	const starvedDrop, tries = 50 * time.Millisecond, 5
 	// The timeout guards against a hang (a bot locked out), not slowness.
@@ -142,6 +144,7 @@ func freshCall(t *testing.T, base, method, path, token, body string, out any) in
 				t.Fatalf("%s %s (try %d, the process having waited %v for a CPU): %v", method, path, try, stalled, err)
 			}
 			t.Logf("%s %s: %v, the process having waited %v for a CPU: again", method, path, err, stalled)
+			retried = true
 			continue
 		}
 		defer resp.Body.Close()
@@ -150,7 +153,7 @@ func freshCall(t *testing.T, base, method, path, token, body string, out any) in
 				t.Fatalf("%s %s: %d: %v", method, path, resp.StatusCode, err)
 			}
 		}
-		return resp.StatusCode
+		return resp.StatusCode, retried
 	}
 }
 
@@ -165,7 +168,7 @@ func playUnderAttack(t *testing.T, base, id string, tokens [2]string, plies int)
 	for ply := range plies {
 		tok := tokens[ply%2]
 		st = kriegspielorg.State{}
-		if code := freshCall(t, base, http.MethodGet, "/game/"+id+"/state", tok, "", &st); code != http.StatusOK {
+		if code, _ := freshCall(t, base, http.MethodGet, "/game/"+id+"/state", tok, "", &st); code != http.StatusOK {
 			t.Fatalf("state: %d", code)
 		}
 		if st.State != "active" {
@@ -175,8 +178,11 @@ func playUnderAttack(t *testing.T, base, id string, tokens [2]string, plies int)
 			var mr kriegspielorg.MoveResult
 			probe := stall.Start()
 			start := time.Now()
-			code := freshCall(t, base, http.MethodPost, "/game/"+id+"/move", tok, fmt.Sprintf(`{"uci": %q}`, m), &mr)
+			code, retried := freshCall(t, base, http.MethodPost, "/game/"+id+"/move", tok, fmt.Sprintf(`{"uci": %q}`, m), &mr)
 			took = append(took, max(time.Since(start)-stall.Allowance(probe.Stop()), 0))
+			if code == http.StatusConflict && retried {
+				break // the dropped try made the move: not this side's turn now
+			}
 			if code != http.StatusOK {
 				t.Fatalf("move %s: %d", m, code)
 			}
