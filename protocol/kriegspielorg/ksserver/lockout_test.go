@@ -110,8 +110,8 @@ func hostile(ctx context.Context, addr, auth string, n int, period time.Duration
 //
 // A call whose connection was closed before its answer (any error but a
 // timeout) is tried again, as the site's client does (it reads the
-// scoresheet, and asks again when the try did not count), but only when this process waited at least starvedDrop for a CPU
-// meanwhile: at the cap a flood of newcomers closes the oldest connection
+// scoresheet, and asks again when the try did not count), but only when
+// this process waited at least starvedDrop for a CPU meanwhile: at the cap a flood of newcomers closes the oldest connection
 // whose request has not been read yet, and the bot's is read at once unless
 // the machine withholds the CPU. Without such a wait a dropped call fails
 // the test, and so does the fifth in a row. retried says a call was tried
