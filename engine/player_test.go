@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -138,12 +139,11 @@ func TestPlayerRespectsItsBudget(t *testing.T) {
 // its context, as a belief busy in a long computation does.
 type slowBelief struct {
 	*fixedBelief
-	calls int
+	calls atomic.Int32 // written by the update's goroutine
 }
 
 func (s *slowBelief) HandleSenseResult(context.Context, []rbc.SquarePiece) error {
-	s.calls++
-	if s.calls == 1 {
+	if s.calls.Add(1) == 1 {
 		time.Sleep(300 * time.Millisecond)
 	}
 	return nil
@@ -192,11 +192,11 @@ func TestPlayerOutrunsASlowBeliefUpdate(t *testing.T) {
 	// before the flush read the finished update, which takes the machine
 	// withholding the CPU.
 	fellBack := p.Stats().Fallbacks != 0
-	if err != nil || sb.calls != 1 || fellBack && stalled < 50*time.Millisecond ||
+	if err != nil || sb.calls.Load() != 1 || fellBack && stalled < 50*time.Millisecond ||
 		!fellBack && (len(p.beliefs.pending) != 0 || p.beliefs.inflight != nil) ||
 		!m.IsNull() && !slices.Contains(actions, m) {
 		t.Errorf("move %v %v, pending %d, calls %d, fallbacks %d, %v waiting for a CPU",
-			m, err, len(p.beliefs.pending), sb.calls, p.Stats().Fallbacks, stalled)
+			m, err, len(p.beliefs.pending), sb.calls.Load(), p.Stats().Fallbacks, stalled)
 	}
 }
 
