@@ -111,12 +111,13 @@ func hostile(ctx context.Context, addr, auth string, n int, period time.Duration
 // A call whose connection was closed before its answer (any error but a
 // timeout) is tried again, as the site's client does (it reads the
 // scoresheet, and asks again when the try did not count), but only when
-// this process waited at least starvedDrop for a CPU meanwhile: at the cap a flood of newcomers closes the oldest connection
-// whose request has not been read yet, and the bot's is read at once unless
-// the machine withholds the CPU. Without such a wait a dropped call fails
-// the test, and so does the fifth in a row. retried says a call was tried
-// again: the dropped try may have counted (a move made), and the caller
-// reads the state before it goes on.
+// this process waited at least starvedDrop for a CPU meanwhile: at the cap
+// a flood of newcomers closes the oldest connection whose request has not
+// been read yet, and the bot's is read at once unless the machine withholds
+// the CPU. Without such a wait a dropped call fails the test, and so does
+// the fifth in a row. retried says a call was tried again: the dropped try
+// may have counted (a move made), and the caller reads the state before it
+// goes on.
 func freshCall(t *testing.T, base, method, path, token, body string, out any) (code int, retried bool) {
 	t.Helper()
 	const starvedDrop, tries = 50 * time.Millisecond, 5
