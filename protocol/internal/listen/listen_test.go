@@ -130,6 +130,7 @@ func runLoopCase(t *testing.T, tc loopCase) {
 			}
 			finished[id] = true
 		}
+		waitRunning(t, l, tc.steps[:i+1], finished)
 		if i < len(tc.steps)-1 || tc.tickAtEnd {
 			tick <- time.Time{}
 		}
@@ -144,6 +145,26 @@ func runLoopCase(t *testing.T, tc loopCase) {
 	}
 
 	checkWait(t, l, tc.steps, finished, gate, reported)
+}
+
+// waitRunning waits until the games the steps so far started and did not
+// finish are all that run: OnGame reports a game before its place is
+// freed, so the next poll must not begin until the place is given back.
+func waitRunning(t *testing.T, l *Loop[int, int], steps []step, finished map[int]bool) {
+	t.Helper()
+	want := 0
+	for _, st := range steps {
+		for _, id := range st.started {
+			if !finished[id] {
+				want++
+			}
+		}
+	}
+	for deadline := time.Now().Add(time.Minute); l.Running() != want; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("Running() = %d a minute after the step's games were reported, want %d", l.Running(), want)
+		}
+	}
 }
 
 // checkWait ends the games still running after Run and checks that Wait
